@@ -1,0 +1,271 @@
+"""The tree-walking evaluator behind every piece of interpreted code.
+
+It implements the whitelisted subset node by node. Each evaluated node costs one step and a
+program may take at most ``Limits.max_steps``, so runaway loops end with a clear error
+instead of hanging a turn. Arithmetic is guarded against memory bombs (huge powers,
+string repetition) because a step limit alone does not bound the size of one value.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import InterpreterError, StepLimitExceeded
+from .scope import MAX_SEQUENCE, Scope
+from .whitelist import parse_checked
+
+MAX_INT_BITS = 4096
+
+_BINOPS = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+}
+_COMPARE = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_steps: int = 10_000
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+class Evaluator:
+    """Evaluates checked ASTs against a :class:`Scope`; one instance per run (it counts steps)."""
+
+    def __init__(self, scope: Scope, limits: Limits = Limits()):
+        self.scope = scope
+        self.limits = limits
+        self.steps = 0
+
+    # -- entry points ------------------------------------------------------------------------
+    def run(self, source_or_tree: str | ast.Module) -> None:
+        """Execute statements."""
+        tree = parse_checked(source_or_tree) if isinstance(source_or_tree, str) else source_or_tree
+        self.exec_body(tree.body)
+
+    def evaluate(self, source_or_tree: str | ast.Module) -> Any:
+        """Evaluate a single expression (a module holding exactly one expression statement)."""
+        tree = parse_checked(source_or_tree) if isinstance(source_or_tree, str) else source_or_tree
+        if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
+            raise InterpreterError("expected a single expression")
+        return self.eval(tree.body[0].value)
+
+    # -- statements ----------------------------------------------------------------------------
+    def exec_body(self, body: list[ast.stmt]) -> None:
+        for stmt in body:
+            self.exec_stmt(stmt)
+
+    def exec_stmt(self, node: ast.stmt) -> None:
+        self._tick(node)
+        try:
+            self._exec(node)
+        except (_Break, _Continue, InterpreterError):
+            raise
+        except RecursionError:
+            raise InterpreterError("code is nested too deeply", node.lineno) from None
+
+    def _exec(self, node: ast.stmt) -> None:
+        if isinstance(node, ast.Expr):
+            self.eval(node.value)
+        elif isinstance(node, ast.Assign):
+            self.assign(node.targets[0], self.eval(node.value))
+        elif isinstance(node, ast.AugAssign):
+            current = self.eval(_as_load(node.target))
+            self.assign(node.target, self._binop(node.op, current, self.eval(node.value), node))
+        elif isinstance(node, ast.If):
+            self.exec_body(node.body if self._truth(self.eval(node.test)) else node.orelse)
+        elif isinstance(node, ast.For):
+            self._for(node)
+        elif isinstance(node, ast.Break):
+            raise _Break()
+        elif isinstance(node, ast.Continue):
+            raise _Continue()
+        elif not isinstance(node, ast.Pass):
+            raise InterpreterError(f"{type(node).__name__} is not allowed", node.lineno)
+
+    def _for(self, node: ast.For) -> None:
+        iterable = self.eval(node.iter)
+        if not isinstance(iterable, (list, tuple, range, str, dict, set)):
+            raise InterpreterError("for loops may only iterate over lists, ranges, strings or records", node.lineno)
+        for item in list(iterable):
+            self._tick(node)
+            self.assign(node.target, item)
+            try:
+                self.exec_body(node.body)
+            except _Break:
+                break
+            except _Continue:
+                continue
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            self.scope.assign_name(target.id, value)
+        elif isinstance(target, ast.Attribute):
+            self.scope.set_attr(self.eval(target.value), target.attr, value)
+        else:
+            raise InterpreterError("only assignments to a name or an attribute are allowed", target.lineno)
+
+    # -- expressions -----------------------------------------------------------------------------
+    def eval(self, node: ast.expr) -> Any:
+        self._tick(node)
+        method = getattr(self, "_eval_" + type(node).__name__, None)
+        if method is None:
+            raise InterpreterError(f"{type(node).__name__} is not allowed", getattr(node, "lineno", None))
+        try:
+            return method(node)
+        except InterpreterError as exc:
+            if exc.lineno is None and hasattr(node, "lineno"):
+                exc.lineno = node.lineno
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, ArithmeticError, AttributeError) as exc:
+            raise InterpreterError(f"{type(exc).__name__}: {exc}", getattr(node, "lineno", None)) from None
+
+    def _eval_Constant(self, node: ast.Constant) -> Any:
+        return node.value
+
+    def _eval_Name(self, node: ast.Name) -> Any:
+        return self.scope.lookup(node.id)
+
+    def _eval_Attribute(self, node: ast.Attribute) -> Any:
+        return self.scope.get_attr(self.eval(node.value), node.attr)
+
+    def _eval_Subscript(self, node: ast.Subscript) -> Any:
+        container = self.eval(node.value)
+        if not isinstance(container, (list, tuple, str, dict)):
+            raise InterpreterError("only lists, strings and records can be indexed")
+        return container[self.eval(node.slice)]
+
+    def _eval_Slice(self, node: ast.Slice) -> slice:
+        part = lambda n: None if n is None else self.eval(n)  # noqa: E731
+        return slice(part(node.lower), part(node.upper), part(node.step))
+
+    def _eval_Call(self, node: ast.Call) -> Any:
+        func = self.eval(node.func)
+        args = [self.eval(a) for a in node.args]
+        kwargs = {k.arg: self.eval(k.value) for k in node.keywords}
+        return self.scope.call(func, args, kwargs)
+
+    def _eval_List(self, node: ast.List) -> list:
+        return [self.eval(e) for e in node.elts]
+
+    def _eval_Tuple(self, node: ast.Tuple) -> tuple:
+        return tuple(self.eval(e) for e in node.elts)
+
+    def _eval_Set(self, node: ast.Set) -> list:
+        # sets are read as lists: values may be unhashable records, and order should be kept
+        out: list = []
+        for e in node.elts:
+            value = self.eval(e)
+            if value not in out:
+                out.append(value)
+        return out
+
+    def _eval_Dict(self, node: ast.Dict) -> dict:
+        if any(k is None for k in node.keys):
+            raise InterpreterError("** in dict literals is not allowed")
+        return {self.eval(k): self.eval(v) for k, v in zip(node.keys, node.values)}
+
+    def _eval_BoolOp(self, node: ast.BoolOp) -> Any:
+        value: Any = None
+        for operand in node.values:
+            value = self.eval(operand)
+            truth = self._truth(value)
+            if isinstance(node.op, ast.And) and not truth:
+                return value
+            if isinstance(node.op, ast.Or) and truth:
+                return value
+        return value
+
+    def _eval_BinOp(self, node: ast.BinOp) -> Any:
+        return self._binop(node.op, self.eval(node.left), self.eval(node.right), node)
+
+    def _eval_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        value = self.eval(node.operand)
+        if isinstance(node.op, ast.Not):
+            return not self._truth(value)
+        if not isinstance(value, (int, float)):
+            raise InterpreterError("unary minus/plus needs a number")
+        return -value if isinstance(node.op, ast.USub) else +value
+
+    def _eval_Compare(self, node: ast.Compare) -> bool:
+        left = self.eval(node.left)
+        for op, comparator in zip(node.ops, node.comparators):
+            right = self.eval(comparator)
+            if not _COMPARE[type(op)](left, right):
+                return False
+            left = right
+        return True
+
+    def _eval_IfExp(self, node: ast.IfExp) -> Any:
+        return self.eval(node.body) if self._truth(self.eval(node.test)) else self.eval(node.orelse)
+
+    def _eval_JoinedStr(self, node: ast.JoinedStr) -> str:
+        out = "".join(str(self.eval(part)) if not isinstance(part, ast.Constant) else part.value for part in node.values)
+        if len(out) > MAX_SEQUENCE:
+            raise InterpreterError("string is too long")
+        return out
+
+    def _eval_FormattedValue(self, node: ast.FormattedValue) -> str:
+        value = self.eval(node.value)
+        if node.conversion == ord("r"):
+            value = repr(value)
+        spec = self._eval_JoinedStr(node.format_spec) if node.format_spec else ""
+        if not isinstance(value, (str, int, float, bool, type(None))) and spec:
+            raise InterpreterError("format specs apply to numbers and text only")
+        return format(value, spec) if spec else _display(value)
+
+    # -- helpers ------------------------------------------------------------------------------------
+    def _binop(self, op: ast.operator, left: Any, right: Any, node: ast.AST) -> Any:
+        if isinstance(op, ast.Pow):
+            if not (isinstance(left, (int, float)) and isinstance(right, (int, float))) or abs(right) > 256 or (
+                isinstance(left, int) and abs(left) > 2**32 and right > 1
+            ):
+                raise InterpreterError("power is too large")
+        if isinstance(op, ast.Mult):
+            for seq, count in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and len(seq) * max(count, 0) > MAX_SEQUENCE:
+                    raise InterpreterError("repetition result is too large")
+        result = _BINOPS[type(op)](left, right)
+        if isinstance(result, int) and result.bit_length() > MAX_INT_BITS:
+            raise InterpreterError("number is too large")
+        if isinstance(result, (str, list, tuple)) and len(result) > MAX_SEQUENCE:
+            raise InterpreterError("value is too large")
+        return result
+
+    @staticmethod
+    def _truth(value: Any) -> bool:
+        return bool(value)
+
+    def _tick(self, node: ast.AST) -> None:
+        self.steps += 1
+        if self.steps > self.limits.max_steps:
+            raise StepLimitExceeded(f"code ran for more than {self.limits.max_steps} steps", getattr(node, "lineno", None))
+
+
+def _as_load(target: ast.expr) -> ast.expr:
+    if isinstance(target, ast.Name):
+        return ast.copy_location(ast.Name(id=target.id, ctx=ast.Load()), target)
+    assert isinstance(target, ast.Attribute)
+    return ast.copy_location(ast.Attribute(value=target.value, attr=target.attr, ctx=ast.Load()), target)
+
+
+def _display(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return ""
+    return str(value)

@@ -1,0 +1,8 @@
+"""The deterministic runtime: applying parser statements, the agent policy, running a turn."""
+
+from .executor import ApiExecutor, ApiRequest, KnowledgeResult, KnowledgeUnavailable, LocalApiExecutor, RecordedKnowledge
+from .runner import Runtime, TurnResult
+from .turn import Rejection, Update
+
+__all__ = ["ApiExecutor", "ApiRequest", "KnowledgeResult", "KnowledgeUnavailable", "LocalApiExecutor",
+           "RecordedKnowledge", "Rejection", "Runtime", "TurnResult", "Update"]

@@ -1,0 +1,216 @@
+"""Typed assignment of a value to a field: the single path every state change takes.
+
+Parser statements and worksheet actions both end here, so coercion, validation, nested
+instances, confirmation resets and the freeze of submitted worksheets behave the same
+whoever writes the value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..interpreter import Evaluator, InterpreterError
+from ..names import closest
+from ..spec import NA, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
+from ..state import ABANDONED, ACTIVE, PROPOSED, WorksheetInstance
+from .turn import Rejection, Turn
+
+
+@dataclass(frozen=True)
+class NewInstance:
+    """The value of a constructor call such as ``Course(course_name='CS 224V')``."""
+
+    worksheet: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+class AssignmentError(Exception):
+    """The value does not fit the field; the message is the reason shown to the user."""
+
+
+def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) -> bool:
+    """Set ``instance.<f>`` to ``value``; record a rejection instead when it does not fit.
+
+    Returns whether the stored value changed.
+    """
+    try:
+        stored = _typed_value(turn, instance, f, f.type, value)
+        _check_validation(turn, instance, f, stored)
+        _check_not_submitted(turn, instance)
+    except (AssignmentError, CoercionError) as exc:
+        turn.update.rejected.append(Rejection(instance.name, f.name, value, str(exc)))
+        return False
+    if instance.values.get(f.name) == stored and stored is not None:
+        return False
+    if stored is None:
+        instance.values.pop(f.name, None)
+    else:
+        instance.values[f.name] = stored
+    mark_changed(turn, instance, f.name)
+    turn.update.assigned.append((instance.name, f.name))
+    return True
+
+
+def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> None:
+    """Bookkeeping after a value changed: confirmations that covered it no longer hold."""
+    if field_name in instance.confirmed_fields:
+        instance.confirmed_fields.remove(field_name)
+    instance.touched = turn.state.tick()
+    if turn.worksheet(instance).fields[field_name].kind != "input":
+        return  # results and internal values are not what the user confirmed
+    if instance.status != PROPOSED:
+        instance.confirmed = None
+        _clear_confirm_fields(turn, instance, field_name)
+    if instance.status == PROPOSED:
+        instance.status = ACTIVE
+    if instance.actions_done:  # a worksheet without side effects re-runs with the new values
+        instance.actions_done = False
+        instance.status = ACTIVE
+
+
+def _clear_confirm_fields(turn: Turn, instance: WorksheetInstance, changed: str) -> None:
+    """A changed value needs a fresh confirmation: forget the answer to the worksheet's confirm field."""
+    ws = turn.worksheet(instance)
+    if not ws.needs_confirmation:
+        return
+    for f in confirm_fields(ws):
+        if f.name != changed and f.name in instance.values:
+            del instance.values[f.name]
+
+
+def confirm_fields(ws: TaskWorksheet) -> list[Field]:
+    """Input fields of type ``confirm``: in a side-effecting worksheet they hold its confirmation."""
+    return [f for f in ws.fields.values() if f.type.kind == "confirm" and f.kind == "input"]
+
+
+def _check_not_submitted(turn: Turn, instance: WorksheetInstance) -> None:
+    if instance.actions_done and turn.worksheet(instance).needs_confirmation:
+        raise AssignmentError(f"{instance.name} was already submitted and cannot be changed; start a new one instead")
+    if instance.status == ABANDONED:
+        raise AssignmentError(f"{instance.name} was cancelled")
+
+
+def _typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: FieldType, value: Any) -> Any:
+    if value is None:
+        return None
+    if _is_na(value, ftype):
+        if f.required and f.kind == "input":
+            raise AssignmentError(f"{f.description or f.name} is required")
+        return NA
+    if ftype.kind == "list":
+        items = value if isinstance(value, (list, tuple)) else [value]
+        return [_typed_value(turn, instance, f, ftype.item, item) for item in items]
+    if ftype.is_ref:
+        return _reference(turn, instance, f, ftype.ref, value)
+    return coerce(ftype, value, f.values, turn.today)
+
+
+def _is_na(value: Any, ftype: FieldType) -> bool:
+    """"NA" declines a field; spelt in any case it does so for fields that cannot hold text."""
+    return value == NA or (isinstance(value, str) and ftype.kind != "str" and value.strip().upper() == NA)
+
+
+def _reference(turn: Turn, instance: WorksheetInstance, f: Field, worksheet: str, value: Any) -> Any:
+    spec = turn.spec
+    if worksheet in spec.knowledge:
+        return _record(turn, worksheet, value)
+    if isinstance(value, InstanceRef):
+        target = turn.state.instances.get(value.name)
+        if target is None or target.worksheet != worksheet:
+            raise AssignmentError(f"{value.name} is not a {worksheet}")
+        target.parent = (instance.name, f.name)
+        return value
+    if isinstance(value, NewInstance):
+        if value.worksheet != worksheet:
+            raise AssignmentError(f"{f.name} takes a {worksheet}, not a {value.worksheet}")
+        current = turn.state.resolve(instance.values.get(f.name))
+        child = current if isinstance(current, WorksheetInstance) and current.open else \
+            turn.state.add_instance(worksheet, parent=(instance.name, f.name))
+        fill_instance(turn, child, value.kwargs)
+        return InstanceRef(child.name)
+    raise AssignmentError(f"{f.name} takes a {worksheet}")
+
+
+def fill_instance(turn: Turn, instance: WorksheetInstance, kwargs: dict[str, Any]) -> None:
+    """Assign constructor keyword arguments to an instance's fields (names snapped)."""
+    ws = turn.worksheet(instance)
+    for name, value in kwargs.items():
+        f = ws.fields.get(name) or ws.fields.get(snap_field_name(ws.fields, name, ws.name))
+        assign_field(turn, instance, f, value)
+
+
+def snap_field_name(fields: dict[str, Field], name: str, owner: str) -> str:
+    """The declared field ``name`` means, or an error listing the valid ones."""
+    if name in fields:
+        return name
+    match = closest(name, fields)
+    if match is None:
+        raise InterpreterError(f"{owner} has no field '{name}'; its fields are: {', '.join(fields)}")
+    return match
+
+
+def _record(turn: Turn, worksheet: str, value: Any) -> dict[str, Any]:
+    """A knowledge record: a dict, or a constructor naming columns, completed from the last answer."""
+    if isinstance(value, NewInstance):
+        value = value.kwargs
+    if not isinstance(value, dict):
+        kb = turn.spec.knowledge[worksheet]
+        key = kb.primary_key or next(iter(kb.columns), None)
+        if key is None:
+            raise AssignmentError(f"expected a {worksheet} record")
+        value = {key: value}
+    answer = turn.state.answer
+    rows = answer.result if answer and isinstance(answer.result, list) else []
+    matches = [row for row in rows if isinstance(row, dict) and all(_same(row.get(k), v) for k, v in value.items())]
+    return dict(matches[0]) if len(matches) == 1 else dict(value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return a.strip().lower() == b.strip().lower()
+    return a == b
+
+
+def _check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) -> None:
+    rule = f.validation
+    if rule is None or value is None or value == NA:
+        return
+    message = rule.message
+    if rule.minimum is not None and isinstance(value, (int, float)) and value < rule.minimum:
+        raise AssignmentError(message or f"{f.name} must be at least {rule.minimum}")
+    if rule.maximum is not None and isinstance(value, (int, float)) and value > rule.maximum:
+        raise AssignmentError(message or f"{f.name} must be at most {rule.maximum}")
+    if rule.pattern is not None and not re.fullmatch(rule.pattern, str(value)):
+        raise AssignmentError(message or f"{f.name} does not have the expected format")
+    if rule.expression is not None:
+        from .scopes import WorksheetScope  # deferred: scopes assign through this module
+
+        scope = WorksheetScope(turn, instance, read_only=True)
+        scope.names["value"] = value
+        try:
+            ok = Evaluator(scope).evaluate(rule.expression.tree)
+        except InterpreterError as exc:
+            raise AssignmentError(message or f"{f.name} could not be checked: {exc.reason}") from None
+        if not ok:
+            raise AssignmentError(message or f"{f.name} is not valid")
+
+
+
+def abandon(turn: Turn, instance: WorksheetInstance) -> None:
+    """``exitws``: drop an instance and everything nested in it.
+
+    The parent field that held it is declined ("NA") when optional, or cleared when required,
+    so the parent neither waits on a dead child nor silently counts it as filled.
+    """
+    for item in [instance, *turn.state.descendants(instance)]:
+        item.status = ABANDONED
+    if instance.parent and instance.parent[0] in turn.state.instances:
+        parent = turn.state.instances[instance.parent[0]]
+        f = turn.worksheet(parent).fields[instance.parent[1]]
+        if parent.open:
+            parent.values[f.name] = NA if not f.required else None
+            if parent.values[f.name] is None:
+                del parent.values[f.name]
+            parent.touched = turn.state.tick()

@@ -1,0 +1,76 @@
+"""The one door through which the policy performs I/O: API calls and knowledge queries.
+
+Keeping I/O behind this interface makes the policy a pure function of (spec, state, update)
+plus these calls, testable with a fake executor, and lets the engine wrap API calls with its
+exactly-once bookkeeping for side-effecting actions.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..spec import AgentSpec
+from ..spec.api_module import IDEMPOTENCY_PARAMETER
+from ..state import KnowledgeAnswer
+
+
+@dataclass(frozen=True)
+class ApiRequest:
+    instance: str
+    worksheet: str
+    function: str
+    args: dict[str, Any]
+    side_effects: bool
+
+
+@dataclass(frozen=True)
+class KnowledgeResult:
+    query: str | None
+    result: Any
+
+
+class KnowledgeUnavailable(Exception):
+    """The agent has no way to answer knowledge queries in this configuration."""
+
+
+class ApiExecutor(Protocol):
+    def call_api(self, request: ApiRequest) -> Any: ...
+
+    def query_knowledge(self, answer: KnowledgeAnswer) -> KnowledgeResult: ...
+
+
+@dataclass
+class LocalApiExecutor:
+    """Calls the agent's Python API functions in-process; knowledge comes from ``knowledge`` if given."""
+
+    spec: AgentSpec
+    knowledge: Any = None
+    """An object with ``query(answer) -> KnowledgeResult`` (see the knowledge package), or None."""
+    idempotency_key: str | None = None
+    calls: list[ApiRequest] = field(default_factory=list)
+
+    def call_api(self, request: ApiRequest) -> Any:
+        self.calls.append(request)
+        fn = self.spec.apis[request.function].fn
+        kwargs = dict(request.args)
+        if self.idempotency_key and IDEMPOTENCY_PARAMETER in inspect.signature(fn).parameters:
+            kwargs[IDEMPOTENCY_PARAMETER] = self.idempotency_key
+        return fn(**kwargs)
+
+    def query_knowledge(self, answer: KnowledgeAnswer) -> KnowledgeResult:
+        if self.knowledge is None:
+            raise KnowledgeUnavailable("this agent cannot look things up right now")
+        return self.knowledge.query(answer)
+
+
+@dataclass
+class RecordedKnowledge:
+    """Serves a recorded knowledge result (replays of traces that carry ``kb_result``)."""
+
+    result: Any
+    sql: str | None = None
+
+    def query(self, answer: KnowledgeAnswer) -> KnowledgeResult:
+        return KnowledgeResult(self.sql, self.result)

@@ -1,0 +1,341 @@
+"""The agent policy: the paper's Algorithm 1, turning a state update into agent acts.
+
+Deterministic and free of I/O except through the turn's :class:`ApiExecutor`. Steps, in order:
+
+1. a new knowledge query: ask for a missing required parameter, else run it and Report;
+2. newly assigned fields: ask to confirm those marked ``confirm``, else run their actions;
+3. worksheets whose fields are all filled and whose actions have not run: a side-effecting
+   one is confirmed first (``AskForConfirmation``, and nothing else is asked this turn);
+   the others run their API and actions and Report; a completed nested worksheet counts as
+   the newly assigned value of its parent's field;
+4. if nothing was asked yet, ask for the first unfilled askable field of the most recently
+   active incomplete worksheet (descending into nested worksheets).
+
+At most one question per turn; any number of Reports and Says.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ..acts import AskField, AskForConfirmation, AskForFieldConfirmation, Report, Say
+from ..interpreter import Evaluator, InterpreterError
+from ..spec import NA, Code, Field, InstanceRef
+from ..state import ABANDONED, ACTIVE, COMPLETED, PROPOSED, WorksheetInstance
+from .assign import NewInstance, assign_field, confirm_fields
+from .executor import ApiRequest, KnowledgeUnavailable
+from .scopes import WorksheetScope
+from .turn import Turn
+
+log = logging.getLogger(__name__)
+
+MAX_CASCADE = 200
+"""Field actions may assign fields whose actions assign fields...; this bounds one turn's work."""
+
+DECLINED_TEXT = "Okay, I have not done that. You can change any of the details, or say cancel to stop."
+
+
+def run_policy(turn: Turn) -> list:
+    """Run Algorithm 1 on ``turn`` and return the acts (also left in ``turn.acts``)."""
+    _expire_ignored_proposals(turn)
+    _knowledge_query(turn)
+    _rejections(turn)
+    _field_updates(turn)
+    if _complete_worksheets(turn) and not turn.has_question():
+        _ask_next(turn)
+    return turn.acts
+
+
+# -- step 1 ---------------------------------------------------------------------------------------
+def _knowledge_query(turn: Turn) -> None:
+    answer = turn.state.answer
+    if not turn.update.new_query or answer is None:
+        return
+    kb = turn.spec.knowledge.get(answer.table) if answer.table else (
+        next(iter(turn.spec.knowledge.values())) if len(turn.spec.knowledge) == 1 else None)
+    missing = [c for c in (kb.required_columns() if kb else []) if answer.params.get(c) in (None, "")]
+    if missing:
+        answer.status, answer.missing = "needs_param", missing[0]
+        column = kb.columns[missing[0]]
+        turn.acts.append(AskField("answer", missing[0], column.description or missing[0].replace("_", " ")))
+        return
+    label = f"answer({answer.question!r})"
+    try:
+        outcome = turn.executor.query_knowledge(answer)
+    except KnowledgeUnavailable as exc:
+        answer.status, answer.result = "error", {"error": str(exc)}
+        turn.acts.append(Report(label, answer.result))
+        return
+    answer.query, answer.result, answer.status = outcome.query, outcome.result, "done"
+    turn.acts.append(Report(label, outcome.result))
+    rows = outcome.result if isinstance(outcome.result, list) else []
+    if answer.target and len(rows) == 1:
+        instance = turn.state.instances.get(answer.target[0])
+        if instance is not None and instance.open:
+            assign_field(turn, instance, turn.worksheet(instance).fields[answer.target[1]], rows[0])
+
+
+# -- rejected values are asked again with the reason ---------------------------------------------------
+def _rejections(turn: Turn) -> None:
+    for rejection in turn.update.rejected:
+        instance = turn.state.instances.get(rejection.instance)
+        if instance is None:
+            continue
+        f = turn.worksheet(instance).fields[rejection.field]
+        if instance.open and f.kind == "input" and not turn.has_question():
+            turn.acts.append(AskField(instance.name, f.name, _description(f), reason=rejection.reason))
+        elif not instance.open or f.kind != "input":
+            turn.acts.append(Say(rejection.reason))
+
+
+# -- step 2 ------------------------------------------------------------------------------------------
+def _field_updates(turn: Turn) -> None:
+    done: set[tuple[str, str]] = set()
+    for name, field_name, yes in turn.update.field_confirmations:
+        instance = turn.state.instances.get(name)
+        if instance is None or field_name not in instance.values:
+            continue
+        if yes:
+            if field_name not in instance.confirmed_fields:
+                instance.confirmed_fields.append(field_name)
+            _run_field_actions(turn, instance, turn.worksheet(instance).fields[field_name], done)
+        else:
+            instance.values.pop(field_name)
+            instance.touched = turn.state.tick()
+    index = 0
+    while index < len(turn.update.assigned) and index < MAX_CASCADE:
+        name, field_name = turn.update.assigned[index]
+        index += 1
+        instance = turn.state.instances.get(name)
+        if instance is None or not instance.open or (name, field_name) in done:
+            continue
+        f = turn.worksheet(instance).fields[field_name]
+        value = instance.values.get(field_name)
+        if value is None or value == NA:
+            continue
+        if f.confirm and field_name not in instance.confirmed_fields:
+            if not turn.has_question():
+                turn.acts.append(AskForFieldConfirmation(name, field_name, value))
+            continue
+        if f in confirm_fields(turn.worksheet(instance)) and turn.worksheet(instance).needs_confirmation:
+            instance.confirmed = bool(value)
+            if not value and f.actions is None:
+                turn.update.declined.append(name)
+        _run_field_actions(turn, instance, f, done)
+
+
+def _run_field_actions(turn: Turn, instance: WorksheetInstance, f: Field, done: set[tuple[str, str]]) -> None:
+    done.add((instance.name, f.name))
+    if f.actions is not None and _is_filled(turn, instance, f):
+        run_code(turn, instance, f.actions)
+
+
+# -- step 3 ------------------------------------------------------------------------------------------
+def _complete_worksheets(turn: Turn) -> bool:
+    """Run the actions of complete worksheets; False when the turn must stop at a confirmation."""
+    handled: set[str] = set()
+    progress = True
+    while progress:
+        progress = False
+        for instance in _open_instances(turn):
+            if instance.name in handled or instance.actions_done or not _applies(turn, instance):
+                continue
+            if not is_complete(turn, instance):
+                continue
+            ws = turn.worksheet(instance)
+            if ws.needs_confirmation and instance.confirmed is not True:
+                if instance.name in turn.update.declined:
+                    turn.acts.append(Say(DECLINED_TEXT))
+                elif instance.confirmed is None and not turn.has_question():
+                    turn.acts.append(_ask_for_confirmation(turn, instance))
+                    return False
+                handled.add(instance.name)
+                continue
+            handled.add(instance.name)
+            _run_worksheet(turn, instance)
+            progress = True
+            break  # completing one worksheet may complete its parent: rescan in recency order
+    return True
+
+
+def _run_worksheet(turn: Turn, instance: WorksheetInstance) -> None:
+    ws = turn.worksheet(instance)
+    if ws.api is not None:
+        scope = WorksheetScope(turn, instance, read_only=True)
+        try:
+            args = {name: Evaluator(scope).evaluate(code.tree) for name, code in ws.api.args.items()}
+            result = turn.executor.call_api(ApiRequest(instance.name, ws.name, ws.api.function, _plain(turn, args),
+                                                       ws.api.side_effects))
+        except Exception as exc:  # noqa: BLE001 - an API failure is reported to the user, not raised
+            log.warning("API %s of %s failed: %s", ws.api.function, instance.name, exc)
+            instance.confirmed = None
+            turn.acts.append(Report(instance.name, {"error": f"{ws.api.function} failed: {exc}"}))
+            return
+        instance.result = result
+        _store_outputs(turn, instance, result)
+        turn.acts.append(Report(instance.name, result))
+    instance.actions_done = True
+    instance.status = COMPLETED
+    if ws.actions is not None:
+        run_code(turn, instance, ws.actions)
+    if instance.parent and instance.parent[0] in turn.state.instances:
+        parent = turn.state.instances[instance.parent[0]]
+        parent.touched = turn.state.tick()
+        turn.update.assigned.append(instance.parent)
+        _field_updates_for(turn, parent, instance.parent[1])
+
+
+def _field_updates_for(turn: Turn, instance: WorksheetInstance, field_name: str) -> None:
+    f = turn.worksheet(instance).fields[field_name]
+    if f.confirm and field_name not in instance.confirmed_fields:
+        instance.confirmed_fields.append(field_name)  # confirming the nested worksheet confirmed it
+    _run_field_actions(turn, instance, f, set())
+
+
+def _store_outputs(turn: Turn, instance: WorksheetInstance, result: Any) -> None:
+    outputs = [f for f in turn.worksheet(instance).fields.values() if f.kind == "output"]
+    if isinstance(result, dict):
+        for f in outputs:
+            if f.name in result:
+                assign_field(turn, instance, f, result[f.name])
+    elif len(outputs) == 1 and result is not None:
+        assign_field(turn, instance, outputs[0], result)
+
+
+def _plain(turn: Turn, args: dict[str, Any]) -> dict[str, Any]:
+    """API functions receive plain values: nested instances become dicts of their values."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, InstanceRef):
+            child = turn.state.instances.get(value.name)
+            return {k: plain(v) for k, v in child.values.items()} if child else None
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        return value
+    return {k: plain(v) for k, v in args.items()}
+
+
+# -- step 4 --------------------------------------------------------------------------------------------
+def _ask_next(turn: Turn) -> None:
+    for instance in _open_instances(turn):
+        if instance.status == ACTIVE and _applies(turn, instance) and _ask_in(turn, instance):
+            return
+
+
+def _ask_in(turn: Turn, instance: WorksheetInstance) -> bool:
+    ws = turn.worksheet(instance)
+    confirmations = confirm_fields(ws) if ws.needs_confirmation else []
+    for f in ws.fields.values():
+        if not f.askable or not _field_applies(turn, instance, f):
+            continue
+        value = instance.values.get(f.name)
+        if value == NA:
+            continue
+        child_ws = f.type.ref if f.type.ref in turn.spec.tasks else None
+        if value is None and child_ws:
+            assign_field(turn, instance, f, NewInstance(child_ws, {}))
+            value = instance.values.get(f.name)
+        if value is None and f in confirmations:
+            if is_complete(turn, instance, ignore=confirmations):
+                turn.acts.append(_ask_for_confirmation(turn, instance))
+                return True
+            continue
+        if value is None:
+            turn.acts.append(AskField(instance.name, f.name, _description(f)))
+            return True
+        child = turn.state.resolve(value) if child_ws else None
+        if isinstance(child, WorksheetInstance):
+            if child.status == ACTIVE and not child.actions_done and _ask_in(turn, child):
+                return True
+            continue
+        if f.confirm and f.name not in instance.confirmed_fields:
+            turn.acts.append(AskForFieldConfirmation(instance.name, f.name, value))
+            return True
+    return False
+
+
+# -- completeness --------------------------------------------------------------------------------------
+def is_complete(turn: Turn, instance: WorksheetInstance, ignore: list[Field] = ()) -> bool:
+    """All applicable input fields are filled; optional askable ones are filled or declined."""
+    for f in turn.worksheet(instance).fields.values():
+        if f.kind != "input" or f in ignore or not _field_applies(turn, instance, f):
+            continue
+        if _is_filled(turn, instance, f):
+            continue
+        if f.dont_ask:
+            continue
+        if f.required or instance.values.get(f.name) is None:
+            return False
+    return True
+
+
+def _is_filled(turn: Turn, instance: WorksheetInstance, f: Field) -> bool:
+    value = instance.values.get(f.name)
+    if value is None or value == NA:
+        return False
+    if isinstance(value, InstanceRef):
+        child = turn.state.instances.get(value.name)
+        if child is None or child.status != COMPLETED:
+            return False
+    return not f.confirm or f.name in instance.confirmed_fields
+
+
+def _applies(turn: Turn, instance: WorksheetInstance) -> bool:
+    return _holds(turn, instance, turn.worksheet(instance).predicate)
+
+
+def _field_applies(turn: Turn, instance: WorksheetInstance, f: Field) -> bool:
+    return _holds(turn, instance, f.predicate)
+
+
+def _holds(turn: Turn, instance: WorksheetInstance, predicate: Code | None) -> bool:
+    if predicate is None:
+        return True
+    try:
+        return bool(Evaluator(WorksheetScope(turn, instance, read_only=True)).evaluate(predicate.tree))
+    except InterpreterError as exc:
+        log.debug("predicate %r of %s is false: %s", predicate.source, instance.name, exc)
+        return False
+
+
+# -- helpers -------------------------------------------------------------------------------------------
+def run_code(turn: Turn, instance: WorksheetInstance, code: Code) -> None:
+    """Run worksheet actions; a failure becomes a Say so the user is told, never a crash."""
+    try:
+        Evaluator(WorksheetScope(turn, instance)).run(code.tree)
+    except InterpreterError as exc:
+        log.warning("actions of %s failed at %s: %s", instance.name, code.loc, exc)
+        turn.acts.append(Say(f"Something went wrong in {instance.worksheet}: {exc.reason}"))
+
+
+def _open_instances(turn: Turn) -> list[WorksheetInstance]:
+    """Open instances, most recently active first."""
+    return sorted((i for i in turn.state.instances.values() if i.open), key=lambda i: -i.touched)
+
+
+def _expire_ignored_proposals(turn: Turn) -> None:
+    """A proposal the user neither accepted nor declined in their reply is dropped."""
+    for instance in turn.state.instances.values():
+        if instance.status == PROPOSED and instance.touched <= turn.start_clock:
+            instance.status = ABANDONED
+
+
+def _description(f: Field) -> str:
+    return f.description or f.name.replace("_", " ")
+
+
+def _ask_for_confirmation(turn: Turn, instance: WorksheetInstance) -> AskForConfirmation:
+    ws = turn.worksheet(instance)
+    return AskForConfirmation(instance.name, ws.name, ws.api.function if ws.api else None, summary_values(turn, instance))
+
+
+def summary_values(turn: Turn, instance: WorksheetInstance) -> dict[str, Any]:
+    """The values a user confirms: filled input fields, nested instances flattened."""
+    out: dict[str, Any] = {}
+    for f in turn.worksheet(instance).fields.values():
+        value = instance.values.get(f.name)
+        if f.kind != "input" or value is None or value == NA:
+            continue
+        child = turn.state.resolve(value) if isinstance(value, InstanceRef) else None
+        out[f.name] = summary_values(turn, child) if isinstance(child, WorksheetInstance) else value
+    return out

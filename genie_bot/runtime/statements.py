@@ -1,0 +1,196 @@
+"""Applying a parser's statements to the dialogue state.
+
+Parser output is untrusted text (an LLM wrote it, from a user's message). It is parsed by
+the safe interpreter's whitelist and then interpreted *structurally*, statement by
+statement: ``x = Worksheet(...)`` creates or updates an instance, ``x.field = value`` sets a
+field (through nested instances), ``x.confirmed = True`` and ``x.field.confirmed = True``
+answer confirmations, ``answer(...)`` asks the knowledge base and ``exitws()`` abandons a
+task. Anything else is rejected with a reason. A failing statement does not stop the others.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from ..interpreter import Evaluator, InterpreterError, SafeFunction, parse_checked
+from ..spec import TaskWorksheet
+from ..spec.types import to_bool
+from ..state import ABANDONED, ACTIVE, PROPOSED, KnowledgeAnswer, WorksheetInstance
+from .assign import NewInstance, abandon, assign_field, confirm_fields, fill_instance, snap_field_name
+from .scopes import ParserScope
+from .turn import Turn
+
+
+class _Query:
+    """The value of ``answer(...)``: assigning it to a field makes that field its target."""
+
+
+ANSWER_NAME = "answer"
+
+
+def apply_statements(turn: Turn, source: str) -> None:
+    """Apply parser output ``source`` to ``turn.state``; problems go to ``turn.update.errors``."""
+    if not source or not source.strip():
+        return
+    try:
+        tree = parse_checked(source)
+    except InterpreterError as exc:
+        turn.update.errors.append(str(exc))
+        return
+    applier = _Applier(turn)
+    for stmt in tree.body:
+        try:
+            applier.statement(stmt)
+        except InterpreterError as exc:
+            if exc.lineno is None:
+                exc.lineno = stmt.lineno
+            turn.update.errors.append(f"{ast.get_source_segment(source, stmt) or ''}: {exc}".lstrip(": "))
+
+
+class _Applier:
+    def __init__(self, turn: Turn):
+        self.turn = turn
+        self.scope = ParserScope(turn, SafeFunction("answer", self._answer), SafeFunction("exitws", self._exitws))
+        self.evaluator = Evaluator(self.scope)
+
+    def statement(self, stmt: ast.stmt) -> None:
+        self.evaluator._tick(stmt)
+        if isinstance(stmt, ast.Expr):
+            value = self.evaluator.eval(stmt.value)
+            if isinstance(value, NewInstance):
+                self._create(None, value)
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+            self._assign_name(stmt.targets[0].id, self.evaluator.eval(stmt.value))
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Attribute):
+            self._assign_attribute(stmt.targets[0], stmt.value)
+        elif not isinstance(stmt, ast.Pass):
+            raise InterpreterError("parser output may only contain assignments, answer(...) and exitws(...)")
+
+    # -- x = ... ---------------------------------------------------------------------------------
+    def _assign_name(self, name: str, value: Any) -> None:
+        if isinstance(value, _Query):
+            return
+        if not isinstance(value, NewInstance):
+            raise InterpreterError(f"'{name}' must be assigned a worksheet, e.g. {name} = Worksheet(field=value); "
+                                   f"set fields with {name}.field = value")
+        self._create(name, value)
+
+    def _create(self, name: str | None, value: NewInstance) -> None:
+        spec = self.turn.spec
+        if value.worksheet not in spec.tasks:
+            raise InterpreterError(f"{value.worksheet} is a knowledge source; ask it with answer('...')")
+        state = self.turn.state
+        existing = state.instances.get(name) if name else None
+        if existing is None and name is None:
+            # ``Worksheet(...)`` alone updates the single open instance of it, if there is one
+            open_ones = state.of_worksheet(value.worksheet)
+            existing = open_ones[0] if len(open_ones) == 1 else None
+        if existing is not None and existing.worksheet != value.worksheet:
+            raise InterpreterError(f"'{name}' is already a {existing.worksheet}, not a {value.worksheet}")
+        if existing is None or not existing.open:
+            existing = state.add_instance(value.worksheet, name=name if existing is None else None)
+        elif existing.status == PROPOSED:
+            existing.status = ACTIVE
+        existing.touched = state.tick()
+        fill_instance(self.turn, existing, value.kwargs)
+
+    # -- x.a.b = ... -----------------------------------------------------------------------------
+    def _assign_attribute(self, target: ast.Attribute, value_node: ast.expr) -> None:
+        owner, field_name = self._resolve(target.value)
+        if target.attr == "confirmed":
+            self._confirm(owner, field_name, self.evaluator.eval(value_node))
+            return
+        if field_name is not None:
+            owner = self._child(owner, field_name)
+        if isinstance(owner, KnowledgeAnswer):
+            owner.params[target.attr] = self.evaluator.eval(value_node)
+            owner.status, owner.missing = "pending", None
+            self.turn.update.new_query = True
+            return
+        ws = self.turn.worksheet(owner)
+        f = ws.fields[snap_field_name(ws.fields, target.attr, ws.name)]
+        value = self.evaluator.eval(value_node)
+        if isinstance(value, _Query):
+            self.turn.state.answer.target = (owner.name, f.name)
+            return
+        if owner.status == PROPOSED:
+            owner.status = ACTIVE
+        assign_field(self.turn, owner, f, value)
+
+    def _resolve(self, node: ast.expr) -> tuple[WorksheetInstance | KnowledgeAnswer, str | None]:
+        """``main.courses.course_0`` -> (the CoursesToTake instance, 'course_0')."""
+        if isinstance(node, ast.Name):
+            if node.id == ANSWER_NAME:
+                if self.turn.state.answer is None:
+                    raise InterpreterError("there is no knowledge query to update")
+                return self.turn.state.answer, None
+            instance = self.scope.instance_named(node.id)
+            if instance is None:
+                self.scope.missing_name(node.id)  # raises with the valid names
+            return instance, None
+        if isinstance(node, ast.Attribute):
+            owner, field_name = self._resolve(node.value)
+            if field_name is not None:
+                owner = self._child(owner, field_name)
+            if isinstance(owner, KnowledgeAnswer):
+                raise InterpreterError("knowledge query parameters are set as answer.param = value")
+            ws = self.turn.worksheet(owner)
+            return owner, snap_field_name(ws.fields, node.attr, ws.name)
+        raise InterpreterError("assignment targets must be names and attributes")
+
+    def _child(self, owner: WorksheetInstance, field_name: str) -> WorksheetInstance:
+        """The instance nested in ``owner.<field_name>``, created if the field is still empty."""
+        ws: TaskWorksheet = self.turn.worksheet(owner)
+        child_ws = ws.fields[field_name].type.ref
+        if child_ws not in self.turn.spec.tasks:
+            raise InterpreterError(f"{owner.name}.{field_name} is not a worksheet")
+        current = self.turn.state.resolve(owner.values.get(field_name))
+        if isinstance(current, WorksheetInstance) and current.open:
+            return current
+        assign_field(self.turn, owner, ws.fields[field_name], NewInstance(child_ws, {}))
+        child = self.turn.state.resolve(owner.values.get(field_name))
+        if not isinstance(child, WorksheetInstance):
+            raise InterpreterError(f"cannot create {child_ws} in {owner.name}.{field_name}")
+        return child
+
+    def _confirm(self, owner: Any, field_name: str | None, value: Any) -> None:
+        if not isinstance(owner, WorksheetInstance):
+            raise InterpreterError("only worksheet instances and their fields can be confirmed")
+        yes = to_bool(value)
+        if field_name is not None:
+            self.turn.update.field_confirmations.append((owner.name, field_name, yes))
+        elif owner.status == PROPOSED:
+            owner.status = ACTIVE if yes else ABANDONED
+            owner.touched = self.turn.state.tick()
+        else:
+            ws = self.turn.worksheet(owner)
+            if ws.needs_confirmation:  # the worksheet's own confirm field records the same answer
+                for f in confirm_fields(ws):
+                    assign_field(self.turn, owner, f, yes)
+            owner.confirmed = yes
+            if not yes:
+                self.turn.update.declined.append(owner.name)
+
+    # -- built-ins of parser output --------------------------------------------------------------------
+    def _answer(self, question: str, table: str | None = None, **params: Any) -> _Query:
+        if not isinstance(question, str) or not question.strip():
+            raise InterpreterError("answer() needs a question, e.g. answer('cheap Italian places in Seattle')")
+        if table is not None and table not in self.turn.spec.knowledge:
+            raise InterpreterError(f"unknown knowledge source '{table}'; sources are {', '.join(self.turn.spec.knowledge)}")
+        self.turn.state.answer = KnowledgeAnswer(question=question.strip(), params=params, table=table)
+        self.turn.update.new_query = True
+        return _Query()
+
+    def _exitws(self, target: Any = None) -> None:
+        state = self.turn.state
+        if target is None:
+            open_ones = sorted((i for i in state.instances.values() if i.open), key=lambda i: i.touched)
+            if not open_ones:
+                raise InterpreterError("there is no task to cancel")
+            instance = state.root_of(open_ones[-1])
+        else:
+            instance = state.resolve(target)
+            if not isinstance(instance, WorksheetInstance):
+                raise InterpreterError("exitws() takes a worksheet instance")
+        abandon(self.turn, instance)

@@ -1,0 +1,54 @@
+"""What one turn works on: the spec, the state being changed, and what changed so far."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from ..acts import Act
+from ..spec import AgentSpec, TaskWorksheet
+from ..state import DialogueState, WorksheetInstance
+from .executor import ApiExecutor
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A value the runtime refused for a field; the policy re-asks the field with ``reason``."""
+
+    instance: str
+    field: str
+    value: object
+    reason: str
+
+
+@dataclass
+class Update:
+    """The effect of the parser's statements (and of worksheet code) on the state this turn."""
+
+    assigned: list[tuple[str, str]] = field(default_factory=list)
+    """(instance, field) newly assigned or changed, in order; worksheet code may append."""
+    field_confirmations: list[tuple[str, str, bool]] = field(default_factory=list)
+    declined: list[str] = field(default_factory=list)
+    """Instances whose confirmation the user declined this turn."""
+    rejected: list[Rejection] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """Statements that could not be applied (unknown names...); the caller may re-ask the parser."""
+    new_query: bool = False
+
+
+@dataclass
+class Turn:
+    spec: AgentSpec
+    state: DialogueState
+    executor: ApiExecutor
+    today: dt.date
+    now: dt.datetime
+    update: Update = field(default_factory=Update)
+    acts: list[Act] = field(default_factory=list)
+    start_clock: int = 0
+
+    def worksheet(self, instance: WorksheetInstance) -> TaskWorksheet:
+        return self.spec.tasks[instance.worksheet]
+
+    def has_question(self) -> bool:
+        return any(a.is_question for a in self.acts)

@@ -1,0 +1,531 @@
+"""Loading an agent directory into an :class:`AgentSpec`, reporting every problem at once.
+
+Errors are collected, never raised one by one, so a bot builder sees all of them with
+``file:line:col`` in a single ``genie-bot validate`` run.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import hashlib
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ..interpreter import InterpreterError, parse_checked
+from ..interpreter.scope import BUILTINS
+from ..names import closest
+from .api_module import IDEMPOTENCY_PARAMETER, ApiModuleError, check_call, import_api_module, parameters
+from .diagnostics import Loc, SpecError, SpecInvalid
+from .model import (
+    FIELD_KINDS, RESERVED_ATTRIBUTES, WORKSHEET_CODE_FUNCTIONS, AgentSpec, ApiFunction, ApiSpec, Code, Column, Field,
+    KnowledgeWorksheet, TaskWorksheet, Validation,
+)
+from .types import BASE_TYPES, CoercionError, FieldType, TypeSyntaxError, coerce, parse_type
+from .yaml_source import LocatedList, LocatedMap, LocatedStr, load_located_yaml
+
+AGENT_FILE = "agent.yaml"
+_TOP_KEYS = ("name", "description", "start", "greeting", "api_module", "tasks", "knowledge")
+_TASK_KEYS = ("name", "description", "predicate", "actions", "api", "examples", "fields")
+_FIELD_KEYS = ("name", "type", "kind", "description", "ask", "predicate", "required", "dont_ask", "confirm",
+               "actions", "validation", "default", "values")
+_KNOWLEDGE_KEYS = ("name", "description", "table", "csv", "documents", "primary_key", "columns")
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+
+
+def load_agent(directory: str | Path) -> AgentSpec:
+    """Load and validate the agent in ``directory``; raise :class:`SpecInvalid` listing all problems."""
+    spec, errors = check_agent(directory)
+    if errors:
+        raise SpecInvalid(errors)
+    assert spec is not None
+    return spec
+
+
+def check_agent(directory: str | Path) -> tuple[AgentSpec | None, list[SpecError]]:
+    """Load ``directory``; return the spec (None if unusable) and every problem found."""
+    directory = Path(directory)
+    path = directory / AGENT_FILE
+    if not path.is_file():
+        return None, [SpecError(Loc(str(path), 1, 1), f"no {AGENT_FILE} in {directory}")]
+    text = path.read_text(encoding="utf-8")
+    data, errors = load_located_yaml(text, str(path))
+    if data is None:
+        return None, errors
+    builder = _Builder(directory, path, errors)
+    spec = builder.build(data, text)
+    return spec, builder.errors
+
+
+class _Builder:
+    def __init__(self, directory: Path, path: Path, errors: list[SpecError]):
+        self.directory = directory
+        self.path = path
+        self.errors = errors
+
+    def error(self, loc: Loc, message: str) -> None:
+        self.errors.append(SpecError(loc, message))
+
+    # -- top level ---------------------------------------------------------------------------
+    def build(self, data: Any, text: str) -> AgentSpec | None:
+        if not isinstance(data, LocatedMap):
+            self.error(Loc(str(self.path), 1, 1), "the agent file must be a mapping with 'name' and 'tasks'")
+            return None
+        self._unknown_keys(data, _TOP_KEYS, "agent")
+        name = self._identifier(data, "name", "agent", default=self.directory.name)
+        apis, module_text = self._api_module(data)
+        spec = AgentSpec(
+            name=name, directory=self.directory, description=str(data.get("description", "")),
+            start=data.get("start"), greeting=data.get("greeting"),
+            version=hashlib.sha256((text + module_text).encode()).hexdigest()[:16],
+        )
+        raw_tasks = self._list(data, "tasks")
+        raw_knowledge = self._list(data, "knowledge")
+        declared: dict[str, Loc] = {}
+        for item, kind in [*((t, "task") for t in raw_tasks), *((k, "knowledge") for k in raw_knowledge)]:
+            ws_name = item.get("name") if isinstance(item, LocatedMap) else None
+            if isinstance(ws_name, str):
+                if ws_name in declared:
+                    self.error(item.loc_of("name"), f"duplicate worksheet name '{ws_name}' (first declared at line {declared[ws_name].line})")
+                else:
+                    declared[ws_name] = item.loc_of("name")
+        for item in raw_knowledge:
+            ws = self._knowledge(item)
+            if ws and ws.name not in spec.knowledge and ws.name not in spec.tasks:
+                spec.knowledge[ws.name] = ws
+        side_effecting = self._side_effecting_functions(raw_tasks)
+        spec.apis = {n: ApiFunction(n, fn, n in side_effecting) for n, fn in apis.items()}
+        raw_fields: dict[str, LocatedMap] = {}
+        for item in raw_tasks:
+            ws = self._task_shell(item, declared)
+            if ws and ws.name not in spec.tasks and ws.name not in spec.knowledge:
+                spec.tasks[ws.name] = ws
+                raw_fields[ws.name] = item
+        for ws_name, item in raw_fields.items():
+            spec.tasks[ws_name] = self._task_code(spec, spec.tasks[ws_name], item)
+        self._check_cycles(spec, raw_fields)
+        if spec.start is not None and spec.start not in spec.tasks:
+            self.error(data.loc_of("start"), self._unknown("start worksheet", spec.start, spec.tasks))
+        return spec
+
+    def _api_module(self, data: LocatedMap) -> tuple[dict, str]:
+        module_file = data.get("api_module")
+        path = self.directory / (module_file or "api.py")
+        if not path.is_file():
+            if module_file:
+                self.error(data.loc_of("api_module"), f"API module '{module_file}' does not exist")
+            return {}, ""
+        try:
+            return import_api_module(path), path.read_text(encoding="utf-8")
+        except ApiModuleError as exc:
+            self.error(Loc(str(path), exc.line, 1), str(exc))
+            return {}, ""
+
+    def _side_effecting_functions(self, raw_tasks: list) -> set[str]:
+        names = set()
+        for item in raw_tasks:
+            api = item.get("api") if isinstance(item, LocatedMap) else None
+            if isinstance(api, LocatedMap) and api.get("side_effects") is True and isinstance(api.get("function"), str):
+                names.add(api["function"])
+        return names
+
+    # -- task worksheets -------------------------------------------------------------------------
+    def _task_shell(self, item: Any, declared: dict[str, Loc]) -> TaskWorksheet | None:
+        """Name, description and typed fields; code is checked later, once all types are known."""
+        if not isinstance(item, LocatedMap):
+            self.error(getattr(item, "loc", Loc(str(self.path), 1, 1)), "a task worksheet must be a mapping")
+            return None
+        self._unknown_keys(item, _TASK_KEYS, "task worksheet")
+        name = self._identifier(item, "name", "task worksheet")
+        if name is None:
+            return None
+        fields: dict[str, Field] = {}
+        for raw in self._list(item, "fields"):
+            f = self._field(raw, declared, name)
+            if f is None:
+                continue
+            if f.name in fields:
+                self.error(f.loc, f"duplicate field '{f.name}' in {name} (first declared at line {fields[f.name].loc.line})")
+                continue
+            fields[f.name] = f
+        examples = tuple(str(e) for e in self._list(item, "examples"))
+        return TaskWorksheet(name=name, description=str(item.get("description", "")), fields=fields,
+                             examples=examples, loc=item.loc)
+
+    def _field(self, raw: Any, declared: dict[str, Loc], ws_name: str) -> Field | None:
+        if not isinstance(raw, LocatedMap):
+            self.error(getattr(raw, "loc", Loc(str(self.path), 1, 1)), "a field must be a mapping with 'name' and 'type'")
+            return None
+        self._unknown_keys(raw, _FIELD_KEYS, "field")
+        name = self._identifier(raw, "name", "field")
+        if name is None:
+            return None
+        if name in RESERVED_ATTRIBUTES:
+            self.error(raw.loc_of("name"), f"'{name}' is reserved; choose another field name")
+        ftype = self._type(raw, declared)
+        kind = raw.get("kind", "input")
+        if kind not in FIELD_KINDS:
+            self.error(raw.loc_of("kind"), f"unknown kind '{kind}' (expected one of: {', '.join(FIELD_KINDS)})")
+            kind = "input"
+        values, value_descriptions = self._enum_values(raw, ftype)
+        f = Field(
+            name=name, type=ftype or FieldType("str"), kind=kind, description=str(raw.get("description", "")),
+            ask=raw.get("ask"), required=self._bool(raw, "required", kind == "input"),
+            dont_ask=self._bool(raw, "dont_ask", False), confirm=self._bool(raw, "confirm", False),
+            values=values, value_descriptions=value_descriptions, loc=raw.loc_of("name"),
+        )
+        if "default" in raw and ftype is not None and not ftype.is_ref:
+            try:
+                f = replace(f, default=coerce(ftype, raw["default"], values))
+            except CoercionError as exc:
+                what = "enum default outside the enum" if ftype.kind == "enum" else "bad default"
+                self.error(raw.loc_of("default"), f"{what} for field '{name}' of {ws_name}: {exc}")
+        return f
+
+    def _type(self, raw: LocatedMap, declared: dict[str, Loc]) -> FieldType | None:
+        text = raw.get("type")
+        if not isinstance(text, str):
+            self.error(raw.loc_of("type") if "type" in raw else raw.loc, "field needs a 'type'")
+            return None
+        try:
+            ftype = parse_type(text)
+        except TypeSyntaxError as exc:
+            self.error(raw.loc_of("type"), str(exc))
+            return None
+        ref = ftype.referenced()
+        if ref is not None and ref not in declared:
+            choices = [*BASE_TYPES, *declared]
+            hint = closest(ref, choices)
+            self.error(raw.loc_of("type"), f"unknown type '{text}'" + (f" (did you mean '{hint}'?)" if hint else
+                                                                       f"; types are {', '.join(BASE_TYPES)}, list[T] or a worksheet name"))
+            return None
+        return ftype
+
+    def _enum_values(self, raw: LocatedMap, ftype: FieldType | None) -> tuple[tuple[str, ...], dict[str, str]]:
+        is_enum = ftype is not None and (ftype.kind == "enum" or (ftype.kind == "list" and ftype.item.kind == "enum"))
+        values = raw.get("values")
+        if values is None:
+            if is_enum:
+                self.error(raw.loc_of("type"), "an enum field needs 'values'")
+            return (), {}
+        if not is_enum:
+            self.error(raw.loc_of("values"), "'values' is only allowed on enum fields")
+            return (), {}
+        out: dict[str, str] = {}
+        items = values.items() if isinstance(values, dict) else (
+            (next(iter(v.items())) if isinstance(v, dict) and len(v) == 1 else (v, "")) for v in values)
+        for value, description in items:
+            if isinstance(value, (dict, list)) or value is None:
+                self.error(raw.loc_of("values"), "enum values must be text, or 'value: description' pairs")
+                continue
+            if str(value) in out:
+                self.error(raw.loc_of("values"), f"duplicate enum value '{value}'")
+            out[str(value)] = str(description or "")
+        return tuple(out), {k: v for k, v in out.items() if v}
+
+    # -- code of task worksheets -----------------------------------------------------------------
+    def _task_code(self, spec: AgentSpec, ws: TaskWorksheet, item: LocatedMap) -> TaskWorksheet:
+        fields = {}
+        raw_by_name = {r.get("name"): r for r in self._list(item, "fields") if isinstance(r, LocatedMap)}
+        for f in ws.fields.values():
+            raw = raw_by_name[f.name]
+            what = f"field {ws.name}.{f.name}"
+            fields[f.name] = replace(
+                f,
+                predicate=self._code(spec, ws, raw, "predicate", f"predicate of {what}", expression=True),
+                actions=self._code(spec, ws, raw, "actions", f"actions of {what}", field_action=True),
+                validation=self._validation(spec, ws, raw, f),
+            )
+        ws = replace(ws, fields=fields)
+        api = self._api(spec, ws, item)
+        actions = self._code(spec, ws, item, "actions", f"actions of {ws.name}")
+        calls_side_effect = actions is not None and any(
+            spec.apis.get(n) and spec.apis[n].side_effects for n in _called_names(actions.tree))
+        return replace(
+            ws, api=api, actions=actions,
+            predicate=self._code(spec, ws, item, "predicate", f"predicate of {ws.name}", expression=True),
+            needs_confirmation=bool(api and api.side_effects) or calls_side_effect,
+        )
+
+    def _validation(self, spec: AgentSpec, ws: TaskWorksheet, raw: LocatedMap, f: Field) -> Validation | None:
+        v = raw.get("validation")
+        if v is None:
+            return None
+        if not isinstance(v, LocatedMap):
+            self.error(raw.loc_of("validation"), "validation must be a mapping (min, max, pattern, expression, message)")
+            return None
+        self._unknown_keys(v, ("min", "max", "pattern", "expression", "message"), "validation")
+        pattern = v.get("pattern")
+        if pattern is not None:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                self.error(v.loc_of("pattern"), f"bad pattern: {exc}")
+                pattern = None
+        bounds = {}
+        for key in ("min", "max"):
+            if key in v and (isinstance(v[key], bool) or not isinstance(v[key], (int, float))):
+                self.error(v.loc_of(key), f"validation {key} must be a number")
+            elif key in v:
+                bounds[key] = v[key]
+        return Validation(
+            minimum=bounds.get("min"), maximum=bounds.get("max"), pattern=pattern,
+            expression=self._code(spec, ws, v, "expression", f"validation of {ws.name}.{f.name}", expression=True,
+                                  extra_names={"value"}),
+            message=v.get("message"),
+        )
+
+    def _api(self, spec: AgentSpec, ws: TaskWorksheet, item: LocatedMap) -> ApiSpec | None:
+        raw = item.get("api")
+        if raw is None:
+            return None
+        loc = item.loc_of("api")
+        if isinstance(raw, str):
+            raw_map, function, side_effects = None, raw, False
+        elif isinstance(raw, LocatedMap):
+            self._unknown_keys(raw, ("function", "args", "side_effects"), "api")
+            raw_map, function, side_effects = raw, raw.get("function"), self._bool(raw, "side_effects", False)
+        else:
+            self.error(loc, "api must be a function name or a mapping with 'function'")
+            return None
+        if not isinstance(function, str) or function not in spec.apis:
+            self.error(loc, self._unknown("API function", function, spec.apis) + " in the agent's API module")
+            return None
+        names, required, var_kw = parameters(spec.apis[function].fn)
+        args: dict[str, Code] = {}
+        raw_args = raw_map.get("args") if raw_map else None
+        if raw_args is not None and not isinstance(raw_args, LocatedMap):
+            self.error(raw_map.loc_of("args"), "api args must be a mapping of parameter: expression")
+            raw_args = None
+        for param, expr in (raw_args or {}).items():
+            if param not in names and not var_kw:
+                self.error(raw_args.loc_of(param), f"{function}() has no parameter '{param}' (parameters: {', '.join(names)})")
+                continue
+            source = expr if isinstance(expr, str) else repr(expr)
+            code = self._code_text(spec, ws, source, raw_args.loc_of(param), getattr(expr, "code_loc", None),
+                                   f"api argument '{param}'", expression=True)
+            if code:
+                args[param] = code
+        for param in names:
+            if param in args or param == IDEMPOTENCY_PARAMETER:
+                continue
+            if param in ws.fields:
+                args[param] = Code(f"self.{param}", parse_checked(f"self.{param}"), loc)
+            elif param in required:
+                self.error(loc, f"parameter '{param}' of {function}() matches no field of {ws.name}; map it under api.args")
+        return ApiSpec(function=function, args=args, side_effects=side_effects, loc=loc)
+
+    def _code(self, spec: AgentSpec, ws: TaskWorksheet, raw: LocatedMap, key: str, what: str, *,
+              expression: bool = False, field_action: bool = False, extra_names: set[str] = frozenset()) -> Code | None:
+        value = raw.get(key)
+        if value is None:
+            return None
+        source = value if isinstance(value, str) else repr(value)
+        return self._code_text(spec, ws, source, raw.loc_of(key), getattr(value, "code_loc", None), what,
+                               expression=expression, field_action=field_action, extra_names=extra_names)
+
+    def _code_text(self, spec: AgentSpec, ws: TaskWorksheet, source: str, loc: Loc, code_loc: Any, what: str, *,
+                   expression: bool, field_action: bool = False, extra_names: set[str] = frozenset()) -> Code | None:
+        position = code_loc or (lambda line, col: loc)
+        try:
+            tree = parse_checked(source)
+        except InterpreterError as exc:
+            self.error(position(exc.lineno or 1, exc.col or 1), f"{what}: {exc.reason}")
+            return None
+        if expression and (len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr)):
+            self.error(position(1, 1), f"{what} must be a single expression")
+            return None
+        for node, message in _NameChecker(spec, ws, extra_names, field_action).problems(tree):
+            self.error(position(getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1), f"{what}: {message}")
+        return Code(source, tree, position(1, 1))
+
+    # -- knowledge worksheets ------------------------------------------------------------------------
+    def _knowledge(self, item: Any) -> KnowledgeWorksheet | None:
+        if not isinstance(item, LocatedMap):
+            self.error(getattr(item, "loc", Loc(str(self.path), 1, 1)), "a knowledge worksheet must be a mapping")
+            return None
+        self._unknown_keys(item, _KNOWLEDGE_KEYS, "knowledge worksheet")
+        name = self._identifier(item, "name", "knowledge worksheet")
+        if name is None:
+            return None
+        csv_path = self._data_path(item, "csv")
+        documents: tuple[Path, ...] = ()
+        if "documents" in item:
+            documents = tuple(sorted(self.directory.glob(str(item["documents"]))))
+            if not documents:
+                self.error(item.loc_of("documents"), f"no documents match '{item['documents']}'")
+        columns = self._columns(item, csv_path)
+        primary_key = item.get("primary_key")
+        if primary_key is not None and columns and primary_key not in columns:
+            self.error(item.loc_of("primary_key"), self._unknown("column", primary_key, columns))
+        return KnowledgeWorksheet(
+            name=name, description=str(item.get("description", "")),
+            source="documents" if "documents" in item else "table",
+            table=str(item.get("table") or name.lower()), csv=csv_path, documents=documents,
+            primary_key=primary_key, columns=columns, loc=item.loc,
+        )
+
+    def _data_path(self, item: LocatedMap, key: str) -> Path | None:
+        if key not in item:
+            return None
+        path = self.directory / str(item[key])
+        if not path.is_file():
+            self.error(item.loc_of(key), f"file '{item[key]}' does not exist in {self.directory}")
+            return None
+        return path
+
+    def _columns(self, item: LocatedMap, csv_path: Path | None) -> dict[str, Column]:
+        header: list[str] = []
+        if csv_path is not None:
+            with csv_path.open(newline="", encoding="utf-8") as fh:
+                header = next(csv.reader(fh), [])
+        raw = item.get("columns")
+        if raw is None:
+            return {h: Column(h) for h in header}
+        if not isinstance(raw, LocatedMap):
+            self.error(item.loc_of("columns"), "columns must be a mapping of column name to description or settings")
+            return {}
+        columns = {}
+        for name, value in raw.items():
+            if header and name not in header:
+                self.error(raw.key_locs[name], f"column '{name}' is not in {csv_path.name} (columns: {', '.join(header)})")
+            if isinstance(value, LocatedMap):
+                self._unknown_keys(value, ("type", "description", "required", "free_text"), "column")
+                columns[name] = Column(name, str(value.get("type", "str")), str(value.get("description", "")),
+                                       self._bool(value, "required", False), self._bool(value, "free_text", False))
+            else:
+                columns[name] = Column(name, description=str(value or ""))
+        return columns
+
+    # -- whole-spec checks -------------------------------------------------------------------------
+    def _check_cycles(self, spec: AgentSpec, raw_fields: dict[str, LocatedMap]) -> None:
+        """A task worksheet must not contain itself through its fields (it could never be filled)."""
+        graph = {name: [(f.name, f.type.referenced()) for f in ws.fields.values() if f.type.referenced() in spec.tasks]
+                 for name, ws in spec.tasks.items()}
+        reported: set[frozenset[str]] = set()
+
+        def visit(name: str, path: list[str]) -> None:
+            for field_name, target in graph[name]:
+                if target in path:
+                    cycle = path[path.index(target):]
+                    key = frozenset(cycle)
+                    if key not in reported:
+                        reported.add(key)
+                        ws = spec.tasks[name]
+                        self.error(ws.fields[field_name].loc or ws.loc,
+                                   f"reference cycle: {' -> '.join([*cycle, target])}")
+                else:
+                    visit(target, [*path, target])
+
+        for name in graph:
+            visit(name, [name])
+
+    # -- small readers -----------------------------------------------------------------------------
+    def _list(self, data: LocatedMap, key: str) -> list:
+        value = data.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, LocatedList):
+            self.error(data.loc_of(key), f"'{key}' must be a list")
+            return []
+        return value
+
+    def _identifier(self, data: LocatedMap, key: str, what: str, default: str | None = None) -> str | None:
+        value = data.get(key, default)
+        if value is None:
+            self.error(data.loc, f"{what} needs a '{key}'")
+            return None
+        if not isinstance(value, str) or not _IDENTIFIER.match(value):
+            self.error(data.loc_of(key), f"{what} name '{value}' must be an identifier (letters, digits, _)")
+            return None
+        return str(value)
+
+    def _bool(self, data: LocatedMap, key: str, default: bool) -> bool:
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            self.error(data.loc_of(key), f"'{key}' must be true or false")
+            return default
+        return value
+
+    def _unknown_keys(self, data: LocatedMap, allowed: tuple[str, ...], what: str) -> None:
+        for key in data:
+            if key not in allowed:
+                self.error(data.key_locs.get(key, data.loc), self._unknown(f"{what} key", key, allowed))
+
+    @staticmethod
+    def _unknown(what: str, name: Any, choices: Any) -> str:
+        hint = closest(str(name), list(choices)) if name is not None else None
+        return f"unknown {what} '{name}'" + (f" (did you mean '{hint}'?)" if hint else "")
+
+
+class _NameChecker:
+    """Finds unknown names, fields and API misuse in a piece of worksheet code."""
+
+    def __init__(self, spec: AgentSpec, ws: TaskWorksheet, extra_names: set[str], field_action: bool):
+        self.spec = spec
+        self.ws = ws
+        self.field_action = field_action
+        self.known = {"self", *extra_names, *ws.fields, *BUILTINS, *WORKSHEET_CODE_FUNCTIONS, *spec.apis,
+                      *spec.tasks, *spec.knowledge, "NA"}
+
+    def problems(self, tree: ast.Module) -> list[tuple[ast.AST, str]]:
+        local = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        out = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in self.known | local:
+                hint = closest(node.id, self.known | local)
+                out.append((node, f"unknown name '{node.id}'" + (f" (did you mean '{hint}'?)" if hint else "")))
+            elif isinstance(node, ast.Attribute) and _root_is_self(node):
+                message = self._attribute_problem(node)
+                if message:
+                    out.append((node, message))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.spec.apis:
+                out.extend((node, m) for m in self._api_call_problems(node))
+        return out
+
+    def _attribute_problem(self, node: ast.Attribute) -> str | None:
+        chain = _attribute_chain(node)  # e.g. ['self', 'course', 'course_name']
+        owner: TaskWorksheet | KnowledgeWorksheet | None = self.ws
+        for attr in chain[1:]:
+            if owner is None or attr in RESERVED_ATTRIBUTES:
+                return None
+            if isinstance(owner, KnowledgeWorksheet):
+                return None if not owner.columns or attr in owner.columns else \
+                    _Builder._unknown(f"column of {owner.name}", attr, owner.columns)
+            if attr not in owner.fields:
+                return _Builder._unknown(f"field of {owner.name}", attr, owner.fields)
+            ref = owner.fields[attr].type.ref
+            owner = self.spec.tasks.get(ref) or self.spec.knowledge.get(ref) if ref else None
+        return None
+
+    def _api_call_problems(self, node: ast.Call) -> list[str]:
+        api = self.spec.apis[node.func.id]
+        problems = []
+        reason = check_call(api.fn, len(node.args), [k.arg for k in node.keywords])
+        if reason:
+            problems.append(f"call to {api.name}(): {reason}")
+        if api.side_effects and self.field_action:
+            problems.append(f"{api.name}() has side effects; call it from a worksheet's actions, which run only after "
+                            "the user confirms, not from a field action")
+        return problems
+
+
+def _root_is_self(node: ast.Attribute) -> bool:
+    chain = _attribute_chain(node)
+    return bool(chain) and chain[0] == "self"
+
+
+def _attribute_chain(node: ast.expr) -> list[str]:
+    names: list[str] = []
+    while isinstance(node, ast.Attribute):
+        names.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return []
+    return [node.id, *reversed(names)]
+
+
+def _called_names(tree: ast.Module) -> set[str]:
+    return {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}

@@ -1,0 +1,157 @@
+"""The worksheet language as plain data: what an agent declares, already validated.
+
+These objects know nothing of LLMs, databases or chat platforms. Code snippets (predicates,
+actions, validation expressions, API arguments) are kept as :class:`Code`: the source, where
+it came from, and its checked syntax tree, parsed once at load time.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Loc
+from .types import FieldType
+
+FIELD_KINDS = ("input", "output", "internal")
+RESERVED_ATTRIBUTES = ("confirmed", "result")
+"""Attribute names the runtime gives every instance and field; no field may use them."""
+
+
+@dataclass(frozen=True)
+class Code:
+    """A snippet of worksheet code with its source position and checked syntax tree."""
+
+    source: str
+    tree: ast.Module = field(repr=False, compare=False)
+    loc: Loc | None = None
+
+
+@dataclass(frozen=True)
+class Validation:
+    minimum: float | None = None
+    maximum: float | None = None
+    pattern: str | None = None
+    expression: Code | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: FieldType
+    kind: str = "input"
+    description: str = ""
+    ask: str | None = None
+    predicate: Code | None = None
+    required: bool = True
+    dont_ask: bool = False
+    confirm: bool = False
+    actions: Code | None = None
+    validation: Validation | None = None
+    default: Any = None
+    values: tuple[str, ...] = ()
+    value_descriptions: dict[str, str] = field(default_factory=dict)
+    loc: Loc | None = None
+
+    @property
+    def askable(self) -> bool:
+        """Whether the agent may ask the user for this field (predicate aside)."""
+        return self.kind == "input" and not self.dont_ask
+
+
+@dataclass(frozen=True)
+class ApiSpec:
+    """The API a task worksheet calls once it is complete; its result is reported."""
+
+    function: str
+    args: dict[str, Code]
+    side_effects: bool = False
+    loc: Loc | None = None
+
+
+@dataclass(frozen=True)
+class TaskWorksheet:
+    name: str
+    description: str = ""
+    fields: dict[str, Field] = field(default_factory=dict)
+    predicate: Code | None = None
+    actions: Code | None = None
+    api: ApiSpec | None = None
+    examples: tuple[str, ...] = ()
+    needs_confirmation: bool = False
+    """True when completing it runs a side-effecting API (declared or called in actions)."""
+    loc: Loc | None = None
+
+    def input_fields(self) -> list[Field]:
+        return [f for f in self.fields.values() if f.kind == "input"]
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str = "str"
+    description: str = ""
+    required: bool = False
+    """A query over the table must constrain this column (asked for when missing)."""
+    free_text: bool = False
+    """Long text the knowledge parser queries with ``answer(column, question)``."""
+
+
+@dataclass(frozen=True)
+class KnowledgeWorksheet:
+    """A knowledge source: an SQL table (optionally loaded from CSV) or documents."""
+
+    name: str
+    description: str = ""
+    source: str = "table"  # table | documents
+    table: str | None = None
+    csv: Path | None = None
+    documents: tuple[Path, ...] = ()
+    primary_key: str | None = None
+    columns: dict[str, Column] = field(default_factory=dict)
+    loc: Loc | None = None
+
+    def required_columns(self) -> list[str]:
+        return [c.name for c in self.columns.values() if c.required]
+
+
+@dataclass(frozen=True)
+class ApiFunction:
+    """A Python function of the agent's module, callable from worksheet code by name."""
+
+    name: str
+    fn: Callable[..., Any]
+    side_effects: bool = False
+
+
+@dataclass
+class AgentSpec:
+    name: str
+    directory: Path
+    description: str = ""
+    start: str | None = None
+    greeting: str | None = None
+    tasks: dict[str, TaskWorksheet] = field(default_factory=dict)
+    knowledge: dict[str, KnowledgeWorksheet] = field(default_factory=dict)
+    apis: dict[str, ApiFunction] = field(default_factory=dict)
+    version: str = ""
+    """Content hash of the files the spec was loaded from."""
+
+    def worksheet_names(self) -> list[str]:
+        return [*self.tasks, *self.knowledge]
+
+    def summary(self) -> str:
+        fields = sum(len(t.fields) for t in self.tasks.values())
+        predicates = sum((t.predicate is not None) + sum(f.predicate is not None for f in t.fields.values())
+                         for t in self.tasks.values())
+        actions = sum((t.actions is not None) + (t.api is not None) + sum(f.actions is not None for f in t.fields.values())
+                      for t in self.tasks.values())
+        return (f"{self.name}: {len(self.tasks)} task worksheets, {len(self.knowledge)} knowledge worksheets, "
+                f"{fields} fields, {predicates} predicates, {actions} actions, {len(self.apis)} API functions")
+
+WORKSHEET_CODE_FUNCTIONS = ("say", "propose", "exitws", "today", "now")
+"""Functions the runtime offers to predicates and actions, besides the interpreter's built-ins."""

@@ -1,0 +1,227 @@
+"""Field types of the worksheet language and the coercion of values into them.
+
+Values live in their natural Python form (``datetime.date`` for dates, ``str`` for enum
+members, :class:`InstanceRef` for a nested worksheet, ``dict`` for a knowledge record).
+Coercion is deliberately forgiving about representation ("4", 4.0 and 4 are the same int;
+"yes" is True; "2026-11-27" and "next Friday" are dates) and strict about meaning: a value
+that cannot be read as the type raises :class:`CoercionError` with a reason a user can act on.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..names import closest
+
+BASE_TYPES = ("str", "int", "float", "bool", "date", "time", "datetime", "confirm", "enum")
+NA = "NA"
+"""The value a field takes when the user declines to give it."""
+
+_TRUE_WORDS = {"true", "yes", "y", "yeah", "yep", "sure", "ok", "okay", "correct", "right", "confirm", "confirmed"}
+_FALSE_WORDS = {"false", "no", "n", "nope", "nah", "incorrect", "wrong", "cancel"}
+
+
+@dataclass(frozen=True)
+class InstanceRef:
+    """A field value that points at another worksheet instance of the dialogue state."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class FieldType:
+    """A parsed type expression: a base type, ``list[T]``, or a worksheet's name."""
+
+    kind: str
+    item: "FieldType | None" = None
+    ref: str | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "list":
+            return f"list[{self.item}]"
+        return self.ref if self.kind == "ref" else self.kind
+
+    @property
+    def is_ref(self) -> bool:
+        return self.kind == "ref"
+
+    @property
+    def is_boolean(self) -> bool:
+        return self.kind in ("bool", "confirm")
+
+    def referenced(self) -> str | None:
+        """The worksheet this type refers to, looking through lists."""
+        if self.kind == "list":
+            return self.item.referenced() if self.item else None
+        return self.ref
+
+
+class TypeSyntaxError(ValueError):
+    pass
+
+
+def parse_type(text: str) -> FieldType:
+    """Parse ``int``, ``list[date]``, ``Course``...; worksheet names are checked later."""
+    text = text.strip()
+    match = re.fullmatch(r"list\s*\[\s*(.+?)\s*\]", text)
+    if match:
+        return FieldType("list", item=parse_type(match.group(1)))
+    if text in BASE_TYPES:
+        return FieldType(text)
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", text):
+        return FieldType("ref", ref=text)
+    raise TypeSyntaxError(f"'{text}' is not a type")
+
+
+class CoercionError(ValueError):
+    """A value that cannot be read as the field's type; the message is shown to the user."""
+
+
+def coerce(ftype: FieldType, value: Any, enum_values: tuple[str, ...] = (), today: dt.date | None = None) -> Any:
+    """Return ``value`` converted to ``ftype`` or raise :class:`CoercionError`."""
+    kind = ftype.kind
+    if kind == "list":
+        items = value if isinstance(value, (list, tuple)) else [value]
+        return [coerce(ftype.item, item, enum_values, today) for item in items]
+    if kind == "str":
+        if isinstance(value, (dict, list, InstanceRef)):
+            raise CoercionError("expected text")
+        return value if isinstance(value, str) else _plain_text(value)
+    if kind == "int":
+        return _to_int(value)
+    if kind == "float":
+        return _to_float(value)
+    if kind in ("bool", "confirm"):
+        return to_bool(value)
+    if kind == "enum":
+        return snap_enum(value, enum_values)
+    if kind == "date":
+        return _to_date(value, today)
+    if kind == "time":
+        return _to_time(value, today)
+    if kind == "datetime":
+        return _to_datetime(value, today)
+    raise CoercionError(f"cannot coerce to {ftype}")  # refs are resolved by the state, not here
+
+
+def _plain_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    return str(value)
+
+
+def _to_int(value: Any) -> int:
+    if isinstance(value, bool):
+        raise CoercionError("expected a whole number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+(\.0*)?\s*", value):
+        return int(float(value))
+    raise CoercionError(f"'{value}' is not a whole number")
+
+
+def _to_float(value: Any) -> float:
+    if isinstance(value, bool):
+        raise CoercionError("expected a number")
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.replace(",", "").strip())
+        except ValueError:
+            pass
+    raise CoercionError(f"'{value}' is not a number")
+
+
+def to_bool(value: Any) -> bool:
+    """Read a yes/no answer; raise :class:`CoercionError` when it is neither."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        word = value.strip().lower().rstrip(".!")
+        if word in _TRUE_WORDS:
+            return True
+        if word in _FALSE_WORDS:
+            return False
+    raise CoercionError(f"'{value}' is not a yes or no")
+
+
+def snap_enum(value: Any, values: tuple[str, ...]) -> str:
+    """Return the enum member ``value`` names: exact, case-insensitive, or unambiguously close."""
+    if not isinstance(value, str):
+        value = _plain_text(value)
+    if value in values:
+        return value
+    folded = {v.lower(): v for v in values}
+    if value.strip().lower() in folded:
+        return folded[value.strip().lower()]
+    match = closest(value, values)
+    if match is not None:
+        return match
+    raise CoercionError(f"'{value}' is not one of: {', '.join(values)}")
+
+
+def _parse_natural(text: str, today: dt.date | None) -> dt.datetime | None:
+    """Read a relative or absolute date/time expression ("next Friday at 7pm") with dateparser."""
+    import dateparser  # imported lazily: it is slow to import and rarely needed
+
+    base = dt.datetime.combine(today or dt.date.today(), dt.time(12, 0))
+    settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False}
+    return dateparser.parse(text, settings=settings, languages=["en"])
+
+
+def _to_date(value: Any, today: dt.date | None) -> dt.date:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            parsed = _parse_natural(value, today)
+            if parsed:
+                return parsed.date()
+    raise CoercionError(f"'{value}' is not a date I understand")
+
+
+def _to_time(value: Any, today: dt.date | None) -> dt.time:
+    if isinstance(value, dt.datetime):
+        return value.time()
+    if isinstance(value, dt.time):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.time.fromisoformat(value.strip())
+        except ValueError:
+            parsed = _parse_natural(value, today)
+            if parsed:
+                return parsed.time()
+    raise CoercionError(f"'{value}' is not a time I understand")
+
+
+def _to_datetime(value: Any, today: dt.date | None) -> dt.datetime:
+    if isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, dt.date):
+        return dt.datetime.combine(value, dt.time(0, 0))
+    if isinstance(value, str):
+        try:
+            return dt.datetime.fromisoformat(value.strip())
+        except ValueError:
+            parsed = _parse_natural(value, today)
+            if parsed:
+                return parsed
+    raise CoercionError(f"'{value}' is not a date and time I understand")

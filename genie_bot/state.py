@@ -1,0 +1,166 @@
+"""The formal dialogue state: worksheet instances, their values, and the latest knowledge answer.
+
+Plain, JSON-serialisable data. Instances are kept flat, in creation order; a field whose
+type is another worksheet holds an :class:`InstanceRef` to the nested instance, which is how
+the state renders as the same statements a parser writes (``course_0 = Course(...)``,
+``main_0.courses = course_0``). ``to_json``/``from_json`` round-trip exactly: dates, times,
+references and records are tagged so they come back as the same Python values.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .acts import Act, act_from_dict
+from .names import snake_case
+from .spec.types import InstanceRef
+from .values import decode_value, encode_value
+
+ACTIVE, PROPOSED, COMPLETED, ABANDONED = "active", "proposed", "completed", "abandoned"
+
+
+@dataclass
+class WorksheetInstance:
+    """One filled-in (or partly filled-in) task worksheet."""
+
+    name: str
+    worksheet: str
+    values: dict[str, Any] = field(default_factory=dict)
+    confirmed_fields: list[str] = field(default_factory=list)
+    status: str = ACTIVE
+    confirmed: bool | None = None
+    """Whole-worksheet confirmation before a side-effecting API (or acceptance of a proposal)."""
+    actions_done: bool = False
+    result: Any = None
+    parent: tuple[str, str] | None = None
+    """(instance, field) that holds a reference to this nested instance."""
+    touched: int = 0
+    """Logical clock of the last change; the policy asks in the most recently touched instance."""
+
+    @property
+    def open(self) -> bool:
+        return self.status in (ACTIVE, PROPOSED)
+
+
+@dataclass
+class KnowledgeAnswer:
+    """The latest knowledge query: ``answer(question)`` with its parameters, query and result."""
+
+    question: str
+    params: dict[str, Any] = field(default_factory=dict)
+    table: str | None = None
+    query: str | None = None
+    result: Any = None
+    status: str = "pending"  # pending | needs_param | done | error
+    target: tuple[str, str] | None = None
+    """(instance, field) to receive the record when the answer is a single record."""
+    missing: str | None = None
+
+
+@dataclass
+class DialogueState:
+    instances: dict[str, WorksheetInstance] = field(default_factory=dict)
+    answer: KnowledgeAnswer | None = None
+    last_acts: list[Act] = field(default_factory=list)
+    clock: int = 0
+    turn: int = 0
+
+    # -- instances -----------------------------------------------------------------------------
+    def tick(self) -> int:
+        self.clock += 1
+        return self.clock
+
+    def new_instance_name(self, worksheet: str) -> str:
+        base = snake_case(worksheet)
+        pattern = re.compile(rf"{re.escape(base)}_(\d+)\Z")
+        used = [int(m.group(1)) for m in map(pattern.match, self.instances) if m]
+        return f"{base}_{max(used, default=-1) + 1}"
+
+    def add_instance(self, worksheet: str, name: str | None = None, parent: tuple[str, str] | None = None,
+                     status: str = ACTIVE) -> WorksheetInstance:
+        instance = WorksheetInstance(name=name or self.new_instance_name(worksheet), worksheet=worksheet,
+                                     parent=parent, status=status, touched=self.tick())
+        self.instances[instance.name] = instance
+        return instance
+
+    def of_worksheet(self, worksheet: str, open_only: bool = True) -> list[WorksheetInstance]:
+        return [i for i in self.instances.values() if i.worksheet == worksheet and (i.open or not open_only)]
+
+    def resolve(self, value: Any) -> Any:
+        """Follow an :class:`InstanceRef` to its instance; other values are returned as they are."""
+        return self.instances.get(value.name) if isinstance(value, InstanceRef) else value
+
+    def root_of(self, instance: WorksheetInstance) -> WorksheetInstance:
+        while instance.parent and instance.parent[0] in self.instances:
+            instance = self.instances[instance.parent[0]]
+        return instance
+
+    def descendants(self, instance: WorksheetInstance) -> list[WorksheetInstance]:
+        out, frontier = [], [instance.name]
+        while frontier:
+            parent = frontier.pop()
+            children = [i for i in self.instances.values() if i.parent and i.parent[0] == parent]
+            out.extend(children)
+            frontier.extend(c.name for c in children)
+        return out
+
+    def copy(self) -> "DialogueState":
+        return copy.deepcopy(self)
+
+    # -- JSON ------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "instances": [_instance_to_dict(i) for i in self.instances.values()],
+            "answer": None if self.answer is None else {
+                "question": self.answer.question, "params": encode_value(self.answer.params), "table": self.answer.table,
+                "query": self.answer.query, "result": encode_value(self.answer.result), "status": self.answer.status,
+                "target": list(self.answer.target) if self.answer.target else None, "missing": self.answer.missing,
+            },
+            "last_acts": [a.to_dict() for a in self.last_acts],
+            "clock": self.clock,
+            "turn": self.turn,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "DialogueState":
+        answer = data.get("answer")
+        return cls(
+            instances={i["name"]: _instance_from_dict(i) for i in data.get("instances", [])},
+            answer=None if answer is None else KnowledgeAnswer(
+                question=answer["question"], params=decode_value(answer["params"]), table=answer["table"],
+                query=answer["query"], result=decode_value(answer["result"]), status=answer["status"],
+                target=tuple(answer["target"]) if answer["target"] else None, missing=answer["missing"],
+            ),
+            last_acts=[act_from_dict(a) for a in data.get("last_acts", [])],
+            clock=data.get("clock", 0),
+            turn=data.get("turn", 0),
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "DialogueState":
+        return cls.from_dict(json.loads(text))
+
+
+def _instance_to_dict(i: WorksheetInstance) -> dict[str, Any]:
+    return {
+        "name": i.name, "worksheet": i.worksheet, "values": encode_value(i.values),
+        "confirmed_fields": list(i.confirmed_fields), "status": i.status, "confirmed": i.confirmed,
+        "actions_done": i.actions_done, "result": encode_value(i.result),
+        "parent": list(i.parent) if i.parent else None, "touched": i.touched,
+    }
+
+
+def _instance_from_dict(d: dict[str, Any]) -> WorksheetInstance:
+    return WorksheetInstance(
+        name=d["name"], worksheet=d["worksheet"], values=decode_value(d["values"]),
+        confirmed_fields=list(d["confirmed_fields"]), status=d["status"], confirmed=d["confirmed"],
+        actions_done=d["actions_done"], result=decode_value(d["result"]),
+        parent=tuple(d["parent"]) if d["parent"] else None, touched=d["touched"],
+    )

@@ -1,0 +1,68 @@
+"""Shared fixtures: isolated data directories, agent directories, and the PostgreSQL policy.
+
+PostgreSQL tests ask for the ``postgres_url`` fixture. Without a reachable server they are
+skipped with the reason, unless ``GENIE_REQUIRE_POSTGRES=1`` (set by ``.ci/run``), in which
+case they fail: CI must never pass by silently skipping the scale-out store.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+WORKSHEETS = REPO / "worksheets"
+POSTGRES_URL = os.environ.get("GENIE_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Side-effecting example APIs write their ledger under a per-test directory."""
+    data_dir = tmp_path / "genie-data"
+    monkeypatch.setenv("GENIE_DATA_DIR", str(data_dir))
+    return data_dir
+
+
+@pytest.fixture
+def make_agent(tmp_path: Path):
+    """Write an agent directory from YAML (and optional api.py) text; returns its path."""
+    counter = iter(range(1_000_000))
+
+    def make(agent_yaml: str, api: str | None = None, files: dict[str, str] | None = None) -> Path:
+        directory = tmp_path / f"agent{next(counter)}"
+        directory.mkdir()
+        (directory / "agent.yaml").write_text(textwrap.dedent(agent_yaml).lstrip("\n"), encoding="utf-8")
+        if api is not None:
+            (directory / "api.py").write_text(textwrap.dedent(api), encoding="utf-8")
+        for name, text in (files or {}).items():
+            path = directory / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return directory
+
+    return make
+
+
+def _postgres_problem(url: str) -> str | None:
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed (pip install -e '.[postgres]')"
+    try:
+        psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), connect_timeout=3).close()
+    except Exception as exc:  # noqa: BLE001 - any failure to connect means "not available"
+        return f"cannot connect to {url}: {exc}".strip()
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    problem = _postgres_problem(POSTGRES_URL)
+    if problem:
+        if os.environ.get("GENIE_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"PostgreSQL is required (GENIE_REQUIRE_POSTGRES=1) but {problem}")
+        pytest.skip(f"PostgreSQL tests skipped: {problem}; set GENIE_TEST_POSTGRES_URL to run them")
+    return POSTGRES_URL

@@ -1,0 +1,79 @@
+"""The validate, replay and bench commands, run as a user would run them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import REPO, WORKSHEETS
+
+TICKET = WORKSHEETS / "ticket_submission"
+
+
+def genie(*args: str, cwd=REPO) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "genie_bot.cli", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=120)
+
+
+def test_validate_ok_prints_a_one_line_summary():
+    result = genie("validate", str(TICKET))
+    assert result.returncode == 0
+    assert result.stdout.strip() == ("ok: ticket_submission: 7 task worksheets, 0 knowledge worksheets, 27 fields, "
+                                     "7 predicates, 4 actions, 2 API functions")
+
+
+def test_validate_broken_agent_lists_every_error_and_exits_1(make_agent):
+    directory = make_agent("name: x\ntasks:\n  - name: A\n    fields:\n      - {name: a, type: nope}\n      - {name: a, type: str}\n")
+    result = genie("validate", str(directory))
+    assert result.returncode == 1
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"{directory}/agent.yaml:5:25: unknown type 'nope'")
+    assert lines[1] == f"{directory}/agent.yaml:6:16: duplicate field 'a' in A (first declared at line 5)"
+
+
+def test_replay_writes_acts_state_and_errors_per_turn(tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("\n".join(json.dumps(line) for line in [
+        {"user": "hi", "parse": ""},
+        {"user": "leave of absence", "parse": "main_0.student_task = 'Leave of Absence'"},
+        {"user": "gibberish", "parse": "main_0.nonsense_field = 1"},
+    ]) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = genie("replay", str(TICKET), str(trace), "--parser", "recorded", "--out", str(out), "--today", "2026-11-21")
+    assert result.returncode == 0, result.stderr
+    turns = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [t["acts"] for t in turns[:2]] == [
+        ['AskField(main_0, student_task, "what the student needs help with")'],
+        ['AskField(leave_of_absence_0, form_status, "the status of the leave of absence form")'],
+    ]
+    assert turns[1]["state"]["instances"][0]["values"]["student_task"] == "Leave of Absence"
+    assert "Main has no field 'nonsense_field'" in turns[2]["errors"][0]
+    assert set(turns[0]) == {"user", "parse", "acts", "state", "errors"}
+
+
+def test_replay_serves_recorded_knowledge_results(make_agent, tmp_path):
+    directory = make_agent("""
+        name: kb
+        knowledge:
+          - name: places
+            columns: {name: the name}
+        tasks:
+          - name: Visit
+            fields: [{name: place, type: places}]
+        """)
+    trace = tmp_path / "t.jsonl"
+    trace.write_text(json.dumps({"user": "cheap places?", "parse": "visit = Visit()\nvisit.place = answer('cheap places?')",
+                                 "kb_result": [{"name": "Zazie"}]}) + "\n")
+    result = genie("replay", str(directory), str(trace))
+    turn = json.loads(result.stdout)
+    assert turn["acts"] == ["Report(answer('cheap places?'), [{'name': 'Zazie'}])"]
+    assert turn["state"]["instances"][0]["values"]["place"] == {"name": "Zazie"}
+
+
+def test_bench_reports_per_turn_figures():
+    result = genie("bench", str(TICKET), "--repeat", "5")
+    assert result.returncode == 0, result.stderr
+    assert "turns measured: 80" in result.stdout
+    assert "interpreter+policy per turn: median" in result.stdout

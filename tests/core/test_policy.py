@@ -1,0 +1,292 @@
+"""The agent policy (Algorithm 1) and the application of parser statements, turn by turn."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from genie_bot.acts import AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, Report, Say
+from genie_bot.runtime import ApiRequest, KnowledgeResult, LocalApiExecutor, RecordedKnowledge, Runtime
+from genie_bot.spec import NA, InstanceRef, load_agent
+from genie_bot.state import ABANDONED, ACTIVE, COMPLETED
+
+from .agents import ORDER_AGENT, ORDER_API, ORDER_FILES
+
+TODAY = dt.datetime(2026, 11, 21, 12, 0)
+
+
+class Conversation:
+    """Runs statements turn by turn and keeps the state, like a session would."""
+
+    def __init__(self, runtime: Runtime):
+        self.runtime = runtime
+        self.state = runtime.new_state()
+        self.result = None
+
+    def say(self, statements: str, executor=None) -> list[str]:
+        self.result = self.runtime.run_turn(self.state, statements, executor=executor)
+        self.state = self.result.state
+        return [a.formal() for a in self.result.acts]
+
+    @property
+    def acts(self):
+        return self.result.acts
+
+    def instance(self, name: str):
+        return self.state.instances[name]
+
+
+@pytest.fixture
+def spec(make_agent):
+    spec = load_agent(make_agent(ORDER_AGENT, ORDER_API, ORDER_FILES))
+    api_calls(spec).clear()  # the API module is shared by every agent loaded from the same source
+    return spec
+
+
+@pytest.fixture
+def chat(spec):
+    return Conversation(Runtime(spec, clock=lambda: TODAY))
+
+
+def api_calls(spec):
+    return spec.apis["place_order"].fn.__globals__["CALLS"]
+
+
+def fill_order(chat):
+    chat.say("order = Order(dish='Pasta', count=2, name='Ann')")
+    chat.say("order.name.confirmed = True")
+    chat.say("order.note = 'NA'")
+    return chat.say("order.when = NA")
+
+
+def test_step4_asks_first_unfilled_askable_field_respecting_predicates(chat):
+    assert chat.say("order = Order()") == ['AskField(order, dish, "the dish")']
+    assert chat.say("order.dish = 'pizza'") == ['AskField(order, size, "size")']
+    chat.say("order.dish = 'Pasta'")
+    assert chat.acts == [AskField("order", "count", "count")]  # size no longer applies
+
+
+def test_internal_and_dont_ask_fields_are_never_asked(chat, spec):
+    fill_order(chat)
+    asked = {a.field for a in chat.state.last_acts if isinstance(a, AskField)}
+    assert not asked & {"secret", "extra", "order_id"}
+    assert isinstance(chat.acts[0], AskForConfirmation)  # complete without secret/extra
+
+
+def test_step2_confirm_field_asks_for_confirmation_then_runs_its_actions(chat):
+    assert chat.say("order = Order(dish='Pasta', count=2, name='Ann')") == ["AskForFieldConfirmation(order, name, 'Ann')"]
+    assert chat.say("order.name.confirmed = True") == ['Say("Hi Ann")', 'AskField(order, note, "note")']
+    assert "name" in chat.instance("order").confirmed_fields
+
+
+def test_declined_field_confirmation_clears_the_value_and_asks_again(chat):
+    chat.say("order = Order(dish='Pasta', count=2, name='Ann')")
+    assert chat.say("order.name.confirmed = False") == ['AskField(order, name, "name")']
+    assert "name" not in chat.instance("order").values
+
+
+def test_changing_a_confirmed_field_resets_its_confirmation(chat):
+    chat.say("order = Order(dish='Pasta', count=2, name='Ann')")
+    chat.say("order.name.confirmed = True")
+    assert chat.say("order.name = 'Bob'") == ["AskForFieldConfirmation(order, name, 'Bob')"]
+    assert chat.instance("order").confirmed_fields == []
+
+
+def test_step3_side_effecting_api_waits_for_confirmation_and_runs_once(chat, spec):
+    assert fill_order(chat) == ["AskForConfirmation(order)"]
+    act = chat.acts[0]
+    assert act.values == {"dish": "Pasta", "count": 2, "name": "Ann"} and act.api == "place_order"
+    assert api_calls(spec) == []
+    assert chat.say("# user chats about the weather") == ["AskForConfirmation(order)"]
+    assert api_calls(spec) == []
+    assert chat.say("order.confirmed = True") == ["Report(order, {'order_id': 'O1'})", 'Say("Order O1 placed")']
+    assert api_calls(spec) == [{"dish": "Pasta", "count": 2, "name": "Ann"}]
+    assert chat.instance("order").status == COMPLETED and chat.instance("order").values["order_id"] == "O1"
+    chat.say("order.confirmed = True")
+    assert len(api_calls(spec)) == 1
+
+
+def test_a_change_after_the_summary_needs_a_fresh_confirmation(chat, spec):
+    fill_order(chat)
+    assert chat.say("order.count = 3") == ["AskForConfirmation(order)"]
+    assert chat.acts[0].values["count"] == 3
+    chat.say("order.confirmed = True")
+    assert api_calls(spec)[-1]["count"] == 3
+
+
+def test_declining_the_confirmation_does_not_run_the_api(chat, spec):
+    fill_order(chat)
+    assert chat.say("order.confirmed = False") == [Say(__import__("genie_bot.runtime.policy", fromlist=["x"]).DECLINED_TEXT).formal()]
+    assert chat.say("# nothing") == []
+    assert api_calls(spec) == []
+    assert chat.say("order.count = 4") == ["AskForConfirmation(order)"]
+
+
+def test_submitted_worksheet_cannot_be_changed(chat):
+    fill_order(chat)
+    chat.say("order.confirmed = True")
+    acts = chat.say("order.count = 4")
+    assert acts == ['Say("order was already submitted and cannot be changed; start a new one instead")']
+    assert chat.instance("order").values["count"] == 2
+
+
+def test_worksheet_without_side_effects_runs_and_reports_immediately(chat):
+    acts = chat.say("menu = Menu(section='Mains')")
+    assert acts == ["Report(menu, ['Margherita', 'Carbonara'])"]
+    assert chat.instance("menu").status == COMPLETED
+
+
+def test_propose_accept_decline_and_ignore(chat):
+    assert chat.say("m = Menu(section='Desserts')") == ["Report(m, ['Tiramisu'])", "ProposeWorksheet(Order, {'dish': 'Pasta'})"]
+    proposed = chat.acts[1].instance
+    assert chat.say(f"{proposed}.confirmed = True") == [f'AskField({proposed}, count, "count")']
+    assert chat.instance(proposed).status == ACTIVE and chat.instance(proposed).values["dish"] == "Pasta"
+    chat.say("m2 = Menu(section='Desserts')")
+    second = chat.acts[1].instance
+    chat.say(f"{second}.confirmed = False")
+    assert chat.instance(second).status == ABANDONED
+    chat.say("m3 = Menu(section='Desserts')")
+    third = chat.acts[1].instance
+    chat.say("# the user talks about something else")
+    assert chat.instance(third).status == ABANDONED
+
+
+def test_nested_worksheet_is_asked_then_completes_the_parent_field(chat):
+    assert chat.say("party = Party()") == ['AskField(guest_0, guest_name, "guest name")']
+    assert chat.instance("guest_0").parent == ("party", "host")
+    assert chat.say("guest_0.guest_name = 'Zoe'") == ['AskField(guest_0, vegan, "vegan")']
+    assert chat.say("party.host.vegan = 'yes'") == ['AskField(party, size, "size")']
+    assert chat.instance("guest_0").status == COMPLETED
+    assert chat.instance("party").values["host"] == InstanceRef("guest_0")
+    chat.say("party.size = 10")
+    assert chat.instance("party").status == COMPLETED
+
+
+def test_nested_constructors_in_one_statement(chat):
+    chat.say("party = Party(host=Guest(guest_name='Zoe', vegan=False), size='12')")
+    assert chat.instance("party").status == COMPLETED and chat.instance("party").values["size"] == 12
+
+
+def test_exitws_from_worksheet_code_and_from_the_parser(chat):
+    chat.say("q = Quit(sure=True)")
+    assert chat.instance("q").status == ABANDONED
+    chat.say("order = Order(dish='Pasta')")
+    chat.say("party = Party()")
+    chat.say("exitws()")  # the most recent task and what is nested in it
+    assert chat.instance("party").status == ABANDONED and chat.instance("guest_0").status == ABANDONED
+    assert chat.say("exitws(order)") == []
+    assert chat.instance("order").status == ABANDONED
+
+
+def test_rejected_values_are_asked_again_with_the_reason(chat):
+    chat.say("order = Order(dish='Pasta')")
+    assert chat.say("order.count = 9") == ['AskField(order, count, "count", reason="Between 1 and 5, please.")']
+    assert chat.say("order.count = 'many'") == ['AskField(order, count, "count", reason="\'many\' is not a whole number")']
+    assert chat.say("order.dish = 'Sushi'") == ['AskField(order, dish, "the dish", reason="\'Sushi\' is not one of: Pizza, Pasta")']
+    assert "count" not in chat.instance("order").values
+
+
+def test_na_declines_optional_fields_but_not_required_ones(chat):
+    chat.say("order = Order(dish='Pasta', count=1, name='Ann')")
+    chat.say("order.name.confirmed = True")
+    assert chat.say("order.note = 'NA'") == ['AskField(order, when, "when")']
+    assert chat.instance("order").values["note"] == NA
+    assert chat.say("order.count = 'NA'") == ['AskField(order, count, "count", reason="count is required")']
+
+
+def test_at_most_one_question_per_turn(chat):
+    acts = chat.say("order = Order(dish='Pasta', count=9, name='Ann')")
+    assert sum(a.is_question for a in chat.acts) == 1 and len(acts) == 1
+
+
+def test_step1_knowledge_query_asks_for_missing_required_parameter_then_reports(chat, spec):
+    executor = LocalApiExecutor(spec, knowledge=RecordedKnowledge([{"name": "Margherita", "city": "Rome"}], sql="SELECT 1"))
+    assert chat.say("answer('pizzas?')", executor) == ['AskField(answer, city, "the city to search in")']
+    assert chat.state.answer.status == "needs_param"
+    assert chat.say("answer.city = 'Rome'", executor) == ["Report(answer('pizzas?'), [{'name': 'Margherita', 'city': 'Rome'}])"]
+    assert chat.state.answer.query == "SELECT 1" and chat.state.answer.status == "done"
+
+
+def test_knowledge_without_backend_reports_an_error_not_a_crash(chat):
+    acts = chat.say("answer('pizzas in Rome?', city='Rome')")
+    assert acts == ["Report(answer('pizzas in Rome?'), {'error': 'this agent cannot look things up right now'})"]
+
+
+def test_misspelt_names_are_snapped_and_unknown_ones_rejected_with_choices(chat):
+    chat.say("order = Ordr(dihs='pizza')")
+    assert chat.instance("order").values["dish"] == "Pizza"
+    chat.say("ordr.cuont = 2")
+    assert chat.instance("order").values["count"] == 2
+    chat.say("order.flavour = 'x'")
+    assert chat.result.errors == ["order.flavour = 'x': line 1: Order has no field 'flavour'; its fields are: dish, size, "
+                                  "count, name, note, secret, extra, when, order_id"]
+    chat.say("zzz = Zebra()")
+    assert "unknown name 'Zebra'; worksheets are Order, Menu, Party, Guest, Quit, dishes" in chat.result.errors[0]
+    chat.say("import os\norder.count = 3")
+    assert chat.result.errors == ["line 1: imports are not allowed"] and chat.instance("order").values["count"] == 2
+
+
+def test_parser_output_outside_the_grammar_is_rejected(chat):
+    chat.say("for i in range(3):\n    order = Order()")
+    assert chat.result.errors == ["for i in range(3):\n    order = Order(): line 1: parser output may only contain "
+                                  "assignments, answer(...) and exitws(...)"]
+    chat.say("x = 5")
+    assert "'x' must be assigned a worksheet" in chat.result.errors[0]
+
+
+def test_dates_are_coerced_relative_to_today(chat):
+    chat.say("order = Order(dish='Pasta', count=1, name='Ann')")
+    chat.say("order.when = 'tomorrow'")
+    assert chat.instance("order").values["when"] == dt.date(2026, 11, 22)
+
+
+def test_policy_io_goes_only_through_the_executor(spec):
+    class Recording:
+        def __init__(self):
+            self.requests: list[ApiRequest] = []
+
+        def call_api(self, request):
+            self.requests.append(request)
+            return {"order_id": "X"}
+
+        def query_knowledge(self, answer):
+            return KnowledgeResult(None, [])
+
+    executor = Recording()
+    chat = Conversation(Runtime(spec, executor, clock=lambda: TODAY))
+    fill_order(chat)
+    chat.say("order.confirmed = True")
+    assert [r.function for r in executor.requests] == ["place_order"]
+    assert executor.requests[0].side_effects and executor.requests[0].args["name"] == "Ann"
+    assert api_calls(spec) == []
+
+
+def test_a_failing_turn_leaves_the_state_untouched(spec):
+    class Exploding:
+        def call_api(self, request):
+            raise KeyboardInterrupt  # not an API error: simulates a crash mid-turn
+
+        def query_knowledge(self, answer):
+            raise KeyboardInterrupt
+
+    chat = Conversation(Runtime(spec, clock=lambda: TODAY))
+    fill_order(chat)
+    before = chat.state.to_json()
+    with pytest.raises(KeyboardInterrupt):
+        chat.runtime.run_turn(chat.state, "order.confirmed = True", executor=Exploding())
+    assert chat.state.to_json() == before
+
+
+def test_api_failure_is_reported_and_can_be_retried(chat, spec):
+    class Failing:
+        def call_api(self, request):
+            raise RuntimeError("kitchen closed")
+
+        def query_knowledge(self, answer):
+            return KnowledgeResult(None, [])
+
+    fill_order(chat)
+    assert chat.say("order.confirmed = True", Failing()) == ["Report(order, {'error': 'place_order failed: kitchen closed'})"]
+    assert chat.instance("order").status == ACTIVE
+    assert chat.say("# retry?") == ["AskForConfirmation(order)"]
