@@ -45,7 +45,7 @@ _USED_COLUMNS = {
     "db column": {"kind", "type", "name", "description"},
 }
 _IGNORED_HINTS = {
-    "validation": "genie-bot validations are structured (min, max, pattern, expression): add one under the "
+    "validation": "genie-bot validations are structured: give min, max, pattern or expression under the "
                   "field's 'validation:' key",
     "enum_values": "list each value on its own row below the Enum field",
 }
@@ -113,20 +113,18 @@ class _Importer:
 
     def __init__(self, path: Path):
         self.path = path
-        self.warnings: list[str] = []
+        self.warnings: list[tuple[int, str]] = []
         self.worksheet_names: set[str] = set()
-        self.task_names: set[str] = set()
         self.backend_apis: set[str] = set()
 
     def warn(self, row: int, message: str) -> None:
-        self.warnings.append(f"{self.path}:{row}: {message}")
+        self.warnings.append((row, f"{self.path}:{row}: {message}"))
 
     def run(self) -> tuple[str, list[str]]:
         sheets = self._group(self._read_rows())
         if not sheets:
             self.warn(1, "no worksheet rows (rows with a Form Name) found")
         self.worksheet_names = {s.name for s in sheets}
-        self.task_names = {s.name for s in sheets if s.kind != "db"}
         self.backend_apis = {s.row["name"] for s in sheets if s.kind != "db" and s.row["name"]}
         tasks = [self._task(s) for s in sheets if s.kind != "db"]
         knowledge = [self._knowledge(s) for s in sheets if s.kind == "db"]
@@ -138,7 +136,7 @@ class _Importer:
             doc["tasks"] = tasks
         if knowledge:
             doc["knowledge"] = knowledge
-        return self._render(doc), self.warnings
+        return self._render(doc), [message for _, message in sorted(self.warnings, key=lambda w: w[0])]
 
     # -- reading and grouping ----------------------------------------------------------------------
     def _read_rows(self) -> list[_Row]:
@@ -500,7 +498,8 @@ def _strip_legacy_prefixes(code: str) -> tuple[str, list[str], list[str]]:
     api_calls: list[str] = []
     problems: list[str] = []
     for i, token in enumerate(tokens):
-        if token.string not in _LEGACY_PREFIXES or token.type != tokenize.OP or not _starts_operand(tokens[:i]):
+        if token.type != tokenize.OP or token.string not in _LEGACY_PREFIXES \
+                or not _starts_operand(tokens[i - 1] if i else None):
             continue
         following = tokens[i + 1:i + 3]
         if len(following) == 2 and following[0].type == tokenize.NAME and following[1].string == "(" \
@@ -510,18 +509,17 @@ def _strip_legacy_prefixes(code: str) -> tuple[str, list[str], list[str]]:
                 api_calls.append(following[0].string)
         else:
             problems.append(f"cannot convert the legacy prefix '{token.string}' on line {token.start[0]}: "
-                            f"it must be followed by a call such as {token.string}say(...)")
+                            f"it must be followed by a call, as in {token.string}function(...)")
     lines = code.split("\n")
     for line, start, end in reversed(cuts):
         lines[line - 1] = lines[line - 1][:start] + lines[line - 1][end:]
     return "\n".join(lines), api_calls, problems
 
 
-def _starts_operand(before: list[tokenize.TokenInfo]) -> bool:
-    """Whether the next token must begin an operand, so ``>``/``@`` there cannot be an operator."""
-    if not before or before[-1].type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+def _starts_operand(previous: tokenize.TokenInfo | None) -> bool:
+    """Whether the token after ``previous`` must begin an operand, so ``>``/``@`` there is no operator."""
+    if previous is None or previous.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
         return True
-    previous = before[-1]
     if previous.type == tokenize.OP:
         return previous.string not in (")", "]", "}")
     return previous.type == tokenize.NAME and keyword.iskeyword(previous.string) \

@@ -58,12 +58,15 @@ BUILTINS: dict[str, SafeFunction] = {
     }.items()
 }
 
+RECORD_METHODS = frozenset({"get", "keys", "values", "items"})
+"""Methods of knowledge records (dicts) available to worksheet code."""
+
 # Methods callable on plain values; anything else (format, __class__, mro...) is refused.
 _METHODS: dict[type, frozenset[str]] = {
     str: frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "title", "capitalize", "startswith",
                     "endswith", "replace", "split", "join", "count", "find", "isdigit", "isalpha", "casefold"}),
     list: frozenset({"index", "count", "append"}),
-    dict: frozenset({"get", "keys", "values", "items"}),
+    dict: RECORD_METHODS,
     dt.date: frozenset({"isoformat", "weekday", "isoweekday", "strftime"}),
     dt.datetime: frozenset({"isoformat", "weekday", "isoweekday", "strftime", "date", "time"}),
     dt.time: frozenset({"isoformat", "strftime"}),

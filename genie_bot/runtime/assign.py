@@ -37,12 +37,12 @@ def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) 
     """
     try:
         stored = _typed_value(turn, instance, f, f.type, value)
+        if instance.values.get(f.name) == stored and stored is not None:
+            return False
         _check_validation(turn, instance, f, stored)
         _check_not_submitted(turn, instance)
     except (AssignmentError, CoercionError) as exc:
         turn.update.rejected.append(Rejection(instance.name, f.name, value, str(exc)))
-        return False
-    if instance.values.get(f.name) == stored and stored is not None:
         return False
     if stored is None:
         instance.values.pop(f.name, None)
@@ -54,20 +54,30 @@ def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) 
 
 
 def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> None:
-    """Bookkeeping after a value changed: confirmations that covered it no longer hold."""
+    """Bookkeeping after a value changed: confirmations that covered it no longer hold.
+
+    That includes the worksheets it is nested in: a changed course invalidates the confirmed
+    course list and the enrollment summary that contains it.
+    """
     if field_name in instance.confirmed_fields:
         instance.confirmed_fields.remove(field_name)
     instance.touched = turn.state.tick()
     if turn.worksheet(instance).fields[field_name].kind != "input":
         return  # results and internal values are not what the user confirmed
-    if instance.status != PROPOSED:
-        instance.confirmed = None
-        _clear_confirm_fields(turn, instance, field_name)
-    if instance.status == PROPOSED:
-        instance.status = ACTIVE
-    if instance.actions_done:  # a worksheet without side effects re-runs with the new values
-        instance.actions_done = False
-        instance.status = ACTIVE
+    while instance is not None:
+        if instance.status == PROPOSED:
+            instance.status = ACTIVE
+        else:
+            instance.confirmed = None
+            _clear_confirm_fields(turn, instance, field_name)
+        if instance.actions_done:  # a worksheet without side effects re-runs with the new values
+            instance.actions_done = False
+            instance.status = ACTIVE
+        parent = turn.state.instances.get(instance.parent[0]) if instance.parent else None
+        if parent is not None and instance.parent[1] in parent.confirmed_fields:
+            parent.confirmed_fields.remove(instance.parent[1])
+        field_name = instance.parent[1] if instance.parent else field_name
+        instance = parent
 
 
 def _clear_confirm_fields(turn: Turn, instance: WorksheetInstance, changed: str) -> None:
@@ -86,10 +96,12 @@ def confirm_fields(ws: TaskWorksheet) -> list[Field]:
 
 
 def _check_not_submitted(turn: Turn, instance: WorksheetInstance) -> None:
-    if instance.actions_done and turn.worksheet(instance).needs_confirmation:
-        raise AssignmentError(f"{instance.name} was already submitted and cannot be changed; start a new one instead")
     if instance.status == ABANDONED:
         raise AssignmentError(f"{instance.name} was cancelled")
+    while instance is not None:
+        if instance.actions_done and turn.worksheet(instance).needs_confirmation:
+            raise AssignmentError(f"{instance.name} was already submitted and cannot be changed; start a new one instead")
+        instance = turn.state.instances.get(instance.parent[0]) if instance.parent else None
 
 
 def _typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: FieldType, value: Any) -> Any:
@@ -126,7 +138,7 @@ def _reference(turn: Turn, instance: WorksheetInstance, f: Field, worksheet: str
         if value.worksheet != worksheet:
             raise AssignmentError(f"{f.name} takes a {worksheet}, not a {value.worksheet}")
         current = turn.state.resolve(instance.values.get(f.name))
-        child = current if isinstance(current, WorksheetInstance) and current.open else \
+        child = current if isinstance(current, WorksheetInstance) and current.status != ABANDONED else \
             turn.state.add_instance(worksheet, parent=(instance.name, f.name))
         fill_instance(turn, child, value.kwargs)
         return InstanceRef(child.name)

@@ -146,8 +146,8 @@ class _Applier:
         if child_ws not in self.turn.spec.tasks:
             raise InterpreterError(f"{owner.name}.{field_name} is not a worksheet")
         current = self.turn.state.resolve(owner.values.get(field_name))
-        if isinstance(current, WorksheetInstance) and current.open:
-            return current
+        if isinstance(current, WorksheetInstance) and current.status != ABANDONED:
+            return current  # a completed one is reopened by the change made through it
         assign_field(self.turn, owner, ws.fields[field_name], NewInstance(child_ws, {}))
         child = self.turn.state.resolve(owner.values.get(field_name))
         if not isinstance(child, WorksheetInstance):

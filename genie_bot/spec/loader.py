@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..interpreter import InterpreterError, parse_checked
-from ..interpreter.scope import BUILTINS
+from ..interpreter.scope import BUILTINS, RECORD_METHODS
 from ..names import closest
 from .api_module import IDEMPOTENCY_PARAMETER, ApiModuleError, check_call, import_api_module, parameters
 from .diagnostics import Loc, SpecError, SpecInvalid
@@ -492,8 +492,8 @@ class _NameChecker:
             if owner is None or attr in RESERVED_ATTRIBUTES:
                 return None
             if isinstance(owner, KnowledgeWorksheet):
-                return None if not owner.columns or attr in owner.columns else \
-                    _Builder._unknown(f"column of {owner.name}", attr, owner.columns)
+                known = attr in owner.columns or attr in RECORD_METHODS
+                return None if not owner.columns or known else _Builder._unknown(f"column of {owner.name}", attr, owner.columns)
             if attr not in owner.fields:
                 return _Builder._unknown(f"field of {owner.name}", attr, owner.fields)
             ref = owner.fields[attr].type.ref
