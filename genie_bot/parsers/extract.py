@@ -137,6 +137,16 @@ def enum_value(text: str, f: Field, threshold: int = 85) -> str | None:
     partial = [p for p in partial if p[1] >= 90]
     if len(partial) == 1 and len(t) <= 3 * len(partial[0][0]) + 20:
         return partial[0][0]
+    return _by_meaning(t, f)
+
+
+def _by_meaning(text: str, f: Field) -> str | None:
+    """The one value whose name and description share the most content words with the text."""
+    words = content_words(text)
+    overlaps = sorted(((len(words & content_words(f"{v} {f.value_descriptions.get(v, '')}")), v) for v in f.values),
+                      reverse=True)
+    if overlaps and overlaps[0][0] > 0 and (len(overlaps) == 1 or overlaps[0][0] > overlaps[1][0]):
+        return overlaps[0][1]
     return None
 
 
@@ -188,3 +198,21 @@ def free_text(text: str) -> str:
             break
         value = stripped
     return value.strip().rstrip(".!") or text.strip()
+
+
+_STOPWORDS = {"i", "me", "my", "we", "our", "you", "your", "a", "an", "the", "to", "of", "for", "in", "on", "at", "and",
+              "or", "is", "are", "be", "it", "this", "that", "with", "want", "would", "like", "need", "please", "can",
+              "could", "do", "does", "have", "has", "some", "about", "from", "get", "help", "hi", "hello", "hey",
+              "just", "so", "also", "there", "what", "how", "which", "will", "am", "was", "im", "id", "yes", "no"}
+
+
+def stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def content_words(text: str) -> set[str]:
+    """Stemmed words that carry meaning, for matching a message against descriptions and examples."""
+    return {stem(w) for w in _WORD.findall(text.lower().replace("'", "")) if w not in _STOPWORDS and len(w) > 1}

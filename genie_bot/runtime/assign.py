@@ -109,7 +109,7 @@ def _typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: Field
         return None
     if _is_na(value, ftype):
         if f.required and f.kind == "input":
-            raise AssignmentError(f"{f.description or f.name} is required")
+            raise AssignmentError("This one is required, so I can't skip it.")
         return NA
     if ftype.kind == "list":
         items = value if isinstance(value, (list, tuple)) else [value]
