@@ -53,8 +53,15 @@ class Agent:
     def new_state(self) -> DialogueState:
         return self.runtime.new_state()
 
-    def greeting(self) -> str:
-        return self.spec.greeting or f"Hi! {self.spec.description}".strip()
+    def greeting(self, state: DialogueState | None = None) -> str:
+        """The opening message: the agent's greeting and, when a new session already has a
+        question (a ``start`` worksheet), that question."""
+        hello = (self.spec.greeting or f"Hi! {self.spec.description}").strip()
+        acts = state.last_acts if state is not None else []
+        if not acts:
+            return hello
+        question = self.responder.respond(self.spec, state, acts, "", Parse("", source="opening"))
+        return f"{hello}\n\n{question}"
 
     def respond(self, state: DialogueState, text: str, executor: ApiExecutor | None = None) -> AgentReply:
         """Parse ``text``, run the turn, and phrase the reply."""

@@ -44,7 +44,14 @@ class BenchFigures:
                 f"p99 {self.p99_ms:.3f} ms, max {self.max_ms:.3f} ms"]
 
 
+def _figures(timings: list[float]) -> BenchFigures:
+    timings = sorted(timings)
+    pick = lambda q: timings[min(len(timings) - 1, int(q * len(timings)))]  # noqa: E731
+    return BenchFigures(len(timings), statistics.median(timings), pick(0.9), pick(0.99), timings[-1])
+
+
 def bench_runtime(spec: AgentSpec, trace: Path, repeat: int = 200) -> BenchFigures:
+    """Interpreter + policy per turn, applying each trace line's recorded ``parse``."""
     lines = read_trace(trace)
     runtime = Runtime(spec, NullExecutor())
     timings: list[float] = []
@@ -54,6 +61,23 @@ def bench_runtime(spec: AgentSpec, trace: Path, repeat: int = 200) -> BenchFigur
             start = time.perf_counter()
             state = runtime.run_turn(state, line.get("parse", "")).state
             timings.append((time.perf_counter() - start) * 1000)
-    timings.sort()
-    pick = lambda q: timings[min(len(timings) - 1, int(q * len(timings)))]  # noqa: E731
-    return BenchFigures(len(timings), statistics.median(timings), pick(0.9), pick(0.99), timings[-1])
+    return _figures(timings)
+
+
+def bench_offline(spec: AgentSpec, trace: Path, repeat: int = 50) -> tuple[BenchFigures, BenchFigures]:
+    """(rule-based parse per utterance, whole offline turn: parse + runtime + templated reply)."""
+    from .agent import Agent
+
+    lines = read_trace(trace)
+    agent = Agent(spec, executor=NullExecutor())
+    parse_ms: list[float] = []
+    turn_ms: list[float] = []
+    for _ in range(repeat):
+        state = agent.new_state()
+        for line in lines:
+            start = time.perf_counter()
+            reply = agent.respond(state, line["user"])
+            turn_ms.append((time.perf_counter() - start) * 1000)
+            parse_ms.append(reply.latencies_ms["parse"])
+            state = reply.state
+    return _figures(parse_ms), _figures(turn_ms)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,7 +23,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay = commands.add_parser("replay", help="replay a recorded conversation (JSON lines)")
     replay.add_argument("agent_dir", type=Path)
     replay.add_argument("trace", type=Path)
-    replay.add_argument("--parser", choices=["recorded"], default="recorded")
+    replay.add_argument("--parser", choices=["recorded", "rules"], default="recorded",
+                        help="recorded: apply each line's parse; rules: parse each line's user text offline")
     replay.add_argument("--out", type=Path, help="write the replayed turns here (default: stdout)")
     replay.add_argument("--today", type=dt.date.fromisoformat, help="the date the conversation happens on")
     replay.set_defaults(handler=_replay)
@@ -33,8 +35,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--repeat", type=int, default=200)
     bench.set_defaults(handler=_bench)
 
+    for module_name in PLUGGED_COMMANDS:
+        importlib.import_module(module_name).register(commands)
+
+    chat = commands.add_parser("chat", help="talk to an agent in the terminal (scriptable through stdin)")
+    chat.add_argument("agent_dir", type=Path)
+    chat.add_argument("--debug", action="store_true", help="show each turn's parse, acts and state")
+    chat.add_argument("--today", type=dt.date.fromisoformat, help="the date the conversation happens on")
+    chat.set_defaults(handler=_chat)
+
+    test = commands.add_parser("test", help="run an agent's conversation tests (AGENT_DIR/tests/*.yaml)")
+    test.add_argument("agent_dir", type=Path)
+    test.add_argument("--parser", choices=["rules"], default="rules")
+    test.add_argument("-v", "--verbose", action="store_true", help="print each scenario's transcript")
+    test.set_defaults(handler=_test)
+
+    import_csv = commands.add_parser("import-csv", help="convert a Genie Worksheets CSV spec into agent.yaml")
+    import_csv.add_argument("csv", type=Path)
+    import_csv.add_argument("-o", "--output", type=Path, required=True)
+    import_csv.set_defaults(handler=_import_csv)
+
     args = parser.parse_args(argv)
     return args.handler(args)
+
+
+PLUGGED_COMMANDS: list[str] = [
+    # Modules with ``register(commands)`` adding their own subcommands; one line each.
+]
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -57,12 +84,25 @@ def _load(agent_dir: Path):
     return spec
 
 
+def _clock(today: dt.date | None):
+    return (lambda: dt.datetime.combine(today, dt.time(12))) if today else dt.datetime.now
+
+
+def _agent(spec, clock):
+    from .agent import Agent
+
+    return Agent(spec, clock=clock)
+
+
 def _replay(args: argparse.Namespace) -> int:
-    from .replay import read_trace, replay
-    from .runtime import Runtime
+    from .replay import read_trace, recorded_parser, replay
 
     spec = _load(args.agent_dir)
-    clock = (lambda: dt.datetime.combine(args.today, dt.time(12))) if args.today else dt.datetime.now
+    agent = _agent(spec, _clock(args.today))
+    parser = recorded_parser
+    if args.parser == "rules":
+        def parser(state, line):
+            return agent.parser.parse(spec, state, line.get("user", ""), agent.runtime.clock().date()).statements
     try:
         lines = read_trace(args.trace)
     except (OSError, ValueError) as exc:
@@ -71,7 +111,7 @@ def _replay(args: argparse.Namespace) -> int:
     out = args.out.open("w", encoding="utf-8") if args.out else sys.stdout
     failures = 0
     try:
-        for turn in replay(Runtime(spec, clock=clock), lines):
+        for turn in replay(agent.runtime, lines, parser):
             failures += bool(turn.errors)
             out.write(turn.to_json() + "\n")
     finally:
@@ -83,7 +123,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import DEFAULT_TRACE, bench_runtime
+    from .bench import DEFAULT_TRACE, bench_offline, bench_runtime
 
     spec = _load(args.agent_dir)
     trace = args.trace or args.agent_dir / DEFAULT_TRACE
@@ -91,6 +131,55 @@ def _bench(args: argparse.Namespace) -> int:
     print(f"agent: {spec.summary()}")
     for line in figures.lines():
         print(line)
+    parse, turn = bench_offline(spec, trace, max(1, args.repeat // 4))
+    print(f"rule-based parse per utterance: median {parse.median_ms:.3f} ms, p90 {parse.p90_ms:.3f} ms, "
+          f"p99 {parse.p99_ms:.3f} ms")
+    print(f"whole offline turn (parse + runtime + templated reply): median {turn.median_ms:.3f} ms, "
+          f"p90 {turn.p90_ms:.3f} ms, p99 {turn.p99_ms:.3f} ms")
+    return 0
+
+
+def _chat(args: argparse.Namespace) -> int:
+    from .chat import run_chat
+
+    spec = _load(args.agent_dir)
+    print("genie-bot: offline mode (rule-based parser and templated replies)", file=sys.stderr)
+    return run_chat(_agent(spec, _clock(args.today)), debug=args.debug)
+
+
+def _test(args: argparse.Namespace) -> int:
+    from .scenarios import run_scenario, scenario_files
+
+    spec = _load(args.agent_dir)
+    files = scenario_files(args.agent_dir)
+    if not files:
+        print(f"no conversation tests in {args.agent_dir / 'tests'}", file=sys.stderr)
+        return 1
+    failed = 0
+    for path in files:
+        result = run_scenario(lambda clock: _agent(spec, clock), path)
+        print(f"{'PASS' if result.passed else 'FAIL'}  {path.name}: {result.name}")
+        if args.verbose or not result.passed:
+            for user, reply in result.transcript:
+                print(f"    user: {user}\n    bot:  " + reply.replace("\n", "\n          "))
+        for failure in result.failures:
+            print("  " + str(failure).replace("\n", "\n  "))
+        failed += not result.passed
+    print(f"{len(files) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def _import_csv(args: argparse.Namespace) -> int:
+    from .csv_import import write_agent_yaml
+
+    try:
+        warnings = write_agent_yaml(args.csv, args.output)
+    except (OSError, ValueError) as exc:
+        print(f"{args.csv}: {exc}", file=sys.stderr)
+        return 1
+    for warning in warnings:
+        print(warning, file=sys.stderr)
+    print(f"wrote {args.output}" + (f" ({len(warnings)} warning(s))" if warnings else ""))
     return 0
 
 

@@ -63,7 +63,7 @@ class TemplateResponder:
             parts.append("Sorry, I didn't understand that.")
         parts.extend(self.render(spec, state, act) for act in acts)
         if not acts:
-            parts.append(FALLBACK if parse.understood else "What would you like to do?")
+            parts.append(FALLBACK if any(not i.open for i in state.instances.values()) else _offer(spec))
         return "\n\n".join(p for p in parts if p)
 
     def render(self, spec: AgentSpec, state: DialogueState, act: Act) -> str:
@@ -131,6 +131,16 @@ class TemplateResponder:
         return ws.fields.get(field) if ws else None
 
 
+def _offer(spec: AgentSpec) -> str:
+    """What the agent can do, for a user who has not started anything yet."""
+    nested = {f.type.referenced() for ws in spec.tasks.values() for f in ws.fields.values()}
+    tasks = [ws.description or _label(ws.name) for ws in spec.tasks.values() if ws.name not in nested]
+    things = [t[0].lower() + t[1:] for t in tasks if t]
+    if spec.knowledge:
+        things.append("answer questions about " + ", ".join(_label(k) for k in spec.knowledge))
+    return "I can " + "; or ".join(things) + ". What would you like to do?" if things else "How can I help?"
+
+
 def _question_from(f: Field) -> str:
     description = f.description or _label(f.name)
     if f.type.kind in ("bool", "confirm"):
@@ -139,14 +149,19 @@ def _question_from(f: Field) -> str:
         f"What is the {description}?"
 
 
-def _flatten(values: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+def _flatten(values: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Summary lines: a nested worksheet's values become one line of ``label: value`` pairs."""
     out = []
     for key, value in values.items():
-        if isinstance(value, dict) and value and all(isinstance(k, str) for k in value) and not ("name" in value):
-            out.extend(_flatten(value, f"{prefix}{key}."))
+        if isinstance(value, dict) and value and not ({"name", "title"} & set(value)):
+            value = ", ".join(f"{_label(k)}: {render_value(v)}" for k, v in value.items()
+                              if not isinstance(v, dict))
+            nested = [(k, v) for k, v in values[key].items() if isinstance(v, dict)]
+            out.append((key, value) if value else None)
+            out.extend(_flatten(dict(nested)))
         else:
-            out.append((f"{prefix}{key}".split(".")[-1], value))
-    return out
+            out.append((key, value))
+    return [line for line in out if line]
 
 
 def _short_sql(sql: str) -> str:

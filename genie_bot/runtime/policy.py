@@ -334,7 +334,7 @@ def summary_values(turn: Turn, instance: WorksheetInstance) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in turn.worksheet(instance).fields.values():
         value = instance.values.get(f.name)
-        if f.kind != "input" or value is None or value == NA:
+        if f.kind != "input" or value is None or value == NA or f.type.kind == "confirm":
             continue
         child = turn.state.resolve(value) if isinstance(value, InstanceRef) else None
         out[f.name] = summary_values(turn, child) if isinstance(child, WorksheetInstance) else value

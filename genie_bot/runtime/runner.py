@@ -40,10 +40,13 @@ class Runtime:
         self.clock = clock
 
     def new_state(self) -> DialogueState:
-        """A fresh dialogue; the agent's ``start`` worksheet, if any, is already open."""
+        """A fresh dialogue. With a ``start`` worksheet it is already open and its first question
+        asked (in ``last_acts``), so the user's first message is read as the answer to it."""
         state = DialogueState()
         if self.spec.start:
             state.add_instance(self.spec.start)
+            state = self.run_turn(state, "").state
+            state.turn = 0
         return state
 
     def run_turn(self, state: DialogueState, statements: str, executor: ApiExecutor | None = None) -> TurnResult:

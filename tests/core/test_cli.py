@@ -77,3 +77,5 @@ def test_bench_reports_per_turn_figures():
     assert result.returncode == 0, result.stderr
     assert "turns measured: 80" in result.stdout
     assert "interpreter+policy per turn: median" in result.stdout
+    assert "rule-based parse per utterance: median" in result.stdout
+    assert "whole offline turn (parse + runtime + templated reply): median" in result.stdout

@@ -192,7 +192,7 @@ def test_na_declines_optional_fields_but_not_required_ones(chat):
     chat.say("order.name.confirmed = True")
     assert chat.say("order.note = 'NA'") == ['AskField(order, when, "when")']
     assert chat.instance("order").values["note"] == NA
-    assert chat.say("order.count = 'NA'") == ['AskField(order, count, "count", reason="count is required")']
+    assert chat.say("order.count = 'NA'") == ['AskField(order, count, "count", reason="This one is required, so I can\'t skip it.")']
 
 
 def test_at_most_one_question_per_turn(chat):

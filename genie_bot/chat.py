@@ -1,0 +1,76 @@
+"""``genie-bot chat``: talk to an agent in the terminal.
+
+Interactive on a terminal (rich output; ``--debug`` shows each turn's parse, acts and
+state). With stdin not a terminal it is scriptable: one user message per line, the
+greeting and each reply on stdout, each followed by an empty line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TextIO
+
+from .agent import Agent, AgentReply
+
+COMMANDS_HELP = "Commands: /reset starts over, /state shows the dialogue state, /quit leaves."
+
+
+def run_chat(agent: Agent, debug: bool = False, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    if stdin.isatty():
+        return _interactive(agent, debug)
+    state = agent.new_state()
+    stdout.write(agent.greeting(state) + "\n\n")
+    for line in stdin:
+        text = line.rstrip("\n")
+        if not text.strip():
+            continue
+        reply = agent.respond(state, text)
+        state = reply.state
+        if debug:
+            stdout.write(_debug_text(reply) + "\n")
+        stdout.write(reply.text + "\n\n")
+        stdout.flush()
+    return 0
+
+
+def _interactive(agent: Agent, debug: bool) -> int:
+    from rich.console import Console
+    from rich.markdown import Markdown
+    from rich.panel import Panel
+
+    console = Console()
+    state = agent.new_state()
+    console.print(Panel(Markdown(agent.greeting(state)), title=agent.spec.name, subtitle=COMMANDS_HELP))
+    while True:
+        try:
+            text = console.input("[bold cyan]you>[/] ")
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return 0
+        command = text.strip().lower()
+        if command in ("/quit", "/exit"):
+            return 0
+        if command == "/reset":
+            state = agent.new_state()
+            console.print("[dim](started over)[/]")
+            continue
+        if command == "/state":
+            console.print_json(state.to_json())
+            continue
+        if not text.strip():
+            continue
+        reply = agent.respond(state, text)
+        state = reply.state
+        if debug:
+            console.print(Panel(_debug_text(reply), title="debug", style="dim"))
+        console.print(Markdown(reply.text))
+
+
+def _debug_text(reply: AgentReply) -> str:
+    lines = [f"parse ({reply.parse.source}): {reply.parse.statements or '(nothing)'}"]
+    lines += [f"error: {e}" for e in reply.errors]
+    lines += [f"act: {a.formal()}" for a in reply.acts]
+    lines.append("latency ms: " + ", ".join(f"{k} {v:.2f}" for k, v in reply.latencies_ms.items()))
+    lines.append("state: " + json.dumps(reply.state.to_dict()["instances"], ensure_ascii=False))
+    return "\n".join(lines)

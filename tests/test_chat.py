@@ -1,0 +1,44 @@
+"""``genie-bot chat`` driven through stdin, as a script or a new user on a fresh machine would."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from genie_bot.submissions import submissions
+from tests.conftest import REPO, WORKSHEETS
+
+SCRIPT = """hi
+I need help with joining a waitlist
+join the waitlist
+CS 224V
+winter
+skip
+Ann Lee
+ann@stanford.edu
+yes
+"""
+
+
+def test_scripted_chat_submits_a_ticket_end_to_end_offline(_isolated_data_dir):
+    result = subprocess.run([sys.executable, "-m", "genie_bot.cli", "chat", str(WORKSHEETS / "ticket_submission")],
+                            input=SCRIPT, capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "offline mode" in result.stderr
+    replies = [r for r in result.stdout.split("\n\n") if r.strip()]
+    assert replies[0].startswith("Hi! I'm the student services assistant")
+    assert "What can I help you with" in replies[1]
+    assert "Shall I go ahead and file a student services ticket?" in result.stdout
+    assert "Your ticket TKT-00001 has been submitted" in result.stdout
+    tickets = submissions("ticket")
+    assert len(tickets) == 1
+    assert tickets[0]["payload"]["details"] == {"issue_type": "Join Waitlist",
+                                                "join_waitlist": {"course_name": "CS 224V", "quarter": "Winter"}}
+    assert tickets[0]["payload"]["full_name"] == "Ann Lee"
+
+
+def test_debug_shows_parse_and_acts():
+    result = subprocess.run([sys.executable, "-m", "genie_bot.cli", "chat", "--debug", str(WORKSHEETS / "ticket_submission")],
+                            input="a leave of absence\n", capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert "parse (rules): main_0.student_task = 'Leave of Absence'" in result.stdout
+    assert 'act: AskField(leave_of_absence_0, form_status, "the status of the leave of absence form")' in result.stdout
