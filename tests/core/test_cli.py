@@ -79,3 +79,31 @@ def test_bench_reports_per_turn_figures():
     assert "interpreter+policy per turn: median" in result.stdout
     assert "rule-based parse per utterance: median" in result.stdout
     assert "whole offline turn (parse + runtime + templated reply): median" in result.stdout
+
+
+def test_replay_with_the_rule_parser_parses_user_text(tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text(json.dumps({"user": "I need a leave of absence"}) + "\n" + json.dumps({"user": "not yet"}) + "\n")
+    result = genie("replay", str(TICKET), str(trace), "--parser", "rules", "--today", "2026-11-21")
+    assert result.returncode == 0, result.stderr
+    turns = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [t["parse"] for t in turns] == ["main_0.student_task = 'Leave of Absence'",
+                                           "leave_of_absence_0.form_status = 'Not Submitted'"]
+
+
+def test_test_command_reports_pass_and_fail(make_agent, tmp_path):
+    ok = genie("test", str(WORKSHEETS / "restaurant_reservation"))
+    assert ok.returncode == 0 and ok.stdout.strip().endswith("7 passed, 0 failed")
+    directory = make_agent("name: x\ntasks:\n  - name: A\n    examples: [do a thing]\n    fields: [{name: n, type: int}]\n",
+                           files={"tests/s.yaml": "name: s\nturns:\n  - user: do a thing\n    expect: {acts: [Say]}\n"})
+    bad = genie("test", str(directory))
+    assert bad.returncode == 1
+    assert "FAIL  s.yaml: s" in bad.stdout and "acts: expected ['Say'], got ['AskField(a_0, n, \"n\")']" in bad.stdout
+
+
+def test_import_csv_writes_a_loadable_agent(tmp_path):
+    out = tmp_path / "agent" / "agent.yaml"
+    result = genie("import-csv", str(REPO / "tests" / "data" / "course_enrollment_genie.csv"), "-o", str(out))
+    assert result.returncode == 0 and f"wrote {out}" in result.stdout
+    assert "course_enrollment_genie.csv:2:" in result.stderr  # the warning about an undeclared side effect
+    assert "CoursesToTake" in out.read_text()
