@@ -101,12 +101,8 @@ def coerce(ftype: FieldType, value: Any, enum_values: tuple[str, ...] = (), toda
         return to_bool(value)
     if kind == "enum":
         return snap_enum(value, enum_values)
-    if kind == "date":
-        return _to_date(value, today)
-    if kind == "time":
-        return _to_time(value, today)
-    if kind == "datetime":
-        return _to_datetime(value, today)
+    if kind in _TEMPORAL:
+        return _to_temporal(kind, value, today)
     raise CoercionError(f"cannot coerce to {ftype}")  # refs are resolved by the state, not here
 
 
@@ -182,46 +178,28 @@ def _parse_natural(text: str, today: dt.date | None) -> dt.datetime | None:
     return dateparser.parse(text, settings=settings, languages=["en"])
 
 
-def _to_date(value: Any, today: dt.date | None) -> dt.date:
+_TEMPORAL: dict[str, tuple[type, Any, Any, str]] = {
+    # kind: (Python type, parse ISO text, take from a datetime, how the error names it)
+    "date": (dt.date, dt.date.fromisoformat, dt.datetime.date, "a date"),
+    "time": (dt.time, dt.time.fromisoformat, dt.datetime.time, "a time"),
+    "datetime": (dt.datetime, dt.datetime.fromisoformat, lambda d: d, "a date and time"),
+}
+
+
+def _to_temporal(kind: str, value: Any, today: dt.date | None) -> Any:
+    """ISO text, a natural expression ("next Friday at 7pm") or a compatible value, as ``kind``."""
+    target, from_iso, from_datetime, what = _TEMPORAL[kind]
     if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
+        return from_datetime(value)
+    if type(value) is target:
         return value
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value.strip())
-        except ValueError:
-            parsed = _parse_natural(value, today)
-            if parsed:
-                return parsed.date()
-    raise CoercionError(f"'{value}' is not a date I understand")
-
-
-def _to_time(value: Any, today: dt.date | None) -> dt.time:
-    if isinstance(value, dt.datetime):
-        return value.time()
-    if isinstance(value, dt.time):
-        return value
-    if isinstance(value, str):
-        try:
-            return dt.time.fromisoformat(value.strip())
-        except ValueError:
-            parsed = _parse_natural(value, today)
-            if parsed:
-                return parsed.time()
-    raise CoercionError(f"'{value}' is not a time I understand")
-
-
-def _to_datetime(value: Any, today: dt.date | None) -> dt.datetime:
-    if isinstance(value, dt.datetime):
-        return value
-    if isinstance(value, dt.date):
+    if kind == "datetime" and isinstance(value, dt.date):
         return dt.datetime.combine(value, dt.time(0, 0))
     if isinstance(value, str):
         try:
-            return dt.datetime.fromisoformat(value.strip())
+            return from_iso(value.strip())
         except ValueError:
             parsed = _parse_natural(value, today)
             if parsed:
-                return parsed
-    raise CoercionError(f"'{value}' is not a date and time I understand")
+                return from_datetime(parsed)
+    raise CoercionError(f"'{value}' is not {what} I understand")
