@@ -44,11 +44,11 @@ class Agent:
     def __init__(self, spec: AgentSpec, parser: Parser | None = None, responder: Responder | None = None,
                  executor: ApiExecutor | None = None, clock: Callable[[], dt.datetime] = dt.datetime.now):
         self.spec = spec
-        self.knowledge = KnowledgeStore(spec) if spec.knowledge else None
-        self.parser = parser or RuleParser(self.knowledge)
+        needs_store = (parser is None or executor is None) and any(k.source == "table" for k in spec.knowledge.values())
+        store = KnowledgeStore(spec) if needs_store else None  # only the offline defaults need it
+        self.parser = parser or RuleParser(store)
         self.responder = responder or TemplateResponder()
-        backend = KeywordQuery(self.knowledge) if self.knowledge else None
-        self.runtime = Runtime(spec, executor or LocalApiExecutor(spec, knowledge=backend), clock)
+        self.runtime = Runtime(spec, executor or LocalApiExecutor(spec, knowledge=store and KeywordQuery(store)), clock)
 
     def new_state(self) -> DialogueState:
         return self.runtime.new_state()

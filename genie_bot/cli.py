@@ -23,8 +23,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay = commands.add_parser("replay", help="replay a recorded conversation (JSON lines)")
     replay.add_argument("agent_dir", type=Path)
     replay.add_argument("trace", type=Path)
-    replay.add_argument("--parser", choices=["recorded", "rules"], default="recorded",
-                        help="recorded: apply each line's parse; rules: parse each line's user text offline")
+    replay.add_argument("--parser", choices=["recorded", "rules", "llm"], default="recorded",
+                        help="recorded: apply each line's parse; rules: parse each line's user text offline; "
+                             "llm: parse it with the configured LLM")
     replay.add_argument("--out", type=Path, help="write the replayed turns here (default: stdout)")
     replay.add_argument("--today", type=dt.date.fromisoformat, help="the date the conversation happens on")
     replay.set_defaults(handler=_replay)
@@ -61,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 PLUGGED_COMMANDS: list[str] = [
     # Modules with ``register(commands)`` adding their own subcommands; one line each.
+    "genie_bot.llm.cli",
 ]
 
 
@@ -88,21 +90,38 @@ def _clock(today: dt.date | None):
     return (lambda: dt.datetime.combine(today, dt.time(12))) if today else dt.datetime.now
 
 
-def _agent(spec, clock):
-    from .agent import Agent
+def _agent(spec, clock, announce: bool = False):
+    """The agent in LLM mode when one is configured (OPENAI_API_KEY...), else offline."""
+    from .llm import agent_components, load_settings
 
-    return Agent(spec, clock=clock)
+    components = agent_components(spec, load_settings(), clock=clock)
+    if announce and not components.offline:  # offline mode is already logged as a warning
+        print(f"genie-bot: {components.message}", file=sys.stderr)
+    return components.agent()
 
 
 def _replay(args: argparse.Namespace) -> int:
     from .replay import read_trace, recorded_parser, replay
 
     spec = _load(args.agent_dir)
-    agent = _agent(spec, _clock(args.today))
-    parser = recorded_parser
-    if args.parser == "rules":
-        def parser(state, line):
-            return agent.parser.parse(spec, state, line.get("user", ""), agent.runtime.clock().date()).statements
+    if args.parser == "llm":
+        from .llm import LLMNotConfigured, llm_parser_for_replay, load_settings
+        from .runtime import LocalApiExecutor, Runtime
+
+        try:
+            parser = llm_parser_for_replay(spec, load_settings(), today=args.today)
+        except LLMNotConfigured as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        runtime = Runtime(spec, LocalApiExecutor(spec, knowledge=parser.knowledge), clock=_clock(args.today))
+    else:
+        from .agent import Agent
+
+        agent = Agent(spec, clock=_clock(args.today))
+        runtime, parser = agent.runtime, recorded_parser
+        if args.parser == "rules":
+            def parser(state, line):
+                return agent.parser.parse(spec, state, line.get("user", ""), agent.runtime.clock().date()).statements
     try:
         lines = read_trace(args.trace)
     except (OSError, ValueError) as exc:
@@ -111,7 +130,7 @@ def _replay(args: argparse.Namespace) -> int:
     out = args.out.open("w", encoding="utf-8") if args.out else sys.stdout
     failures = 0
     try:
-        for turn in replay(agent.runtime, lines, parser):
+        for turn in replay(runtime, lines, parser):
             failures += bool(turn.errors)
             out.write(turn.to_json() + "\n")
     finally:
@@ -143,11 +162,11 @@ def _chat(args: argparse.Namespace) -> int:
     from .chat import run_chat
 
     spec = _load(args.agent_dir)
-    print("genie-bot: offline mode (rule-based parser and templated replies)", file=sys.stderr)
-    return run_chat(_agent(spec, _clock(args.today)), debug=args.debug)
+    return run_chat(_agent(spec, _clock(args.today), announce=True), debug=args.debug)
 
 
 def _test(args: argparse.Namespace) -> int:
+    from .agent import Agent
     from .scenarios import run_scenario, scenario_files
 
     spec = _load(args.agent_dir)
@@ -157,7 +176,7 @@ def _test(args: argparse.Namespace) -> int:
         return 1
     failed = 0
     for path in files:
-        result = run_scenario(lambda clock: _agent(spec, clock), path)
+        result = run_scenario(lambda clock: Agent(spec, clock=clock), path)
         print(f"{'PASS' if result.passed else 'FAIL'}  {path.name}: {result.name}")
         if args.verbose or not result.passed:
             for user, reply in result.transcript:

@@ -88,15 +88,18 @@ def parse_checked(source: str) -> ast.Module:
 
 
 def _check(tree: ast.AST) -> None:
-    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    stack: list[tuple[ast.AST, int, bool]] = [(tree, 0, False)]
     while stack:
-        node, depth = stack.pop()
+        node, depth, in_loop = stack.pop()
         if depth > MAX_DEPTH:
             raise _reject(node, f"code is nested too deeply (more than {MAX_DEPTH} levels)")
         if not isinstance(node, _ALLOWED):
             raise _reject(node, _REASONS.get(type(node), f"{type(node).__name__} is not allowed"))
+        if isinstance(node, (ast.Break, ast.Continue)) and not in_loop:
+            raise _reject(node, f"'{type(node).__name__.lower()}' outside a loop")
         _check_node(node)
-        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+        inside = in_loop or isinstance(node, ast.For)
+        stack.extend((child, depth + 1, inside) for child in ast.iter_child_nodes(node))
 
 
 def _check_node(node: ast.AST) -> None:

@@ -48,6 +48,10 @@ def _label(name: str) -> str:
 
 
 def _record_line(record: dict[str, Any]) -> str:
+    if isinstance(record.get("answer"), str):  # an answer written from documents, with its sources
+        sources = record.get("sources")
+        cited = f" (sources: {', '.join(map(str, sources))})" if isinstance(sources, list) and sources else ""
+        return record["answer"] + cited
     name = next((record[k] for k in ("name", "title") if k in record), None)
     details = [f"{_label(k)}: {render_value(v)}" for k, v in record.items()
                if k not in ("name", "title", "id") and not isinstance(v, (dict, list)) and len(str(v)) <= 60][:4]

@@ -393,7 +393,8 @@ class _Builder:
                 self.error(raw.key_locs[name], f"column '{name}' is not in {csv_path.name} (columns: {', '.join(header)})")
             if isinstance(value, LocatedMap):
                 self._unknown_keys(value, ("type", "description", "required", "free_text"), "column")
-                columns[name] = Column(name, str(value.get("type", "str")), str(value.get("description", "")),
+                declared = value.get("type")
+                columns[name] = Column(name, None if declared is None else str(declared), str(value.get("description", "")),
                                        self._bool(value, "required", False), self._bool(value, "free_text", False))
             else:
                 columns[name] = Column(name, description=str(value or ""))

@@ -93,7 +93,8 @@ class TaskWorksheet:
 @dataclass(frozen=True)
 class Column:
     name: str
-    type: str = "str"
+    type: str | None = None
+    """Declared SQL-ish type (int, float, str); None lets the store infer it from the data."""
     description: str = ""
     required: bool = False
     """A query over the table must constrain this column (asked for when missing)."""

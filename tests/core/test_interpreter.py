@@ -82,6 +82,8 @@ def test_statements_loops_and_branches():
     ("x()", "'3' is not callable"),
     ("b'bytes'", "bytes and ... constants are not allowed"),
     ("1 +", "syntax error: invalid syntax"),
+    ("continue", "'continue' outside a loop"),
+    ("if x:\n    break", "'break' outside a loop"),
 ])
 def test_rejections_carry_a_reason(source, reason):
     with pytest.raises(InterpreterError) as info:

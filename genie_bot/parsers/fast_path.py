@@ -1,0 +1,46 @@
+"""When the rule-based parse is good enough to skip the LLM parser call.
+
+Most turns of a form-filling dialogue are short, direct answers to the question just asked
+("CS 224V", "letter", "yes"). The rule-based parser reads those exactly, and an LLM call
+would only add latency and cost. We take its parse only when it answers exactly that
+question with a short message that asks nothing and says nothing more: at most
+``MAX_LEFTOVER_WORDS`` content words that the statements do not account for ("I want to
+join the waitlist" answers "what do you need help with?" but says more than the enum value).
+A free-text answer accounts for every word it swallows, so it must also be very short.
+"""
+
+from __future__ import annotations
+
+from ..acts import AskField
+from ..spec import AgentSpec
+from ..state import DialogueState
+from .base import Parse
+from .extract import content_words
+from .rules import QUESTION
+
+MAX_WORDS = 6
+MAX_FREE_TEXT_WORDS = 4
+MAX_LEFTOVER_WORDS = 2
+
+
+def confident(spec: AgentSpec, state: DialogueState, parse: Parse, text: str) -> bool:
+    if not (parse.understood and parse.answers_question and parse.statements.strip()):
+        return False
+    words = len(text.split())
+    if words > MAX_WORDS or QUESTION.search(text.strip()):
+        return False
+    if words > MAX_FREE_TEXT_WORDS and _asks_free_text(spec, state):
+        return False
+    leftover = content_words(text) - content_words(parse.statements.replace("_", " "))
+    return len(leftover) <= MAX_LEFTOVER_WORDS
+
+
+def _asks_free_text(spec: AgentSpec, state: DialogueState) -> bool:
+    act = next((a for a in reversed(state.last_acts) if a.is_question), None)
+    if not isinstance(act, AskField):
+        return False
+    if act.instance == "answer":
+        return True  # knowledge parameters are read as text
+    instance = state.instances.get(act.instance)
+    f = spec.tasks[instance.worksheet].fields.get(act.field) if instance else None
+    return f is not None and f.type.kind == "str"

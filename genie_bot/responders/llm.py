@@ -1,0 +1,61 @@
+"""The LLM response generator (paper section 5.3): agent acts to a natural reply.
+
+The prompt (``responder.system.j2`` / ``responder.user.j2``) holds the agent's description,
+this turn's acts, the state, the user's message and the templated reply for the same acts,
+which carries every fact and question in plain form. The LLM must perform every act and
+invent nothing. Whatever goes wrong (timeout, HTTP error, garbage, empty text, a reply that
+promises to "check" something) the user gets the templated reply instead; with
+``check_questions``, a reply that leaves out the question the acts ask gets the templated
+question appended.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..acts import Act, Report
+from ..llm.client import LLMClient, LLMError
+from ..llm.prompts import prompts_for
+from ..llm.rendering import acts_text, state_statements
+from ..parsers import Parse
+from ..spec import AgentSpec
+from ..state import DialogueState
+from .templates import TemplateResponder
+
+_STALLING = re.compile(r"\b(let me (check|look|see|find|verify)|one moment|bear with me|i'?ll get back|"
+                       r"give me a (moment|second|minute))\b", re.I)
+"""Promises of work the agent is not doing: everything it did this turn is in the acts."""
+
+
+class LLMResponder:
+    def __init__(self, client: LLMClient, fallback: TemplateResponder | None = None, *, check_questions: bool = True):
+        self.client = client
+        self.fallback = fallback or TemplateResponder()
+        self.check_questions = check_questions
+
+    def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
+        templated = self.fallback.respond(spec, state, acts, user_text, parse)
+        library = prompts_for(spec.directory)
+        messages = library.messages(
+            "responder", agent=spec, examples=library.examples("responder"), acts=acts_text(acts),
+            state=state_statements(spec, state), searched=_searched(state, acts),
+            user=user_text.strip(), understood=parse.understood, templated=templated)
+        try:
+            reply = self.client.complete("responder", messages).text.strip()
+        except LLMError:
+            return templated
+        if _STALLING.search(reply):
+            return templated
+        return self._with_question(spec, state, acts, reply) if self.check_questions else reply
+
+    def _with_question(self, spec: AgentSpec, state: DialogueState, acts: list[Act], reply: str) -> str:
+        question = next((a for a in acts if a.is_question), None)
+        if question is None or "?" in reply:
+            return reply
+        return f"{reply}\n\n{self.fallback.render(spec, state, question)}"
+
+
+def _searched(state: DialogueState, acts: list[Act]) -> str | None:
+    """The query behind this turn's knowledge report, if there is one."""
+    reported = any(isinstance(a, Report) and a.query_or_instance.startswith("answer(") for a in acts)
+    return state.answer.query if reported and state.answer else None

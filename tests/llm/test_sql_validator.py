@@ -1,0 +1,105 @@
+"""The SQL validator: one read-only SELECT over declared tables, with a bounded LIMIT; guarded execution."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+import pytest
+from sqlalchemy import text
+
+from genie_bot.knowledge import KnowledgeStore
+from genie_bot.knowledge.sql import QueryTimeout, UnsafeQuery, run_select, validate_select
+
+TABLES = ["restaurants"]
+
+
+@pytest.mark.parametrize("sql, reason", [
+    ("DROP TABLE restaurants", "only SELECT"),
+    ("DELETE FROM restaurants", "only SELECT"),
+    ("UPDATE restaurants SET rating = 5", "only SELECT"),
+    ("INSERT INTO restaurants (id) VALUES (1)", "only SELECT"),
+    ("CREATE TABLE x (a INT)", "only SELECT"),
+    ("SELECT * INTO copy FROM restaurants", "INTO"),
+    ("SELECT * FROM restaurants; DROP TABLE restaurants", "exactly one statement"),
+    ("SELECT 1; SELECT 2", "exactly one statement"),
+    ("PRAGMA table_info(restaurants)", "only SELECT"),
+    ("ATTACH DATABASE '/tmp/evil.db' AS evil", "only SELECT"),
+    ("SELECT * FROM restaurants -- AND price = 'cheap'", "comments"),
+    ("SELECT * FROM restaurants /* hidden */ WHERE 1 = 1", "comments"),
+    ("SELECT name FROM restaurants UNION SELECT sql FROM sqlite_master", "UNION"),
+    ("SELECT name FROM restaurants UNION ALL SELECT name FROM restaurants", "UNION"),
+    ("SELECT * FROM sqlite_master", "unknown table 'sqlite_master'"),
+    ("SELECT * FROM restaurants JOIN sqlite_schema ON 1 = 1", "unknown table 'sqlite_schema'"),
+    ("SELECT name, (SELECT group_concat(sql) FROM sqlite_master) FROM restaurants", "unknown table"),
+    ("SELECT * FROM (SELECT * FROM sqlite_temp_master)", "unknown table"),
+    ("SELECT * FROM main.restaurants", "qualified table names"),
+    ("SELECT * FROM evil.restaurants", "qualified table names"),
+    ("SELECT * FROM pragma_table_info('restaurants')", "unknown table"),
+    ("SELECT * FROM users", "unknown table 'users'"),
+    ("SELECT load_extension('/tmp/evil.so')", "load_extension is not allowed"),
+    ("SELECT readfile('/etc/passwd')", "readfile is not allowed"),
+    ("SELECT randomblob(1000000000)", "randomblob is not allowed"),
+    ("VACUUM", "only SELECT"),
+    ("", "exactly one statement"),
+])
+def test_unsafe_queries_are_rejected_with_a_reason(sql, reason):
+    with pytest.raises(UnsafeQuery, match=reason):
+        validate_select(sql, TABLES, 20)
+
+
+@pytest.mark.parametrize("sql, expected", [
+    ("SELECT * FROM restaurants WHERE city = 'Seattle'", "SELECT * FROM restaurants WHERE city = 'Seattle' LIMIT 20"),
+    ("select * from Restaurants limit 500", "SELECT * FROM Restaurants LIMIT 20"),
+    ("SELECT * FROM restaurants LIMIT 3", "SELECT * FROM restaurants LIMIT 3"),
+    ("SELECT COUNT(*) FROM restaurants;", "SELECT COUNT(*) FROM restaurants LIMIT 20"),
+    ("WITH top AS (SELECT * FROM restaurants WHERE rating > 4.5) SELECT name FROM top",
+     "WITH top AS (SELECT * FROM restaurants WHERE rating > 4.5) SELECT name FROM top LIMIT 20"),
+    ("SELECT * FROM restaurants WHERE name = 'a -- b; DROP TABLE x'",
+     "SELECT * FROM restaurants WHERE name = 'a -- b; DROP TABLE x' LIMIT 20"),
+])
+def test_safe_queries_pass_with_a_bounded_limit(sql, expected):
+    assert validate_select(sql, TABLES, 20).sql == expected
+
+
+def test_free_text_predicate_is_allowed_and_noticed():
+    query = validate_select("SELECT name FROM restaurants WHERE answer(review, 'kids?') = 'Yes'", TABLES, 20)
+    assert query.uses_free_text and query.tables == frozenset({"restaurants"})
+    assert not validate_select("SELECT name FROM restaurants", TABLES, 20).uses_free_text
+
+
+@pytest.fixture(scope="module")
+def store(restaurant_spec) -> KnowledgeStore:
+    return KnowledgeStore(restaurant_spec)
+
+
+def test_execution_returns_rows_and_a_long_query_times_out(store):
+    rows = run_select(store.engine, validate_select("SELECT name FROM restaurants WHERE id = 1", TABLES, 5), 1.0)
+    assert rows == [{"name": "The Oak Spoon"}]
+    slow = validate_select("SELECT COUNT(*) FROM restaurants a, restaurants b, restaurants c, restaurants d",
+                           TABLES, 5)
+    with pytest.raises(QueryTimeout):
+        run_select(store.engine, slow, 0.2)
+    assert run_select(store.engine, validate_select("SELECT COUNT(*) AS n FROM restaurants", TABLES, 5), 1.0) == \
+        [{"n": 300}]  # the connection is usable again, without the handler
+
+
+def test_time_in_user_functions_does_not_count_against_the_timeout(store):
+    def slow_function(review, question):
+        time.sleep(0.4)
+        return "Yes"
+
+    query = validate_select("SELECT id FROM restaurants WHERE id <= 3 AND answer(review, 'q') = 'Yes'", TABLES, 10)
+    rows = run_select(store.engine, query, 1.0, {"answer": (2, slow_function)})  # 1.2 s in the function
+    assert [r["id"] for r in rows] == [1, 2, 3]
+    with store.engine.connect() as conn, pytest.raises(Exception, match="no such function|function raised"):
+        conn.execute(text("SELECT answer(review, 'q') FROM restaurants"))  # unusable after the query
+
+
+def test_the_store_is_unchanged_by_rejected_queries(store):
+    for attack in ("DROP TABLE restaurants", "DELETE FROM restaurants", "SELECT 1; DELETE FROM restaurants"):
+        with pytest.raises(UnsafeQuery):
+            validate_select(attack, TABLES, 5)
+    with store.engine.connect() as conn:
+        assert conn.execute(text("SELECT COUNT(*) FROM restaurants")).scalar() == 300
+    assert sqlite3.sqlite_version  # the in-memory database is the one the agent uses
