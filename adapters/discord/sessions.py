@@ -1,0 +1,58 @@
+"""Which Discord conversations are genie sessions, and which messages are meant for the bot.
+
+A session is a DM channel, a guild channel, or a thread. Its key is
+``(discord, guild id or "dm", channel id, thread id or "")``: a thread is keyed under its
+parent channel, so a genie.yaml route for a channel also serves the channel's threads.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from genie_bot.engine import SessionKey
+
+from .render import clip
+
+PLATFORM = "discord"
+DM_WORKSPACE = "dm"
+THREAD_NAME_LIMIT = 100
+DEFAULT_THREAD_NAME = "Conversation with genie"
+
+def session_key(channel: discord.abc.Messageable) -> SessionKey:
+    """The session a channel or thread holds."""
+    if isinstance(channel, discord.Thread):
+        return SessionKey(PLATFORM, str(channel.guild.id), str(channel.parent_id), str(channel.id))
+    guild = getattr(channel, "guild", None)
+    return SessionKey(PLATFORM, str(guild.id) if guild else DM_WORKSPACE, str(channel.id))
+
+
+def channel_id(key: SessionKey) -> int:
+    """Where the messages of a session go: its thread, else its channel."""
+    return int(key.thread or key.channel)
+
+
+def is_for_bot(message: discord.Message, bot: discord.ClientUser) -> bool:
+    """DMs, messages in threads the bot created, and messages mentioning it; never a bot's message.
+
+    Only an explicit mention counts (not @everyone or @here), so a broadcast never starts a
+    conversation with every bot in the channel.
+    """
+    if message.author.bot:
+        return False
+    if message.guild is None:
+        return True
+    if isinstance(message.channel, discord.Thread) and message.channel.owner_id == bot.id:
+        return True
+    return any(user.id == bot.id for user in message.mentions)
+
+
+def without_mention(content: str, bot_id: int) -> str:
+    """The message as the user meant it for the agent: the bot's mention removed."""
+    return re.sub(rf"<@!?{bot_id}>", " ", content).strip()
+
+
+def thread_name(text: str) -> str:
+    """A thread named after the message that started the conversation."""
+    return clip(" ".join(text.split()), THREAD_NAME_LIMIT) or DEFAULT_THREAD_NAME

@@ -1,0 +1,64 @@
+"""Persistent Confirm and Cancel buttons.
+
+Each button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries everything a
+click needs (the decision and the pending-action id), so no view has to be kept in memory
+and any process, including one started after a restart, can answer a click once
+:data:`DecisionButton` is registered with ``Client.add_dynamic_items``. The session comes
+from the channel the button's message is in.
+
+A click is handed to the adapter as the client event ``genie_decision`` (``on_genie_decision
+(interaction, action_id, decision)``), which keeps this module free of the adapter's state.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from genie_bot.engine import Decision, PendingActionView
+
+DECISION_EVENT = "genie_decision"
+LABEL_LIMIT = 80
+
+
+class DecisionButton(discord.ui.DynamicItem[discord.ui.Button],
+                     template=r"genie:(?P<decision>confirm|cancel):(?P<action_id>[\w-]+)"):
+    """The Confirm or Cancel button of one pending action."""
+
+    def __init__(self, decision: Decision, action_id: str, *, label: str, style: discord.ButtonStyle):
+        super().__init__(discord.ui.Button(label=label[:LABEL_LIMIT], style=style,
+                                           custom_id=f"genie:{decision.value}:{action_id}"))
+        self.decision = decision
+        self.action_id = action_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> DecisionButton:
+        return cls(Decision(match["decision"]), match["action_id"], label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        interaction.client.dispatch(DECISION_EVENT, interaction, self.action_id, self.decision)
+
+
+def confirmation_view(action: PendingActionView) -> discord.ui.View:
+    """Confirm (green, or red when the action is destructive) and Cancel for ``action``."""
+    view = discord.ui.View(timeout=None)
+    confirm_style, cancel_style = ((discord.ButtonStyle.danger, discord.ButtonStyle.secondary) if action.destructive
+                                   else (discord.ButtonStyle.success, discord.ButtonStyle.danger))
+    view.add_item(DecisionButton(Decision.CONFIRM, action.id, label=action.confirm_label, style=confirm_style))
+    view.add_item(DecisionButton(Decision.CANCEL, action.id, label=action.cancel_label, style=cancel_style))
+    return view
+
+
+def disabled_view(message: discord.Message) -> discord.ui.View:
+    """The buttons of ``message`` as they are, greyed out.
+
+    The view is stopped before it is sent: a finished view is not kept by discord.py's view
+    store, which would otherwise hold one inert view per answered confirmation forever.
+    """
+    view = discord.ui.View.from_message(message, timeout=None)
+    for item in view.children:
+        item.disabled = True
+    view.stop()
+    return view

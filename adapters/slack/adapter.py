@@ -1,0 +1,79 @@
+"""The Slack adapter: the engine's side (start, stop, deliver) of a Bolt app and its receiver."""
+
+from __future__ import annotations
+
+import logging
+
+from slack_sdk.web.async_client import AsyncWebClient
+
+from genie_bot.engine import Engine, Notification
+
+from .app import bolt_app
+from .clicks import ClickTurns
+from .commands import GenieCommand
+from .messages import MessageTurns
+from .poster import Poster
+from .receivers import HttpReceiver, Receiver, SocketModeReceiver
+from .sessions import PLATFORM, Place
+from .settings import SlackSettings
+from .tasks import Background, InOrder
+from .threads import BotThreads
+
+log = logging.getLogger(__name__)
+
+
+class SlackAdapter:
+    platform = PLATFORM
+
+    def __init__(self, settings: SlackSettings):
+        self.settings = settings
+        self.client = AsyncWebClient(token=settings.bot_token, base_url=settings.api_base_url)
+        self.threads = BotThreads(self.client)
+        self.poster = Poster(self.client, self.threads)
+        self.tasks = Background()
+        self.receiver: Receiver | None = None
+
+    async def start(self, engine: Engine) -> None:
+        identity = await self.client.auth_test()  # also checks the bot token before anything listens
+        log.info("Slack: signed in as %s (%s) in team %s", identity["user"], identity["user_id"], identity["team_id"])
+        in_order = InOrder()
+        app = bolt_app(self.settings, self.client, self.tasks,
+                       MessageTurns(engine, self.poster, in_order, self.threads, identity["user_id"]),
+                       ClickTurns(engine, self.poster, in_order),
+                       GenieCommand(engine, self.client, self.settings.workspace_admins))
+        if self.settings.mode == "socket":
+            self.receiver = SocketModeReceiver(app, self.settings.app_token or "")
+        else:
+            self.receiver = HttpReceiver(app, self.settings.host, self.settings.port, self.settings.path,
+                                         lambda: _healthy(engine))
+        await self.receiver.start()
+        self._deliver_kept(engine)
+
+    async def stop(self) -> None:
+        """Stop taking requests, then give the turns already acknowledged time to answer."""
+        if self.receiver is not None:
+            await self.receiver.stop()
+        await self.tasks.drain(self.settings.shutdown_grace_seconds)
+
+    async def deliver(self, notification: Notification) -> None:
+        await self.poster.post(Place.of(notification.session_key), [notification.reply])
+
+    def _deliver_kept(self, engine: Engine) -> None:
+        """Post the notifications the engine kept while no Slack adapter was running.
+
+        ``genie-bot run`` starts the engine, whose crash recovery may answer Slack users,
+        before it starts any adapter; those answers wait in ``engine.undelivered``.
+        """
+        kept = [n for n in engine.undelivered if n.session_key.platform == PLATFORM]
+        for notification in kept:
+            engine.undelivered.remove(notification)
+            self.tasks.spawn(self.deliver(notification), f"notification to {notification.session_key}")
+
+
+async def _healthy(engine: Engine) -> bool:
+    try:
+        await engine.status()
+    except Exception:  # noqa: BLE001 - any failure means unhealthy
+        log.exception("health check: the engine does not answer")
+        return False
+    return True

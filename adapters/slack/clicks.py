@@ -1,0 +1,81 @@
+"""Confirm / Cancel clicks to engine actions, and the card updated in place with the outcome.
+
+Everything a click needs is in its payload: the pending action's id (the button), the session
+(the card's channel and thread), and the card itself (the message's blocks), so a card posted
+before a restart works the same. The click's answer replaces a "thinking" placeholder in the
+thread; a refusal (someone else's action, one already finished) is told only to the clicker,
+ephemerally, and leaves the card untouched for its owner.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from genie_bot.engine import Decision, Engine, Reply, SessionKey
+
+from .blocks import ACTION_ID, Block, SlackMessage, settled_card
+from .messages import FAILURE
+from .mrkdwn import to_mrkdwn
+from .outcomes import Outcome, classify
+from .poster import Poster, Respond
+from .sessions import Place, sequence, session_key
+from .tasks import InOrder
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Click:
+    key: SessionKey
+    user: str
+    pending_action: str
+    decision: Decision
+    event_id: str
+    sequence: int
+    channel: str
+    card_ts: str
+    card: list[Block]
+
+    @classmethod
+    def of(cls, body: dict[str, Any], action: dict[str, Any]) -> "Click":
+        """The click ``action`` of a ``block_actions`` payload ``body``."""
+        message, channel = body["message"], body["channel"]["id"]
+        return cls(key=session_key(body["team"]["id"], channel, message["ts"], message.get("thread_ts")),
+                   user=body["user"]["id"], pending_action=action["value"],
+                   decision=Decision(ACTION_ID.match(action["action_id"]).group(1)),
+                   event_id=f"click:{body['trigger_id']}", sequence=sequence(action["action_ts"]),
+                   channel=channel, card_ts=message["ts"], card=message.get("blocks", []))
+
+
+class ClickTurns:
+    def __init__(self, engine: Engine, poster: Poster, in_order: InOrder):
+        self.engine = engine
+        self.poster = poster
+        self.in_order = in_order
+
+    async def run(self, click: Click, respond: Respond) -> None:
+        place = Place.of(click.key)
+        async with self.in_order.turn(place):
+            placeholder = await self.poster.placeholder(place)
+        try:
+            replies = await self.engine.handle_action(click.key, click.user, click.pending_action, click.decision,
+                                                      click.event_id, click.sequence)
+        except Exception:  # noqa: BLE001 - the user must hear back even when the engine is down
+            log.exception("the click on %s failed", click.pending_action)
+            await self.poster.post(place, [Reply(FAILURE)], placeholder)
+            return
+        if not replies:  # a duplicate delivery, answered by the first one
+            await self.poster.discard(place, placeholder)
+            return
+        outcome = classify(click.decision, replies)
+        if outcome.outcome is Outcome.REFUSED:
+            await self.poster.discard(place, placeholder)
+            await respond(text="\n\n".join(to_mrkdwn(r.text) for r in replies), response_type="ephemeral",
+                          replace_original=False)
+            return
+        if outcome.settles_card:
+            line = outcome.card_line(click.user)
+            await self.poster.update(click.channel, click.card_ts, SlackMessage(line, settled_card(click.card, line)))
+        await self.poster.post(place, replies, placeholder)

@@ -1,0 +1,98 @@
+"""Text between the engine's markdown and Slack's own formats.
+
+Outgoing: the engine writes CommonMark-ish markdown; Slack renders "mrkdwn", where bold is
+``*x*``, italics ``_x_``, strikes ``~x~``, links ``<url|text>``, there are no headings, and
+``&``, ``<``, ``>`` must be escaped (anything else in angle brackets is a mention or a link).
+Incoming: Slack sends mentions, channels and links (even an email address a user typed) as
+``<...>`` tokens with HTML escapes, which the parser should see as plain text.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CODE = re.compile(r"(```.*?```|`[^`\n]+`)", re.S)
+_FENCE_LANGUAGE = re.compile(r"^```[\w+-]+\n")
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
+_INLINE = re.compile(
+    r"\[(?P<label>[^\]\n]+)\]\((?P<url>[^)\s]+)\)"   # [label](url)
+    r"|<(?P<autolink>(?:https?|mailto):[^>\s]+)>"     # <https://...>
+    r"|\*\*(?P<bold>.+?)\*\*|__(?P<bold2>.+?)__"      # **bold** __bold__
+    r"|~~(?P<strike>.+?)~~"                           # ~~strike~~
+    r"|(?<![*\w])\*(?P<italic>[^*\s](?:[^*\n]*[^*\s])?)\*(?![*\w])"  # *italic*
+)
+_SLACK_TOKEN = re.compile(r"<([^<>|]*)(?:\|([^<>]*))?>")
+
+
+def escape(text: str) -> str:
+    """Text shown literally in mrkdwn (user values, labels)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def to_mrkdwn(markdown: str) -> str:
+    """The engine's markdown as Slack mrkdwn; code spans and blocks are kept as they are."""
+    parts = _CODE.split(markdown)
+    return "".join(_code(part) if index % 2 else _prose(part) for index, part in enumerate(parts))
+
+
+def _code(code: str) -> str:
+    return escape(_FENCE_LANGUAGE.sub("```\n", code))  # Slack shows a language tag as code
+
+
+def _prose(text: str) -> str:
+    lines = []
+    for line in text.split("\n"):
+        if heading := _HEADING.match(line):
+            line = f"*{_inline(heading.group(1))}*"
+        elif bullet := _BULLET.match(line):
+            line = f"{bullet.group(1)}• {_inline(bullet.group(2))}"
+        else:
+            line = _inline(line)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _inline(text: str) -> str:
+    out, at = [], 0
+    for match in _INLINE.finditer(text):
+        out.append(escape(text[at:match.start()]))
+        out.append(_convert(match))
+        at = match.end()
+    out.append(escape(text[at:]))
+    return "".join(out)
+
+
+def _convert(match: re.Match) -> str:
+    groups = match.groupdict()
+    if groups["label"] is not None:
+        return f"<{_url(groups['url'])}|{escape(groups['label']).replace('|', '/')}>"
+    if groups["autolink"] is not None:
+        return f"<{_url(groups['autolink'])}>"
+    if groups["strike"] is not None:
+        return f"~{_inline(groups['strike'])}~"
+    if groups["italic"] is not None:
+        return f"_{_inline(groups['italic'])}_"
+    return f"*{_inline(groups['bold'] or groups['bold2'])}*"
+
+
+def _url(url: str) -> str:
+    return escape(url).replace("|", "%7C")
+
+
+def to_plain(text: str, drop_user: str | None = None) -> str:
+    """A Slack message's text as the user wrote it; ``drop_user``'s mentions (the bot's) are removed."""
+
+    def plain(match: re.Match) -> str:
+        target, label = match.group(1), match.group(2)
+        if target.startswith("@"):
+            return "" if target[1:] == drop_user else f"@{label or target[1:]}"
+        if target.startswith("#"):
+            return f"#{label or target[1:]}"
+        if target.startswith("!"):  # <!here>, <!subteam^ID|@team>, <!date^...|fallback>
+            return label or f"@{target[1:].split('^')[0]}"
+        return label or target.removeprefix("mailto:")
+
+    text = _SLACK_TOKEN.sub(plain, text)
+    text = re.sub(r"[ \t]{2,}", " ", text).strip()
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")

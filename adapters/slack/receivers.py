@@ -1,0 +1,65 @@
+"""How Slack's requests reach the Bolt app: Socket Mode, or HTTP with signed requests.
+
+HTTP mode serves Bolt's standard endpoint (``POST <path>``: events, interactivity and the
+slash command; Bolt verifies every request's signature) and ``GET /healthz`` for load
+balancers and orchestrators, which answers 200 only while the engine's database answers.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from aiohttp import web
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.async_app import AsyncApp
+
+log = logging.getLogger(__name__)
+
+
+class Receiver(Protocol):
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class SocketModeReceiver:
+    def __init__(self, app: AsyncApp, app_token: str):
+        self.handler = AsyncSocketModeHandler(app, app_token=app_token)
+
+    async def start(self) -> None:
+        await self.handler.connect_async()
+        log.info("connected to Slack in Socket Mode")
+
+    async def stop(self) -> None:
+        await self.handler.close_async()
+
+
+class HttpReceiver:
+    def __init__(self, app: AsyncApp, host: str, port: int, path: str, healthy: Callable[[], Awaitable[bool]]):
+        self.host, self.port = host, port
+        self.healthy = healthy
+        self.web_app = app.web_app(path=path, port=port)
+        self.web_app.router.add_get("/healthz", self._health)
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        self._runner = web.AppRunner(self.web_app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.host, self.port).start()
+        log.info("serving Slack requests on http://%s:%d", *self.address)
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """The bound host and port (the port chosen by the system when configured as 0)."""
+        assert self._runner is not None, "not started"
+        return self._runner.addresses[0][:2]
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _health(self, request: web.Request) -> web.Response:
+        ok = await self.healthy()
+        return web.json_response({"ok": ok}, status=200 if ok else 503)

@@ -1,0 +1,63 @@
+"""Work that runs after Slack was acknowledged: tracked so that stopping lets it finish, and
+started in arrival order per place, so the answers of quick successive messages keep their order."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Coroutine, Hashable
+from contextlib import asynccontextmanager
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class Background:
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task] = set()
+
+    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s failed", task.get_name(), exc_info=task.exception())
+
+    async def drain(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for the work in flight, then cancel what is left."""
+        if not self._tasks:
+            return
+        _, late = await asyncio.wait(set(self._tasks), timeout=timeout)
+        for task in late:
+            log.warning("%s did not finish in time and is cancelled", task.get_name())
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+
+
+class InOrder:
+    """One FIFO lock per key: tasks spawned in arrival order pass in that order.
+
+    A turn holds its place's lock only until its "thinking" placeholder is posted, so the
+    placeholders (which its replies then replace) appear in the order the messages arrived,
+    whatever each task awaited before (a thread lookup); the turns themselves still overlap.
+    """
+
+    def __init__(self) -> None:
+        self._locks: dict[Hashable, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def turn(self, key: Hashable) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)

@@ -1,0 +1,407 @@
+"""``genie.yaml``: the one configuration file of a deployment, with environment overrides.
+
+Every problem is reported with ``file:line:col`` (all of them at once, like the spec loader),
+so a bad deployment fails at start with a message that says where to look. Secrets may be
+left out of the file and given in the environment instead (see :data:`ENV_OVERRIDES`).
+Relative paths in the file (agent directories, a SQLite database) are relative to the file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .names import closest
+from .spec.diagnostics import Loc, SpecError
+from .spec.yaml_source import LocatedList, LocatedMap, load_located_yaml
+
+DEFAULT_DATABASE_URL = "sqlite:///var/genie.sqlite3"
+PLATFORMS = ("slack", "discord")
+
+ENV_OVERRIDES: dict[str, tuple[str, ...]] = {
+    "DATABASE_URL": ("database", "url"),
+    "GENIE_LLM_API_KEY": ("llm", "api_key"),
+    "OPENAI_API_KEY": ("llm", "api_key"),
+    "GENIE_LOG_LEVEL": ("logging", "level"),
+    "SLACK_BOT_TOKEN": ("platforms", "slack", "bot_token"),
+    "SLACK_APP_TOKEN": ("platforms", "slack", "app_token"),
+    "SLACK_SIGNING_SECRET": ("platforms", "slack", "signing_secret"),
+    "DISCORD_BOT_TOKEN": ("platforms", "discord", "bot_token"),
+}
+"""Environment variable -> setting it overrides. The first variable listed wins when several
+name the same setting. Platform credentials apply only to platforms present in the file:
+listing a platform under ``platforms`` is what enables its adapter."""
+
+
+class ConfigInvalid(Exception):
+    """The configuration has problems; ``errors`` lists every one as ``file:line:col: message``."""
+
+    def __init__(self, errors: list[SpecError]):
+        self.errors = sorted(errors, key=lambda e: (e.loc, e.message))
+        super().__init__("\n".join(str(e) for e in self.errors))
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    name: str
+    path: Path
+    destructive_apis: frozenset[str] = frozenset()
+    """API functions whose Confirm button is rendered as destructive (e.g. a cancellation)."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """Messages of ``platform`` in ``channel`` (optionally only in ``workspace``) go to ``agent``."""
+
+    platform: str
+    channel: str
+    agent: str
+    workspace: str | None = None
+
+
+@dataclass(frozen=True)
+class LlmConfig:
+    parser: str = "rules"
+    """``rules`` (offline) or ``package.module:factory``; the factory gets (spec, llm config, knowledge)."""
+    responder: str = "templates"
+    """``templates`` or ``package.module:factory``; the factory gets (spec, llm config)."""
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = None
+    timeout_seconds: float = 30.0
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    ordering_window_ms: float = 0.0
+    """How long a message waits for messages of its session sent before it but delivered later."""
+    lease_seconds: float = 30.0
+    """How long a session stays locked by a process that stopped renewing its lock (crashed)."""
+    turn_threads: int = 64
+    """Turns (parser and API calls included) running at once in one process."""
+
+
+@dataclass(frozen=True)
+class ConfirmationSettings:
+    owner_only: bool = True
+    """Only the user who started the session may confirm or cancel its actions."""
+    expires_after_minutes: float = 15.0
+    confirm_label: str = "Confirm"
+    cancel_label: str = "Cancel"
+
+
+@dataclass(frozen=True)
+class SchedulerSettings:
+    enabled: bool = True
+    check_every_seconds: float = 60.0
+    idle_session_minutes: float | None = 24 * 60.0
+    """Sessions idle this long are closed (their state reset); None keeps them forever."""
+    closing_message: str | None = None
+    reminder_after_minutes: float | None = None
+    """Remind a user the bot is waiting on them after this long; None disables reminders."""
+    reminder_message: str = "Just checking in: I'm still waiting for your answer."
+    retention_days: float = 30.0
+    """Turn traces and processed event ids older than this are deleted."""
+
+
+@dataclass(frozen=True)
+class LoggingSettings:
+    level: str = "INFO"
+    format: str = "text"  # text | json
+    file: Path | None = None
+
+
+@dataclass(frozen=True)
+class Config:
+    agents: dict[str, AgentConfig]
+    default_agent: str
+    database_url: str = DEFAULT_DATABASE_URL
+    routing: tuple[Route, ...] = ()
+    llm: LlmConfig = field(default_factory=LlmConfig)
+    admins: dict[str, frozenset[str]] = field(default_factory=dict)
+    platforms: dict[str, dict[str, Any]] = field(default_factory=dict)
+    engine: EngineSettings = field(default_factory=EngineSettings)
+    confirmation: ConfirmationSettings = field(default_factory=ConfirmationSettings)
+    scheduler: SchedulerSettings = field(default_factory=SchedulerSettings)
+    logging: LoggingSettings = field(default_factory=LoggingSettings)
+    source: Path | None = None
+
+    def agent_for(self, platform: str, workspace: str, channel: str) -> str:
+        """The agent serving a channel: the most specific route, else the default agent."""
+        for route in sorted(self.routing, key=lambda r: r.workspace is None):
+            if route.platform == platform and route.channel == channel and route.workspace in (None, workspace):
+                return route.agent
+        return self.default_agent
+
+    def is_admin(self, platform: str, user_id: str) -> bool:
+        return user_id in self.admins.get(platform, frozenset())
+
+
+def load_config(path: str | Path, environ: Mapping[str, str] | None = None) -> Config:
+    """Read ``path``, apply environment overrides, and validate; raise :class:`ConfigInvalid`."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigInvalid([SpecError(Loc(str(path), 1, 1), "configuration file not found")])
+    data, errors = load_located_yaml(path.read_text(encoding="utf-8"), str(path))
+    if data is not None and not isinstance(data, LocatedMap):
+        errors.append(SpecError(Loc(str(path), 1, 1), "the configuration must be a mapping"))
+    if errors:
+        raise ConfigInvalid(errors)
+    reader = _Reader(path, data or _empty_map(path))
+    config = reader.config(os.environ if environ is None else environ)
+    if reader.errors:
+        raise ConfigInvalid(reader.errors)
+    return config
+
+
+def _empty_map(path: Path) -> LocatedMap:
+    out = LocatedMap()
+    out.loc, out.key_locs, out.value_locs = Loc(str(path), 1, 1), {}, {}
+    return out
+
+
+class _Reader:
+    """Typed reads from located YAML, collecting every problem instead of stopping at the first."""
+
+    TOP_KEYS = ("database", "llm", "agents", "default_agent", "routing", "admins", "platforms", "engine",
+                "confirmation", "scheduler", "logging")
+
+    def __init__(self, path: Path, data: LocatedMap):
+        self.path = path
+        self.base = path.parent
+        self.data = data
+        self.errors: list[SpecError] = []
+        self.overridden: set[tuple[str, ...]] = set()
+
+    def error(self, loc: Loc, message: str) -> None:
+        self.errors.append(SpecError(loc, message))
+
+    # -- the whole file ------------------------------------------------------------------------
+    def config(self, environ: Mapping[str, str]) -> Config:
+        self.keys(self.data, self.TOP_KEYS, "configuration")
+        self._apply_environment(environ)
+        database = self.section(self.data, "database", ("url",))
+        agents = self._agents()
+        default_agent = self._default_agent(agents)
+        engine_section = self.section(self.data, "engine", _fields(EngineSettings))
+        engine = self.settings(EngineSettings, engine_section)
+        for name in ("turn_threads", "lease_seconds"):
+            if getattr(engine, name) <= 0:
+                self.error(engine_section.loc_of(name), f"'{name}' must be greater than 0")
+        return Config(
+            agents=agents, default_agent=default_agent,
+            database_url=self._database_url(database),
+            routing=self._routing(agents),
+            llm=self.settings(LlmConfig, self.section(self.data, "llm", _fields(LlmConfig))),
+            admins=self._admins(),
+            platforms=self._platforms(),
+            engine=engine,
+            confirmation=self.settings(ConfirmationSettings,
+                                       self.section(self.data, "confirmation", _fields(ConfirmationSettings))),
+            scheduler=self.settings(SchedulerSettings, self.section(self.data, "scheduler", _fields(SchedulerSettings))),
+            logging=self._logging(),
+            source=self.path,
+        )
+
+    def _apply_environment(self, environ: Mapping[str, str]) -> None:
+        for variable, keys in reversed(ENV_OVERRIDES.items()):  # the first listed is applied last
+            value = environ.get(variable)
+            if not value:
+                continue
+            if keys[0] == "platforms" and not isinstance(self.data.get("platforms", {}).get(keys[1]), dict):
+                continue
+            target = self.data
+            for key in keys[:-1]:
+                child = target.get(key)
+                if child is None:
+                    child = _empty_map(self.path)
+                    target[key] = child
+                if not isinstance(child, dict):
+                    break
+                target = child
+            else:
+                target[keys[-1]] = value
+                self.overridden.add(keys)
+
+    # -- sections ------------------------------------------------------------------------------
+    def section(self, parent: LocatedMap, key: str, allowed: tuple[str, ...]) -> LocatedMap:
+        value = parent.get(key)
+        if value is None:
+            return _empty_map(self.path)
+        if not isinstance(value, LocatedMap):
+            self.error(parent.loc_of(key), f"'{key}' must be a mapping")
+            return _empty_map(self.path)
+        self.keys(value, allowed, key)
+        return value
+
+    def keys(self, mapping: LocatedMap, allowed: tuple[str, ...], what: str) -> None:
+        for key in mapping:
+            if key not in allowed:
+                hint = closest(str(key), allowed)
+                suggestion = f" (did you mean '{hint}'?)" if hint else f"; expected one of: {', '.join(allowed)}"
+                self.error(mapping.key_locs.get(key, mapping.loc), f"unknown key '{key}' in {what}{suggestion}")
+
+    def settings(self, cls: type, section: LocatedMap) -> Any:
+        """A settings dataclass from a section: each value checked against the default's type."""
+        defaults = cls()
+        values = {}
+        for name in _fields(cls):
+            if name not in section:
+                continue
+            default = getattr(defaults, name)
+            value = self.value(section, name, default, optional=default is None or name in _OPTIONAL)
+            if value is not _INVALID:
+                values[name] = value
+        return cls(**values)
+
+    def value(self, section: LocatedMap, key: str, default: Any, optional: bool = False) -> Any:
+        value = section[key]
+        loc = section.loc_of(key)
+        if value is None and optional:
+            return None
+        if isinstance(default, bool):
+            if isinstance(value, bool):
+                return value
+            self.error(loc, f"'{key}' must be true or false")
+        elif isinstance(default, (int, float)) or (default is None and isinstance(value, (int, float))):
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+                return type(default)(value) if default is not None else value
+            self.error(loc, f"'{key}' must be a number >= 0")
+        elif isinstance(value, str):
+            return value
+        else:
+            self.error(loc, f"'{key}' must be text")
+        return _INVALID
+
+    # -- individual settings -------------------------------------------------------------------
+    def _database_url(self, database: LocatedMap) -> str:
+        url = database.get("url", DEFAULT_DATABASE_URL)
+        if not isinstance(url, str) or "://" not in url:
+            self.error(database.loc_of("url"), "database.url must be a URL such as sqlite:///var/genie.sqlite3 "
+                                               "or postgresql+psycopg://user@host/db")
+            return DEFAULT_DATABASE_URL
+        if url.startswith("postgresql://") or url.startswith("postgres://"):
+            url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3 is the supported driver
+        elif not (url.startswith("sqlite") or url.startswith("postgresql+psycopg")):
+            self.error(database.loc_of("url"), "only SQLite (sqlite:///path) and PostgreSQL "
+                                               "(postgresql+psycopg://...) databases are supported")
+        prefix = "sqlite:///"
+        if url.startswith(prefix) and not url.startswith(prefix + "/") and url != "sqlite://" and \
+                ("database", "url") not in self.overridden:
+            url = prefix + str((self.base / url[len(prefix):]).resolve())
+        return url
+
+    def _agents(self) -> dict[str, AgentConfig]:
+        raw = self.data.get("agents")
+        if not isinstance(raw, LocatedMap) or not raw:
+            self.error(self.data.loc_of("agents"), "'agents' must map agent names to agent directories, "
+                                                   "e.g. agents: {tickets: worksheets/ticket_submission}")
+            return {}
+        agents = {}
+        for name, value in raw.items():
+            loc = raw.loc_of(name)
+            entry = value if isinstance(value, LocatedMap) else None
+            if entry is not None:
+                self.keys(entry, ("path", "destructive_apis"), f"agent '{name}'")
+                value = entry.get("path")
+            if not isinstance(value, str):
+                self.error(loc, f"agent '{name}' needs a directory: '{name}: path/to/agent' or '{name}: {{path: ...}}'")
+                continue
+            path = (self.base / value).resolve()
+            if not (path / "agent.yaml").is_file():
+                self.error(loc, f"agent '{name}': no agent.yaml in {path}")
+            destructive = entry.get("destructive_apis", []) if entry is not None else []
+            if not isinstance(destructive, list) or not all(isinstance(d, str) for d in destructive):
+                self.error(entry.loc_of("destructive_apis"), "destructive_apis must be a list of API function names")
+                destructive = []
+            agents[str(name)] = AgentConfig(str(name), path, frozenset(destructive))
+        return agents
+
+    def _default_agent(self, agents: dict[str, AgentConfig]) -> str:
+        name = self.data.get("default_agent")
+        if name is None:
+            if len(agents) == 1:
+                return next(iter(agents))
+            if agents:
+                self.error(self.data.loc, "'default_agent' is required when several agents are configured")
+            return ""
+        if name not in agents:
+            self.error(self.data.loc_of("default_agent"), self._unknown_agent(str(name), agents))
+        return str(name)
+
+    def _routing(self, agents: dict[str, AgentConfig]) -> tuple[Route, ...]:
+        raw = self.data.get("routing", [])
+        if not isinstance(raw, list):
+            self.error(self.data.loc_of("routing"), "'routing' must be a list of {platform, channel, agent}")
+            return ()
+        routes = []
+        for index, item in enumerate(raw):
+            loc = raw.item_locs[index] if isinstance(raw, LocatedList) else self.data.loc_of("routing")
+            if not isinstance(item, LocatedMap):
+                self.error(loc, "a route must be a mapping {platform, channel, agent}")
+                continue
+            self.keys(item, ("platform", "workspace", "channel", "agent"), "route")
+            missing = [k for k in ("platform", "channel", "agent") if item.get(k) in (None, "")]
+            if missing:
+                self.error(item.loc, f"route needs {', '.join(missing)}")
+                continue
+            if item["platform"] not in PLATFORMS and item["platform"] != "console":
+                self.error(item.loc_of("platform"), f"unknown platform '{item['platform']}' "
+                                                    f"(expected one of: {', '.join(PLATFORMS)}, console)")
+            if item["agent"] not in agents:
+                self.error(item.loc_of("agent"), self._unknown_agent(str(item["agent"]), agents))
+            workspace = item.get("workspace")
+            routes.append(Route(str(item["platform"]), str(item["channel"]), str(item["agent"]),
+                                None if workspace is None else str(workspace)))
+        return tuple(routes)
+
+    def _admins(self) -> dict[str, frozenset[str]]:
+        raw = self.section(self.data, "admins", (*PLATFORMS, "console"))
+        out = {}
+        for platform, users in raw.items():
+            if not isinstance(users, list):
+                self.error(raw.loc_of(platform), f"admins.{platform} must be a list of user ids")
+                continue
+            out[str(platform)] = frozenset(str(u) for u in users)
+        return out
+
+    def _platforms(self) -> dict[str, dict[str, Any]]:
+        raw = self.section(self.data, "platforms", PLATFORMS)
+        out = {}
+        for platform, settings in raw.items():
+            if settings is None:
+                settings = {}
+            if not isinstance(settings, dict):
+                self.error(raw.loc_of(platform), f"platforms.{platform} must be a mapping of settings")
+                continue
+            out[str(platform)] = {str(k): v for k, v in settings.items()}
+        return out
+
+    def _logging(self) -> LoggingSettings:
+        section = self.section(self.data, "logging", ("level", "format", "file"))
+        settings = self.settings(LoggingSettings, section)
+        level = str(settings.level).upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            self.error(section.loc_of("level"), f"unknown log level '{settings.level}'")
+        if settings.format not in ("text", "json"):
+            self.error(section.loc_of("format"), "logging.format must be 'text' or 'json'")
+        file = section.get("file")
+        return LoggingSettings(level, settings.format, (self.base / file).resolve() if isinstance(file, str) else None)
+
+    @staticmethod
+    def _unknown_agent(name: str, agents: Mapping[str, AgentConfig]) -> str:
+        hint = closest(name, list(agents))
+        return f"unknown agent '{name}'" + (f" (did you mean '{hint}'?)" if hint else
+                                             f"; configured agents: {', '.join(agents) or 'none'}")
+
+
+_INVALID = object()
+_OPTIONAL = {"model", "base_url", "api_key", "closing_message", "file"}
+"""Text settings whose default is None: they accept null as well as text."""
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    return tuple(cls.__dataclass_fields__)

@@ -1,0 +1,11 @@
+"""The conversation engine: persisted sessions, ordered turns, exactly-once confirmed actions.
+
+Adapters (Slack, Discord, the console) call :class:`Engine` and render its :class:`Reply`
+values; nothing here knows any chat platform.
+"""
+
+from .engine import Engine
+from .types import Decision, EngineStatus, Notification, PendingActionView, ReloadReport, Reply, SessionKey
+
+__all__ = ["Decision", "Engine", "EngineStatus", "Notification", "PendingActionView", "ReloadReport", "Reply",
+           "SessionKey"]

@@ -1,0 +1,107 @@
+"""The agents an engine serves: loading, routing by name, and all-or-nothing hot reload."""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..agent import Agent
+from ..config import AgentConfig
+from ..spec import AgentSpec, TaskWorksheet, check_agent
+
+AgentBuilder = Callable[[AgentSpec], Agent]
+
+
+class AgentsInvalid(Exception):
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        super().__init__("\n".join(errors))
+
+
+@dataclass(frozen=True)
+class LoadedAgent:
+    config: AgentConfig
+    spec: AgentSpec
+    agent: Agent
+    fingerprints: dict[str, str]
+    """worksheet -> fingerprint of its API (function, arguments, code): a change invalidates confirmations."""
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    @property
+    def version(self) -> str:
+        return self.spec.version
+
+
+class AgentRegistry:
+    def __init__(self, configs: dict[str, AgentConfig], build: AgentBuilder):
+        self.configs = configs
+        self.build = build
+        self._agents: dict[str, LoadedAgent] = {}
+        self._reloading = threading.Lock()
+
+    def load(self) -> None:
+        """Load every configured agent; raise :class:`AgentsInvalid` listing every problem."""
+        loaded, errors = self._load(list(self.configs))
+        if errors:
+            raise AgentsInvalid(errors)
+        self._agents = loaded
+
+    def get(self, name: str) -> LoadedAgent:
+        return self._agents[name]
+
+    def versions(self) -> dict[str, str]:
+        return {name: loaded.version for name, loaded in self._agents.items()}
+
+    def reload(self, name: str | None = None) -> tuple[dict[str, tuple[str, str]], list[str]]:
+        """Load ``name`` (or every agent) again; switch only if all of them load without errors.
+
+        Returns (agent -> (old version, new version), errors).
+        """
+        names = [name] if name else list(self.configs)
+        unknown = [n for n in names if n not in self.configs]
+        if unknown:
+            return {}, [f"unknown agent '{n}'; configured agents: {', '.join(self.configs)}" for n in unknown]
+        with self._reloading:
+            loaded, errors = self._load(names)
+            if errors:
+                return {}, errors
+            versions = {n: (self._agents[n].version, loaded[n].version) for n in names}
+            self._agents = {**self._agents, **{n: a for n, a in loaded.items() if a.version != self._agents[n].version}}
+            return versions, []
+
+    def _load(self, names: list[str]) -> tuple[dict[str, LoadedAgent], list[str]]:
+        loaded, errors = {}, []
+        for name in names:
+            config = self.configs[name]
+            spec, problems = check_agent(config.path)
+            if problems or spec is None:
+                errors.extend(str(p) for p in problems)
+                continue
+            loaded[name] = LoadedAgent(config, spec, self.build(spec),
+                                       {ws.name: api_fingerprint(spec, ws) for ws in spec.tasks.values()})
+        return loaded, errors
+
+
+def api_fingerprint(spec: AgentSpec, ws: TaskWorksheet) -> str:
+    """What a user's confirmation of ``ws`` is about: its API, the argument code, the function's code."""
+    parts = [ws.name]
+    if ws.api is not None:
+        parts += [ws.api.function, str(ws.api.side_effects), *(f"{k}={c.source}" for k, c in sorted(ws.api.args.items()))]
+        parts.append(_code_of(spec.apis[ws.api.function].fn))
+    if ws.actions is not None:
+        parts.append(ws.actions.source)
+        parts += [_code_of(api.fn) for api in spec.apis.values() if api.side_effects]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def _code_of(fn: Callable) -> str:
+    try:
+        return inspect.getsource(fn)
+    except (OSError, TypeError):
+        return fn.__code__.co_code.hex()

@@ -1,0 +1,118 @@
+"""``genie-bot run`` and ``genie-bot db upgrade``, plugged into the command line by ``register``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+from pathlib import Path
+
+from ..config import Config, ConfigInvalid, LoggingSettings, load_config
+from ..store import Database, SchemaOutdated, upgrade
+from .agents import AgentsInvalid
+from .console import ConsoleAdapter
+from .engine import Engine
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    run = commands.add_parser("run", help="serve the configured agents: engine, scheduler and chat adapters")
+    run.add_argument("--config", type=Path, required=True, help="the deployment's genie.yaml")
+    run.set_defaults(handler=_run)
+    db = commands.add_parser("db", help="manage the engine's database")
+    db_commands = db.add_subparsers(dest="db_command", required=True)
+    up = db_commands.add_parser("upgrade", help="create the engine's tables or migrate them to this version")
+    up.add_argument("--config", type=Path, required=True, help="the deployment's genie.yaml")
+    up.set_defaults(handler=_db_upgrade)
+
+
+def _config(path: Path) -> Config | None:
+    try:
+        return load_config(path)
+    except ConfigInvalid as exc:
+        for error in exc.errors:
+            print(error, file=sys.stderr)
+        print(f"{len(exc.errors)} problem(s) in the configuration", file=sys.stderr)
+        return None
+
+
+def _db_upgrade(args: argparse.Namespace) -> int:
+    config = _config(args.config)
+    if config is None:
+        return 2
+    db = Database(config.database_url)
+    try:
+        before, after = upgrade(db)
+    finally:
+        db.dispose()
+    print(f"{db.safe_url}: schema revision {before or '(none)'} -> {after}")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    config = _config(args.config)
+    if config is None:
+        return 2
+    configure_logging(config.logging)
+    return asyncio.run(serve(config))
+
+
+async def serve(config: Config) -> int:
+    """Run the engine, its scheduler and the configured adapters until a signal (or console EOF)."""
+    from adapters.base import load_adapter  # adapters are imported only when serving (see adapters/__init__)
+    from ..scheduler import start_scheduler
+
+    engine = Engine(config)
+    try:
+        await engine.start()
+    except SchemaOutdated as exc:
+        print(SchemaOutdated(exc.current, exc.head, exc.url, str(config.source)), file=sys.stderr)
+        await engine.stop()
+        return 1
+    except AgentsInvalid as exc:
+        print(exc, file=sys.stderr)
+        await engine.stop()
+        return 1
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
+    try:
+        adapters = [load_adapter(platform, config) for platform in config.platforms] or [ConsoleAdapter(stopping.set)]
+    except ImportError as exc:
+        print(f"cannot load a configured platform's adapter: {exc}", file=sys.stderr)
+        await engine.stop()
+        return 1
+    scheduler = start_scheduler(engine) if config.scheduler.enabled else None
+    try:
+        for adapter in adapters:
+            engine.add_sink(adapter.platform, adapter.deliver)
+            await adapter.start(engine)
+        logging.getLogger(__name__).info("serving %s with %s", ", ".join(config.agents),
+                                         ", ".join(a.platform for a in adapters))
+        await stopping.wait()
+    finally:
+        for adapter in adapters:
+            await adapter.stop()
+        if scheduler is not None:
+            scheduler.shutdown(wait=False)
+        await engine.stop()
+    return 0
+
+
+def configure_logging(settings: LoggingSettings) -> None:
+    handler = logging.FileHandler(settings.file) if settings.file else logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_JsonFormatter() if settings.format == "json" else
+                         logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=settings.level.upper(), handlers=[handler], force=True)
+
+
+class _JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"time": self.formatTime(record), "level": record.levelname, "logger": record.name,
+                 "message": record.getMessage()}
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)

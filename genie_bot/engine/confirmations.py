@@ -1,0 +1,139 @@
+"""Pending actions after a turn: which to create, keep or close, and how to show them.
+
+When the policy asks for confirmation, the engine freezes what would run: the summary shown
+to the user and the exact API arguments, obtained by a dry run of the confirmation with an
+executor that captures the call instead of making it. An identical question asked again (the
+user chatted in between) keeps the same action, so buttons already on screen stay valid; a
+changed summary replaces it. An open action whose worksheet changed, closed or was declined
+is closed as well.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..acts import Act, AskForConfirmation
+from ..agent import Agent
+from ..config import ConfirmationSettings
+from ..responders.templates import render_value
+from ..runtime import ApiRequest, KnowledgeUnavailable
+from ..runtime.policy import summary_values
+from ..runtime.turn import Turn
+from ..state import DialogueState, KnowledgeAnswer
+from ..store.pending import CANCELLED, INVALIDATED, PENDING, PendingRow
+from ..values import decode_value, encode_value
+from .agents import LoadedAgent
+from .types import PendingActionView
+
+
+def frozen(value: Any) -> str:
+    """Values (a summary, API arguments) as stored with a pending action."""
+    return json.dumps(encode_value(value), ensure_ascii=False, default=str)
+
+
+def same_values(stored: str, value: Any) -> bool:
+    """Whether ``value`` equals values stored by :func:`frozen` (key order aside)."""
+    return json.loads(stored) == json.loads(frozen(value))
+
+
+class _DryRunStop(BaseException):
+    """Ends a dry run at its API call; not an Exception, so the policy does not report a failure."""
+
+
+class _Capture:
+    """Executor of a dry run: records the first side-effecting request and stops every call."""
+
+    def __init__(self, instance: str):
+        self.instance = instance
+        self.request: ApiRequest | None = None
+
+    def call_api(self, request: ApiRequest) -> Any:
+        if self.request is None and request.side_effects and request.instance == self.instance:
+            self.request = request
+        raise _DryRunStop()
+
+    def query_knowledge(self, answer: KnowledgeAnswer) -> Any:
+        raise KnowledgeUnavailable("dry run")
+
+
+def frozen_arguments(agent: Agent, state: DialogueState, instance: str) -> dict[str, Any] | None:
+    """The arguments the API of ``instance`` would receive if the user confirmed now."""
+    capture = _Capture(instance)
+    try:
+        agent.runtime.run_turn(state, f"{instance}.confirmed = True", executor=capture)
+    except (_DryRunStop, Exception):  # noqa: BLE001 - a dry run that fails only means the arguments are unknown
+        pass
+    return capture.request.args if capture.request else None
+
+
+@dataclass
+class ConfirmationPlan:
+    create: list[PendingRow] = field(default_factory=list)
+    close: list[tuple[str, str, str]] = field(default_factory=list)
+    """(action id, final status, reason)."""
+    shown: PendingRow | None = None
+    """The action this turn's reply asks the user to confirm."""
+
+
+def plan_confirmations(loaded: LoadedAgent, state: DialogueState, acts: list[Act], open_actions: list[PendingRow], *,
+                       session_key: str, owner: str | None, now: dt.datetime, settings: ConfirmationSettings,
+                       settled: set[str]) -> ConfirmationPlan:
+    """Compare the turn's outcome with the session's open actions; ``settled`` were handled by the turn."""
+    plan = ConfirmationPlan()
+    by_instance = {a.instance: a for a in open_actions if a.id not in settled}
+    for act in acts:
+        if not isinstance(act, AskForConfirmation):
+            continue
+        existing = by_instance.pop(act.instance, None)
+        fingerprint = loaded.fingerprints.get(act.worksheet, "")
+        if existing and same_values(existing.summary, act.values) and existing.api_fingerprint == fingerprint \
+                and existing.expires_at > now:
+            plan.shown = existing
+            continue
+        if existing:
+            plan.close.append((existing.id, INVALIDATED, "asked again with other details"))
+        args = frozen_arguments(loaded.agent, state, act.instance)
+        plan.shown = PendingRow(
+            id=uuid.uuid4().hex, session_key=session_key, instance=act.instance, worksheet=act.worksheet, api=act.api,
+            summary=frozen(act.values), args=None if args is None else frozen(args), api_fingerprint=fingerprint,
+            spec_version=loaded.version, owner=owner, destructive=act.api in loaded.config.destructive_apis,
+            status=PENDING, created_at=now, expires_at=now + dt.timedelta(minutes=settings.expires_after_minutes),
+            updated_at=now)
+        plan.create.append(plan.shown)
+    turn = Turn(loaded.spec, state, loaded.agent.runtime.executor, now.date(), now)
+    for action in by_instance.values():
+        instance = state.instances.get(action.instance)
+        if instance is not None and instance.confirmed is False:
+            plan.close.append((action.id, CANCELLED, "declined"))
+        elif instance is None or not instance.open:
+            plan.close.append((action.id, INVALIDATED, "the task was closed"))
+        elif loaded.fingerprints.get(action.worksheet) != action.api_fingerprint:
+            plan.close.append((action.id, INVALIDATED, "the agent was updated"))
+        elif not same_values(action.summary, summary_values(turn, instance)):
+            plan.close.append((action.id, INVALIDATED, "the details changed after the summary was shown"))
+    return plan
+
+
+def view_of(action: PendingRow, loaded: LoadedAgent, settings: ConfirmationSettings) -> PendingActionView:
+    ws = loaded.spec.tasks.get(action.worksheet)
+    title = ws.description if ws and ws.description else action.worksheet
+    return PendingActionView(
+        id=action.id, title=title, summary=_lines(decode_value(json.loads(action.summary))),
+        confirm_label=settings.confirm_label, cancel_label=settings.cancel_label, destructive=action.destructive,
+        expires_at=action.expires_at)
+
+
+def _lines(values: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """Summary lines; a nested worksheet's values are listed under its field's label."""
+    out = []
+    for key, value in values.items():
+        label = f"{prefix}{key.replace('_', ' ')}"
+        if isinstance(value, dict) and value and "name" not in value:
+            out.extend(_lines(value, f"{label} › "))
+        else:
+            out.append((label, render_value(value)))
+    return out

@@ -1,0 +1,352 @@
+"""The engine: the platform-agnostic heart of the bot that every adapter calls.
+
+Adapters hand over what users do (``handle_message``, ``handle_action``) and post the
+replies; they never touch the policy, the state or the database. The engine is async; the
+agent and the store are synchronous, so each turn runs in a worker thread, and database
+work in a second, smaller pool so short transactions never queue behind slow parser calls.
+
+Per session, one turn at a time: callers in this process queue on an asyncio lock, other
+processes on the session's lease in the database (see :mod:`.inbox`). Whoever holds the
+lease runs every waiting event of the session in order; each caller then returns the
+replies of its own event, whichever process ran it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+from ..config import Config
+from ..store import Database, check_schema, current_revision
+from ..store import inbox as events
+from ..store import pending as actions
+from ..store import sessions
+from ..store.inbox import QUEUED, EventRow
+from .agents import AgentBuilder, AgentRegistry
+from .building import agent_builder
+from .identity import is_dead, new_engine_id
+from .inbox import Claim, Inbox
+from .maintenance import Maintenance
+from .turns import TurnOutcome, TurnRunner
+from .types import Decision, EngineStatus, Notification, ReloadReport, Reply, SessionKey
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Sink = Callable[[Notification], Awaitable[None]]
+DB_THREADS = 8
+
+
+def utcnow() -> dt.datetime:
+    """Naive UTC, the form every timestamp of the store has."""
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+class Engine:
+    def __init__(self, config: Config, *, database: Database | None = None,
+                 clock: Callable[[], dt.datetime] = utcnow, build_agent: AgentBuilder | None = None,
+                 engine_id: str | None = None):
+        self.config = config
+        self.db = database or Database(config.database_url, pool_size=DB_THREADS)
+        self.clock = clock
+        self.id = engine_id or new_engine_id()
+        self.registry = AgentRegistry(config.agents, build_agent or agent_builder(config.llm))
+        self.inbox = Inbox(self.db, self.id, clock, config.engine.lease_seconds, config.engine.ordering_window_ms)
+        self.turns = TurnRunner(self.db, self.registry, config, clock, self.id)
+        self.maintenance = Maintenance(self)
+        self.undelivered: deque[Notification] = deque(maxlen=1000)
+        """Notifications for a platform without a sink (no adapter running for it)."""
+        self.turns_run = 0
+        self.sessions_migrated = 0
+        self._sinks: dict[str, Sink] = {}
+        self._waiters: dict[tuple[str, str], asyncio.Future] = {}
+        self._locks = _KeyedLocks()
+        self._arrivals = _Arrivals()
+        self._turn_pool = ThreadPoolExecutor(config.engine.turn_threads, thread_name_prefix="genie-turn")
+        self._db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="genie-db")
+        self._heartbeat: asyncio.Task | None = None
+        self._started = time.monotonic()
+
+    # -- life cycle ------------------------------------------------------------------------------
+    async def start(self, recover: bool = True) -> None:
+        """Check the schema, load every agent (raising on any problem), then recover after a crash."""
+        await self.in_db(check_schema, self.db)
+        await self.in_db(self.registry.load)
+        self._heartbeat = asyncio.create_task(self._renew_leases())
+        if recover:
+            await self.recover()
+
+    async def stop(self) -> None:
+        if self._heartbeat:
+            self._heartbeat.cancel()
+            await asyncio.gather(self._heartbeat, return_exceptions=True)
+        self._turn_pool.shutdown(wait=True)
+        self._db_pool.shutdown(wait=True)
+        self.db.dispose()
+
+    async def __aenter__(self) -> "Engine":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.stop()
+
+    def add_sink(self, platform: str, sink: Sink) -> None:
+        """Where notifications of ``platform`` sessions go (the platform's adapter)."""
+        self._sinks[platform] = sink
+
+    # -- the adapters' API -------------------------------------------------------------------------
+    async def handle_message(self, session_key: SessionKey, user_id: str, text: str, event_id: str,
+                             sequence: int | None = None) -> list[Reply]:
+        """Run a user's message; ``[]`` for a delivery of an event seen before.
+
+        ``sequence`` orders the messages of a session: when the user sent it (e.g. Slack ``ts``
+        in microseconds, a Discord snowflake); by default, when it arrived here.
+        """
+        return await self._handle(session_key, "message", user_id, event_id, sequence, text=text)
+
+    async def handle_action(self, session_key: SessionKey, user_id: str, action_id: str, decision: Decision | str,
+                            event_id: str, sequence: int | None = None) -> list[Reply]:
+        """Run a Confirm or Cancel click on pending action ``action_id``."""
+        return await self._handle(session_key, "action", user_id, event_id, sequence, action_id=action_id,
+                                  decision=Decision(decision).value)
+
+    async def reset(self, session_key: SessionKey) -> None:
+        """Forget the conversation of a session; its pending actions are cancelled."""
+        await self.maintenance.close_session(str(session_key), reason="reset", wait=True)
+
+    async def reload(self, agent: str | None = None) -> ReloadReport:
+        """Load the spec of ``agent`` (or all agents) again; on any error the running versions stay."""
+        versions, errors = await self.in_db(self.registry.reload, agent)
+        if errors:
+            return ReloadReport(False, errors)
+
+        def live() -> dict[tuple[str, str | None], int]:
+            with self.db.read() as conn:
+                return sessions.live_by_version(conn)
+
+        counts = await self.in_db(live)
+        return ReloadReport(True, [], versions, {
+            name: sum(n for (a, v), n in counts.items() if a == name and v != new)
+            for name, (old, new) in versions.items()})
+
+    async def status(self) -> EngineStatus:
+        def read() -> EngineStatus:
+            with self.db.read() as conn:
+                by_version = sessions.live_by_version(conn)
+                event_counts, action_counts = events.count_by_status(conn), actions.count_by_status(conn)
+            return EngineStatus(
+                instance=self.id, database=self.db.safe_url, schema_revision=current_revision(self.db),
+                agents=self.registry.versions(), live_sessions=sum(by_version.values()),
+                sessions_by_version={f"{a}@{v}": n for (a, v), n in by_version.items()},
+                events=event_counts, pending_actions=action_counts, turns_run=self.turns_run,
+                sessions_migrated=self.sessions_migrated, uptime_seconds=time.monotonic() - self._started)
+        return await self.in_db(read)
+
+    # -- recovery ----------------------------------------------------------------------------------
+    async def recover(self) -> int:
+        """Pick up what dead processes left: free their leases, finish their sessions' waiting events.
+
+        A turn cut short re-runs (its transaction never committed); one cut short during a
+        confirmed API call is reported to the user instead, never re-run. Replies whose caller
+        died with its process go out as notifications. Returns the sessions resumed.
+        """
+        def free_dead_leases() -> list[str]:
+            with self.db.write() as conn:
+                dead = [o for o in sessions.lease_owners(conn) if o != self.id and is_dead(o)]
+                sessions.expire_leases_of(conn, dead, self.clock())
+                return events.sessions_with_work(conn)
+
+        keys = await self.in_db(free_dead_leases)
+        for key in keys:
+            async with self._locks.hold(key):
+                await self._drain(key)
+        return len(keys)
+
+    # -- running events ----------------------------------------------------------------------------
+    async def _handle(self, key: SessionKey, kind: str, user_id: str, event_id: str, sequence: int | None,
+                      **payload: str) -> list[Reply]:
+        row = EventRow(platform=key.platform, event_id=str(event_id), session_key=str(key), kind=kind,
+                       user_id=str(user_id), text=payload.get("text"), action_id=payload.get("action_id"),
+                       decision=payload.get("decision"),
+                       sequence=time.time_ns() // 1000 if sequence is None else int(sequence),
+                       status=QUEUED, attempts=0, accepted_by=self.id, received_at=self.clock())
+        agent = self.config.agent_for(key.platform, key.workspace, key.channel)
+        async with self._arrivals.recording(row.session_key):
+            accepted = await self.in_db(self.inbox.accept, key, agent, row)
+        if not accepted:
+            return []
+        future = asyncio.get_running_loop().create_future()
+        self._waiters[row.pk] = future
+        try:
+            await self._drive(row.session_key, row.pk, future)
+            return future.result()
+        finally:
+            self._waiters.pop(row.pk, None)
+
+    async def _drive(self, key: str, pk: tuple[str, str], future: asyncio.Future) -> None:
+        """Run the session's waiting events until ``pk``'s replies are known (here or elsewhere)."""
+        delay = 0.002
+        while not future.done():
+            async with self._locks.hold(key):
+                finished = future.done() or await self._drain(key)
+            if future.done():
+                return
+            replies = await self.in_db(self.inbox.replies, pk)
+            if replies is not None:
+                future.set_result(replies)
+            elif not finished:  # another process holds the session: it runs our event
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.1)
+
+    async def _drain(self, key: str) -> bool:
+        """Run waiting events of ``key`` while this process holds its lease; False if another does."""
+        while True:
+            await self._arrivals.recorded(key)
+            claim, outcome = await asyncio.get_running_loop().run_in_executor(self._turn_pool, self._next_turn, key)
+            if claim.busy:
+                return False
+            if outcome is None:
+                if not claim.wait_seconds:
+                    return True
+                await asyncio.sleep(claim.wait_seconds)
+                await asyncio.sleep(0)  # deliveries due at the same moment start (and register) first
+                continue
+            if outcome.lost:
+                return False
+            self.turns_run += 1
+            self.sessions_migrated += outcome.migrated
+            await self._deliver(claim.event, outcome.replies)
+            if outcome.idle:
+                return True
+
+    def _next_turn(self, key: str) -> tuple[Claim, TurnOutcome | None]:
+        """Claim the session's next event and run it, in one worker thread (one hand-off per turn)."""
+        claim = self.inbox.claim(key)
+        return claim, self.turns.run(claim) if claim.event is not None else None
+
+    async def _deliver(self, event: EventRow, replies: list[Reply]) -> None:
+        future = self._waiters.get(event.pk)
+        if future is not None and not future.done():
+            future.set_result(replies)
+        elif event.accepted_by != self.id and is_dead(event.accepted_by):
+            for reply in replies:  # its caller died with its process: tell the user directly
+                await self.notify(SessionKey.parse(event.session_key), reply, "recovered")
+
+    async def notify(self, session_key: SessionKey, reply: Reply, reason: str) -> None:
+        notification = Notification(session_key, reply, reason)
+        sink = self._sinks.get(session_key.platform)
+        if sink is None:
+            log.info("no adapter for %s: notification kept undelivered: %s", session_key.platform, reply.text)
+            self.undelivered.append(notification)
+            return
+        try:
+            await sink(notification)
+        except Exception:  # noqa: BLE001 - a failing adapter must not break the engine
+            log.exception("delivering a notification to %s failed", session_key)
+
+    # -- session locks for other work (jobs, reset) ------------------------------------------------------
+    async def with_session(self, key: str, work: Callable[[Any], T], wait: bool) -> T | None:
+        """Run ``work(conn)`` in a write transaction while holding the session (lock and lease).
+
+        With ``wait=False`` a session busy elsewhere is skipped (None): jobs try again later.
+        """
+        delay = 0.005
+        while True:
+            async with self._locks.hold(key):
+                result = await self.in_db(self._under_lease, key, work)
+            if result is not _BUSY:
+                return result
+            if not wait:
+                return None
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.2)
+
+    def _under_lease(self, key: str, work: Callable[[Any], T]) -> Any:
+        with self.db.write() as conn:
+            now = self.clock()
+            if not sessions.acquire(conn, key, self.id, now, now + self.inbox.lease):
+                return _BUSY
+            try:
+                return work(conn)
+            finally:
+                sessions.release(conn, key, self.id)
+
+    async def in_db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking store work in the database thread pool."""
+        return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)
+
+    async def _renew_leases(self) -> None:
+        interval = max(0.05, self.config.engine.lease_seconds / 3)
+
+        def renew() -> None:
+            with self.db.write() as conn:
+                sessions.renew(conn, self.id, self.clock() + self.inbox.lease)
+
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.in_db(renew)
+            except Exception:  # noqa: BLE001 - retried at the next beat
+                log.exception("renewing session leases failed")
+
+
+_BUSY = object()
+
+
+class _KeyedLocks:
+    """One asyncio lock per session key, dropped when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: str):
+        lock, users = self._locks.get(key, (None, 0))
+        lock = lock or asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+
+class _Arrivals:
+    """Deliveries of a session being recorded right now in this process.
+
+    A session's next event is chosen only once they are recorded: one handed over before the
+    choice is made must be among the candidates, however long its insert queued.
+    """
+
+    def __init__(self) -> None:
+        self._recording: dict[str, tuple[int, asyncio.Event]] = {}
+
+    @asynccontextmanager
+    async def recording(self, key: str):
+        count, done = self._recording.get(key, (0, asyncio.Event()))
+        self._recording[key] = (count + 1, done)
+        try:
+            yield
+        finally:
+            count, done = self._recording[key]
+            if count == 1:
+                del self._recording[key]
+                done.set()
+            else:
+                self._recording[key] = (count - 1, done)
+
+    async def recorded(self, key: str) -> None:
+        while key in self._recording:
+            await self._recording[key][1].wait()

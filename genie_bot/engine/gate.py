@@ -1,0 +1,116 @@
+"""The executor a turn runs with: side-effecting API calls pass only through a pending action.
+
+The policy calls side-effecting APIs only once the user confirmed, but the engine must also
+guarantee *exactly once* whatever the timing: a second click, a typed "yes" racing a click,
+a retry, a second process. So a side-effecting call runs only after this turn moved its
+pending action ``pending -> executing`` with a conditional UPDATE (committed at once, so a
+crash during the call is found at start-up), and the API receives the action's id as its
+idempotency key. A call whose arguments differ from those frozen when the summary was shown
+is refused: the user confirmed other values.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ..runtime import ApiRequest, KnowledgeResult, LocalApiExecutor
+from ..state import KnowledgeAnswer
+from ..store import Database
+from ..store import pending as actions
+from ..store.pending import DONE, EXECUTING, FAILED, INVALIDATED, PENDING, PendingRow
+from ..values import decode_value, encode_value
+from .confirmations import same_values
+
+log = logging.getLogger(__name__)
+
+
+class ConfirmationRefused(Exception):
+    """A side effect that may not run now; the policy reports it to the user as a failed call."""
+
+
+class TurnAborted(BaseException):
+    """The store failed around a side effect: abort the whole turn (the policy only catches Exception)."""
+
+
+_WHY = {
+    "done": "it was already done",
+    "executing": "it is already running",
+    "cancelled": "it was cancelled",
+    "expired": "the confirmation expired",
+    "invalidated": "the details changed after the summary was shown",
+    "interrupted": "an earlier attempt was interrupted, so it needs a fresh confirmation",
+    "failed": "the earlier attempt failed, so it needs a fresh confirmation",
+}
+
+
+class ConfirmationGate:
+    """An :class:`ApiExecutor` wrapping the agent's own executor for one turn."""
+
+    def __init__(self, inner: LocalApiExecutor, db: Database, engine_id: str, clock: Callable[[], dt.datetime],
+                 user_id: str, owner_only: bool, open_actions: list[PendingRow], clicked: PendingRow | None = None):
+        self.inner = inner
+        self.db = db
+        self.engine_id = engine_id
+        self.clock = clock
+        self.user_id = user_id
+        self.owner_only = owner_only
+        self.open_actions = open_actions
+        self.clicked = clicked
+        self.executed: list[str] = []
+        """Actions whose API ran (or had run) for this turn."""
+        self.closed: dict[str, str] = {}
+        """Actions this turn moved to a final status other than done."""
+        self.refused_owner = False
+
+    def query_knowledge(self, answer: KnowledgeAnswer) -> KnowledgeResult:
+        return self.inner.query_knowledge(answer)
+
+    def call_api(self, request: ApiRequest) -> Any:
+        if not request.side_effects:
+            return self.inner.call_api(request)
+        action = self._action_for(request.instance)
+        if action is None:
+            raise ConfirmationRefused("it needs a fresh confirmation first")
+        if self.owner_only and action.owner not in (None, self.user_id):
+            self.refused_owner = True
+            raise ConfirmationRefused("only the person who started this conversation can confirm it")
+        if action.args is not None and not same_values(action.args, request.args):
+            self._close(action, INVALIDATED, "the arguments differ from the confirmed summary")
+            raise ConfirmationRefused(_WHY["invalidated"])
+        if not self._store(lambda conn: actions.claim(conn, action.id, self.engine_id, self.clock())):
+            current = self._store(lambda conn: actions.get(conn, action.id))
+            if current is not None and current.status == DONE:  # ran before, its turn was not saved: replay
+                self.executed.append(action.id)
+                return decode_value(json.loads(current.result or "null"))
+            raise ConfirmationRefused(_WHY.get(current.status if current else "", "it is no longer pending"))
+        try:
+            result = replace(self.inner, idempotency_key=action.id).call_api(request)
+        except Exception as exc:
+            self._close(action, FAILED, f"{type(exc).__name__}: {exc}", from_status=EXECUTING)
+            raise
+        self._store(lambda conn: actions.transition(conn, action.id, (EXECUTING,), DONE, self.clock(),
+                                                    result=json.dumps(encode_value(result), default=str)))
+        self.executed.append(action.id)
+        return result
+
+    def _action_for(self, instance: str) -> PendingRow | None:
+        if self.clicked is not None and self.clicked.instance == instance:
+            return self.clicked
+        return next((a for a in reversed(self.open_actions) if a.instance == instance and a.status == PENDING), None)
+
+    def _close(self, action: PendingRow, status: str, reason: str, from_status: str = PENDING) -> None:
+        self._store(lambda conn: actions.transition(conn, action.id, (from_status,), status, self.clock(), reason=reason))
+        self.closed[action.id] = status
+
+    def _store(self, operation: Callable) -> Any:
+        try:
+            with self.db.write() as conn:
+                return operation(conn)
+        except Exception as exc:  # noqa: BLE001 - any store failure here must abort the turn
+            log.exception("store failed around a side effect")
+            raise TurnAborted(f"store failed around a side effect: {exc}") from exc

@@ -1,0 +1,316 @@
+"""Running one claimed event of a session: the agent's turn, its confirmations, one commit.
+
+A turn reads nothing but the claim and writes nothing but its commit (plus the conditional
+updates of a side effect, see :mod:`.gate`), so if anything fails the session is exactly as
+before and the user gets an apology. The commit is fenced by the session's lease: a process
+that lost its lease while the parser ran discards its turn, and the new holder runs the
+event again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..acts import AskForConfirmation
+from ..agent import AgentReply
+from ..config import Config
+from ..state import DialogueState
+from ..store import Database
+from ..store import inbox as events
+from ..store import pending as actions
+from ..store import sessions
+from ..store.inbox import DONE, FAILED
+from ..store.pending import (
+    CANCELLED, EXECUTING, EXPIRED, INTERRUPTED, INVALIDATED, PENDING, PendingRow,
+)
+from ..store.pending import DONE as ACTION_DONE
+from ..store.sessions import SessionUpdate
+from ..store.traces import TraceRow, insert_trace
+from .agents import AgentRegistry, LoadedAgent
+from .confirmations import ConfirmationPlan, plan_confirmations, view_of
+from .gate import ConfirmationGate, TurnAborted
+from .inbox import Claim
+from .migration import migrate_state
+from .types import Decision, Reply, replies_to_json
+
+log = logging.getLogger(__name__)
+
+APOLOGY = ("Sorry, something went wrong on my side and I could not handle that message. "
+           "Nothing was changed; please try again.")
+NOT_OWNER = "Sorry, only the person who started this conversation can confirm or cancel this."
+INTERRUPTED_NOTICE = ("I was interrupted while running {api} (reference {id}) and cannot tell whether it went "
+                      "through. I will not retry it on my own: please check before asking me again.")
+MAX_ATTEMPTS = 3
+"""A message whose turn was cut short this many times (the process died each time) gets an apology."""
+
+_STATUS_TEXT = {
+    ACTION_DONE: "That was already done.",
+    EXECUTING: "That is being done right now.",
+    CANCELLED: "That was cancelled.",
+}
+
+
+class LeaseLost(Exception):
+    """Another process took the session over while this turn ran; the turn is discarded."""
+
+
+@dataclass
+class TurnOutcome:
+    replies: list[Reply]
+    lost: bool = False
+    migrated: bool = False
+    idle: bool = False
+    """Nothing else was waiting: the commit gave the session's lease back."""
+
+
+@dataclass
+class _Result:
+    replies: list[Reply]
+    trace: TraceRow
+    state: DialogueState | None = None
+    """The new dialogue state; None leaves it as it was (a refusal, an interruption notice)."""
+    spec_version: str | None = None
+    plan: ConfirmationPlan = field(default_factory=ConfirmationPlan)
+    event_status: str = DONE
+    migrated: bool = False
+
+
+@dataclass
+class _Context:
+    """What every kind of turn needs: the claim, the agent, the state it starts from."""
+
+    claim: Claim
+    loaded: LoadedAgent
+    state: DialogueState
+    fresh: bool
+    migrated_drops: list[str] | None
+    trace: TraceRow
+
+    @property
+    def key(self) -> str:
+        return self.claim.session.key
+
+    @property
+    def user(self) -> str:
+        return self.claim.event.user_id
+
+    @property
+    def owner(self) -> str:
+        return self.claim.session.owner or self.user
+
+
+class TurnRunner:
+    def __init__(self, db: Database, registry: AgentRegistry, config: Config, clock: Callable[[], dt.datetime],
+                 engine_id: str):
+        self.db = db
+        self.registry = registry
+        self.config = config
+        self.clock = clock
+        self.engine_id = engine_id
+        self.lease = dt.timedelta(seconds=config.engine.lease_seconds)
+
+    # -- entry point -----------------------------------------------------------------------------
+    def run(self, claim: Claim) -> TurnOutcome:
+        started = time.perf_counter()
+        try:
+            result = self._after_interruption(claim) or self._turn(claim, started)
+            result.trace.latencies["total"] = _ms(started)
+            idle = self._commit(claim, result)
+            return TurnOutcome(result.replies, migrated=result.migrated, idle=idle)
+        except LeaseLost:
+            log.warning("lost the lease of %s during a turn; its new holder runs the event again", claim.session.key)
+            return TurnOutcome([], lost=True)
+        except (Exception, TurnAborted) as exc:  # noqa: BLE001 - every failure becomes an apology
+            log.exception("turn of %s failed", claim.session.key)
+            replies = [Reply(APOLOGY)]
+            self._commit_failure(claim, exc, replies, started)
+            return TurnOutcome(replies)
+
+    def _turn(self, claim: Claim, started: float) -> _Result:
+        ctx = self._context(claim, started)
+        if claim.event.kind == "message":
+            return self._message(ctx)
+        return self._action(ctx)
+
+    # -- context ---------------------------------------------------------------------------------
+    def _context(self, claim: Claim, started: float) -> _Context:
+        session, event = claim.session, claim.event
+        loaded = self.registry.get(session.agent)
+        trace = TraceRow(session_key=session.key, kind=event.kind, outcome="ok", created_at=self.clock(),
+                         turn=session.turns + 1, event_id=event.event_id, user_id=event.user_id, agent=loaded.name,
+                         spec_version=loaded.version, message=event.text if event.kind == "message" else
+                         f"[{event.decision} {event.action_id}]")
+        trace.latencies["queue"] = max(0.0, (self.clock() - event.received_at).total_seconds() * 1000)
+        drops = None
+        if session.state is None:
+            state = loaded.agent.new_state()
+        else:
+            state = DialogueState.from_json(session.state)
+            if session.spec_version != loaded.version:
+                migration = migrate_state(state, loaded.spec, self.clock().date())
+                state, drops = migration.state, migration.dropped
+                trace.errors.extend(f"migrated from {session.spec_version}: dropped {d}" for d in drops)
+        trace.latencies["load"] = _ms(started)
+        return _Context(claim, loaded, state, session.state is None, drops, trace)
+
+    def _gate(self, ctx: _Context, clicked: PendingRow | None = None) -> ConfirmationGate:
+        return ConfirmationGate(ctx.loaded.agent.runtime.executor, self.db, self.engine_id, self.clock, ctx.user,
+                                self.config.confirmation.owner_only, ctx.claim.open_actions, clicked)
+
+    # -- a message ---------------------------------------------------------------------------------
+    def _message(self, ctx: _Context) -> _Result:
+        gate = self._gate(ctx)
+        reply = ctx.loaded.agent.respond(ctx.state, ctx.claim.event.text or "", gate)
+        if gate.refused_owner or self._decides_for_owner(ctx, reply.state):
+            return self._refusal(ctx, NOT_OWNER)
+        return self._finish(ctx, reply, gate)
+
+    def _decides_for_owner(self, ctx: _Context, after: DialogueState) -> bool:
+        """A user other than the owner answered (yes or no) a confirmation the owner was asked."""
+        if not self.config.confirmation.owner_only or ctx.user == ctx.owner:
+            return False
+        for action in ctx.claim.open_actions:
+            before, now = ctx.state.instances.get(action.instance), after.instances.get(action.instance)
+            if before is not None and (now is None or now.confirmed != before.confirmed or now.status != before.status):
+                return True
+        return False
+
+    # -- a Confirm / Cancel click ---------------------------------------------------------------------
+    def _action(self, ctx: _Context) -> _Result:
+        event = ctx.claim.event
+        with self.db.read() as conn:
+            clicked = actions.get(conn, event.action_id or "")
+        if clicked is None or clicked.session_key != ctx.key:
+            return self._refusal(ctx, "I can't find that action any more.")
+        if self.config.confirmation.owner_only and clicked.owner not in (None, ctx.user):
+            return self._refusal(ctx, NOT_OWNER)
+        if clicked.status == PENDING and clicked.expires_at <= self.clock():
+            return self._not_pending(ctx, clicked, closing=(EXPIRED, "it expired"))
+        if clicked.status == PENDING and clicked.api_fingerprint != ctx.loaded.fingerprints.get(clicked.worksheet):
+            return self._not_pending(ctx, clicked, closing=(INVALIDATED, "the agent was updated"))
+        if clicked.status != PENDING and not _unrecorded(ctx.state, clicked):
+            return self._not_pending(ctx, clicked)
+        gate = self._gate(ctx, clicked)
+        yes = event.decision == Decision.CONFIRM.value
+        reply = ctx.loaded.agent.apply(ctx.state, f"{clicked.instance}.confirmed = {yes}", gate)
+        result = self._finish(ctx, reply, gate, settled={clicked.id} if not yes else set())
+        if not yes:
+            result.plan.close.append((clicked.id, CANCELLED, "cancelled by the user"))
+        return result
+
+    def _not_pending(self, ctx: _Context, clicked: PendingRow, closing: tuple[str, str] | None = None) -> _Result:
+        """A click on a finished action says so; on one needing a fresh confirmation, it is asked again.
+
+        ``closing`` (status, reason) closes an action found no longer valid by this click.
+        """
+        if clicked.status in _STATUS_TEXT:
+            return self._refusal(ctx, _STATUS_TEXT[clicked.status])
+        reason = closing[1] if closing else clicked.reason
+        gate = self._gate(ctx)
+        reply = ctx.loaded.agent.apply(ctx.state, "", gate)
+        result = self._finish(ctx, reply, gate, settled={clicked.id},
+                              prefix=f"That confirmation is no longer valid ({reason or clicked.status}).")
+        if closing:
+            result.plan.close.append((clicked.id, *closing))
+        return result
+
+    # -- finishing ---------------------------------------------------------------------------------
+    def _finish(self, ctx: _Context, reply: AgentReply, gate: ConfirmationGate, settled: set[str] = frozenset(),
+                prefix: str | None = None) -> _Result:
+        started = time.perf_counter()
+        plan = plan_confirmations(ctx.loaded, reply.state, reply.acts, ctx.claim.open_actions, session_key=ctx.key,
+                                  owner=ctx.owner, now=self.clock(), settings=self.config.confirmation,
+                                  settled={*settled, *gate.executed, *gate.closed})
+        asked = any(isinstance(a, AskForConfirmation) for a in reply.acts)
+        view = view_of(plan.shown, ctx.loaded, self.config.confirmation) if plan.shown and asked else None
+        texts = [prefix, ctx.loaded.agent.greeting() if ctx.fresh and ctx.claim.event.kind == "message" else None,
+                 reply.text]
+        text = "\n\n".join(t for t in texts if t)
+        trace = ctx.trace
+        trace.statements, trace.parse_source = reply.parse.statements, reply.parse.source
+        trace.acts = [a.formal() for a in reply.acts]
+        trace.reply, trace.pending_action_id = text, view.id if view else None
+        trace.llm_calls, trace.prompt_tokens = reply.parse.llm_calls, reply.parse.prompt_tokens
+        trace.completion_tokens = reply.parse.completion_tokens
+        trace.errors.extend(reply.errors)
+        trace.latencies.update(reply.latencies_ms)
+        trace.latencies["confirmations"] = _ms(started)
+        return _Result([Reply(text, view)], trace, reply.state, ctx.loaded.version, plan,
+                       migrated=ctx.migrated_drops is not None)
+
+    def _refusal(self, ctx: _Context, text: str) -> _Result:
+        ctx.trace.outcome, ctx.trace.reply = "refused", text
+        return _Result([Reply(text)], ctx.trace)
+
+    def _after_interruption(self, claim: Claim) -> _Result | None:
+        """A turn that runs again because the process running it died: report, never redo, a side effect."""
+        if claim.event.attempts <= 1:
+            return None
+        trace = TraceRow(session_key=claim.session.key, kind=claim.event.kind, outcome="interrupted",
+                         created_at=self.clock(), event_id=claim.event.event_id, user_id=claim.event.user_id,
+                         message=claim.event.text)
+        with self.db.write() as conn:
+            stuck = actions.of_session(conn, claim.session.key, (EXECUTING,))
+            for action in stuck:
+                actions.transition(conn, action.id, (EXECUTING,), INTERRUPTED, self.clock(),
+                                   reason="the process running it stopped during the call")
+        if stuck:
+            notices = [INTERRUPTED_NOTICE.format(api=a.api or a.worksheet, id=a.id) for a in stuck]
+            trace.reply = "\n\n".join(notices)
+            return _Result([Reply(n) for n in notices], trace, event_status=FAILED)
+        if claim.event.attempts > MAX_ATTEMPTS:
+            trace.outcome, trace.reply = "failed", APOLOGY
+            trace.errors.append(f"gave up after {MAX_ATTEMPTS} interrupted attempts")
+            return _Result([Reply(APOLOGY)], trace, event_status=FAILED)
+        return None
+
+    # -- writing -----------------------------------------------------------------------------------
+    def _commit(self, claim: Claim, result: _Result) -> bool:
+        """Save the turn; when no other event waits, give the lease back in the same transaction."""
+        event = claim.event
+        with self.db.write() as conn:
+            now = self.clock()
+            change = SessionUpdate(state=result.state.to_json() if result.state is not None else None,
+                                   spec_version=result.spec_version, owner=event.user_id, sequence=event.sequence,
+                                   counts_as_turn=result.state is not None)
+            if not sessions.save(conn, claim.session.key, self.engine_id, change, now, now + self.lease):
+                raise LeaseLost()
+            events.finish(conn, event.pk, result.event_status, replies_to_json(result.replies), now)
+            for action_id, status, reason in result.plan.close:
+                actions.transition(conn, action_id, (PENDING,), status, now, reason=reason)
+            actions.insert_rows(conn, result.plan.create)
+            insert_trace(conn, result.trace)
+            if events.waiting(conn, claim.session.key):
+                return False
+            sessions.release(conn, claim.session.key, self.engine_id)
+            return True
+
+    def _commit_failure(self, claim: Claim, exc: BaseException, replies: list[Reply], started: float) -> None:
+        """Answer a failed turn with ``replies`` and record why; the session's state is not touched."""
+        event = claim.event
+        trace = TraceRow(session_key=claim.session.key, kind=event.kind, outcome="failed", created_at=self.clock(),
+                         event_id=event.event_id, user_id=event.user_id, agent=claim.session.agent,
+                         message=event.text, reply=replies[0].text, errors=[f"{type(exc).__name__}: {exc}"],
+                         latencies={"total": _ms(started)})
+        try:
+            with self.db.write() as conn:
+                now = self.clock()
+                if sessions.acquire(conn, claim.session.key, self.engine_id, now, now + self.lease):
+                    events.finish(conn, event.pk, FAILED, replies_to_json(replies), now)
+                    insert_trace(conn, trace)
+        except Exception:  # noqa: BLE001 - the store is down: the caller still gets the apology
+            log.exception("could not record the failed turn of %s", claim.session.key)
+
+
+def _unrecorded(state: DialogueState, action: PendingRow) -> bool:
+    """The API ran, but the turn that ran it failed to save: confirming again replays its result."""
+    instance = state.instances.get(action.instance)
+    return action.status == ACTION_DONE and instance is not None and instance.open and not instance.actions_done
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 3)

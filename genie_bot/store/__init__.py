@@ -1,0 +1,9 @@
+"""The engine's persistence: SQLite (default) or PostgreSQL through SQLAlchemy Core, Alembic migrations.
+
+Modules hold the queries of one table each; the engine composes them into transactions.
+"""
+
+from .database import Database
+from .migrations import SchemaOutdated, check_schema, current_revision, head_revision, upgrade
+
+__all__ = ["Database", "SchemaOutdated", "check_schema", "current_revision", "head_revision", "upgrade"]

@@ -1,0 +1,91 @@
+"""The inbox: every event (message or button click) a session received, in the order to apply them.
+
+An event row is written once when it arrives; its primary key (platform, event id) is what
+makes a second delivery of the same event a no-op. It is ``queued`` until the process
+holding the session's lease runs it (``running``), then ``done`` or ``failed`` with the
+replies, which the caller that delivered it reads back, whichever process ran the turn.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, fields
+
+from sqlalchemy import Connection, bindparam, delete, func, select, update
+
+from .database import Database
+from .schema import events as t
+
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+
+
+@dataclass(frozen=True)
+class EventRow:
+    platform: str
+    event_id: str
+    session_key: str
+    kind: str
+    user_id: str
+    text: str | None
+    action_id: str | None
+    decision: str | None
+    sequence: int
+    status: str
+    attempts: int
+    accepted_by: str
+    received_at: dt.datetime
+
+    @property
+    def pk(self) -> tuple[str, str]:
+        return self.platform, self.event_id
+
+
+_THIS = (t.c.platform == bindparam("b_platform"), t.c.event_id == bindparam("b_event"))
+_WAITING = select(*(t.c[f.name] for f in fields(EventRow))).where(
+    t.c.session_key == bindparam("b_key"), t.c.status.in_((QUEUED, RUNNING))
+).order_by(t.c.sequence, t.c.received_at, t.c.event_id)
+_START = update(t).where(*_THIS).values(status=RUNNING, attempts=t.c.attempts + 1)
+_FINISH = update(t).where(*_THIS).values(status=bindparam("b_status"), reply=bindparam("b_reply"),
+                                         done_at=bindparam("b_now"))
+_OUTCOME = select(t.c.status, t.c.reply).where(*_THIS)
+
+
+def accept(db: Database, conn: Connection, row: EventRow) -> bool:
+    """Insert a new event; False when this (platform, event id) was seen before."""
+    return db.insert_new(conn, t, {f.name: getattr(row, f.name) for f in fields(EventRow)})
+
+
+def waiting(conn: Connection, session_key: str) -> list[EventRow]:
+    """Unfinished events of a session, in the order to apply them (sequence, then arrival).
+
+    Only the lease holder calls this, between its turns: an event still ``running`` then was
+    left by a holder that died mid-turn, and waits to run again.
+    """
+    return [EventRow(**r._mapping) for r in conn.execute(_WAITING, {"b_key": session_key})]
+
+
+def start(conn: Connection, row: EventRow) -> None:
+    conn.execute(_START, {"b_platform": row.platform, "b_event": row.event_id})
+
+
+def finish(conn: Connection, pk: tuple[str, str], status: str, reply: str, now: dt.datetime) -> None:
+    conn.execute(_FINISH, {"b_platform": pk[0], "b_event": pk[1], "b_status": status, "b_reply": reply, "b_now": now})
+
+
+def outcome(conn: Connection, pk: tuple[str, str]) -> tuple[str, str | None] | None:
+    """(status, replies JSON) of an event, or None if unknown."""
+    row = conn.execute(_OUTCOME, {"b_platform": pk[0], "b_event": pk[1]}).first()
+    return (row.status, row.reply) if row else None
+
+
+def sessions_with_work(conn: Connection) -> list[str]:
+    return list(conn.scalars(select(t.c.session_key).where(t.c.status.in_((QUEUED, RUNNING))).distinct()))
+
+
+def count_by_status(conn: Connection) -> dict[str, int]:
+    return dict(conn.execute(select(t.c.status, func.count()).group_by(t.c.status)).all())
+
+
+def purge(conn: Connection, before: dt.datetime) -> int:
+    """Forget finished events older than ``before`` (a retry after that is treated as new)."""
+    return conn.execute(delete(t).where(t.c.status.in_((DONE, FAILED)), t.c.received_at < before)).rowcount

@@ -1,0 +1,111 @@
+"""The engine's tables (SQLAlchemy Core). Alembic migrations create them; this is their shape.
+
+Timestamps are naive UTC. JSON documents (states, acts, values) are stored as text written by
+the engine itself, so SQLite and PostgreSQL hold byte-identical documents.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Boolean, Column, DateTime, Index, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+KEY = String(512)
+USER = String(128)
+
+sessions = Table(
+    "genie_sessions", metadata,
+    Column("key", KEY, primary_key=True),
+    Column("platform", String(32), nullable=False),
+    Column("workspace", String(128), nullable=False),
+    Column("channel", String(128), nullable=False),
+    Column("thread", String(128), nullable=False),
+    Column("agent", String(128), nullable=False),
+    Column("spec_version", String(64)),
+    Column("owner", USER),
+    Column("state", Text),  # DialogueState JSON; NULL: no turn yet, or closed
+    Column("status", String(16), nullable=False),  # active | closed
+    Column("turns", Integer, nullable=False),
+    Column("last_sequence", BigInteger),
+    Column("lease_owner", String(200)),
+    Column("lease_until", DateTime),
+    Column("reminded_at", DateTime),
+    Column("created_at", DateTime, nullable=False),
+    Column("updated_at", DateTime, nullable=False),
+    Index("ix_genie_sessions_updated_at", "updated_at"),
+    Index("ix_genie_sessions_lease_owner", "lease_owner"),
+)
+
+events = Table(
+    "genie_events", metadata,
+    Column("platform", String(32), primary_key=True),
+    Column("event_id", String(200), primary_key=True),
+    Column("session_key", KEY, nullable=False),
+    Column("kind", String(16), nullable=False),  # message | action
+    Column("user_id", USER, nullable=False),
+    Column("text", Text),
+    Column("action_id", String(64)),
+    Column("decision", String(16)),
+    Column("sequence", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),  # queued | running | done | failed
+    Column("attempts", Integer, nullable=False),
+    Column("accepted_by", String(200), nullable=False),  # the engine whose caller waits for the reply
+    Column("reply", Text),  # JSON list of replies
+    Column("received_at", DateTime, nullable=False),
+    Column("done_at", DateTime),
+    Index("ix_genie_events_session_status", "session_key", "status", "sequence"),
+    Index("ix_genie_events_received_at", "received_at"),
+)
+
+turns = Table(
+    "genie_turns", metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("session_key", KEY, nullable=False),
+    Column("turn", Integer),
+    Column("event_id", String(200)),
+    Column("kind", String(16), nullable=False),  # message | action | job
+    Column("user_id", USER),
+    Column("agent", String(128)),
+    Column("spec_version", String(64)),
+    Column("outcome", String(16), nullable=False),  # ok | refused | failed
+    Column("message", Text),
+    Column("statements", Text),
+    Column("parse_source", String(32)),
+    Column("acts", Text),  # JSON list of formal acts
+    Column("reply", Text),
+    Column("pending_action_id", String(32)),
+    Column("latencies", Text),  # JSON {stage: ms}
+    Column("llm_calls", Integer, nullable=False),
+    Column("prompt_tokens", Integer, nullable=False),
+    Column("completion_tokens", Integer, nullable=False),
+    Column("errors", Text),  # JSON list
+    Column("created_at", DateTime, nullable=False),
+    Index("ix_genie_turns_created_at", "created_at"),
+    Index("ix_genie_turns_session", "session_key", "id"),
+)
+
+pending_actions = Table(
+    "genie_pending_actions", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("session_key", KEY, nullable=False),
+    Column("instance", String(128), nullable=False),
+    Column("worksheet", String(128), nullable=False),
+    Column("api", String(128)),
+    Column("summary", Text, nullable=False),  # JSON: the values the user was shown
+    Column("args", Text),  # JSON: the frozen arguments the API will receive; NULL if unknown
+    Column("api_fingerprint", String(64), nullable=False),
+    Column("spec_version", String(64), nullable=False),
+    Column("owner", USER),
+    Column("destructive", Boolean, nullable=False),
+    Column("status", String(16), nullable=False),
+    # pending -> executing -> done | failed; pending -> cancelled | expired | invalidated;
+    # executing -> interrupted (the process died during the call; never retried)
+    Column("reason", Text),
+    Column("result", Text),
+    Column("executed_by", String(200)),
+    Column("created_at", DateTime, nullable=False),
+    Column("expires_at", DateTime, nullable=False),
+    Column("updated_at", DateTime, nullable=False),
+    Index("ix_genie_pending_session_status", "session_key", "status"),
+    Index("ix_genie_pending_status_expires", "status", "expires_at"),
+)

@@ -1,0 +1,147 @@
+"""Session rows: the dialogue state of one conversation, and the lease that serialises its turns.
+
+A lease is a lock held by one engine process (``lease_owner``) until ``lease_until``. It is
+taken and released by conditional UPDATEs, so it works the same on SQLite and PostgreSQL
+without keeping a connection open while a parser (LLM) runs. A process renews the leases it
+holds while it works; a lease that was not renewed in time belonged to a process that died
+and may be taken over. Every write of a turn re-checks the lease in its transaction (a
+fence), so a process that lost its lease can never commit.
+
+Statements are built once, with bind parameters: building them per call costs several times
+more than running them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, fields
+
+from sqlalchemy import Connection, bindparam, case, func, or_, select, update
+
+from .database import Database
+from .schema import sessions as t
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    key: str
+    platform: str
+    workspace: str
+    channel: str
+    thread: str
+    agent: str
+    spec_version: str | None
+    owner: str | None
+    state: str | None
+    status: str
+    turns: int
+    lease_owner: str | None
+    lease_until: dt.datetime | None
+    updated_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class SessionUpdate:
+    """What a turn writes back; ``state=None`` leaves the dialogue state as it was."""
+
+    state: str | None
+    spec_version: str | None
+    owner: str | None
+    sequence: int | None
+    counts_as_turn: bool = True
+
+
+_LOAD = select(*(t.c[f.name] for f in fields(SessionRow))).where(t.c.key == bindparam("b_key"))
+_ACQUIRE = update(t).where(
+    t.c.key == bindparam("b_key"),
+    or_(t.c.lease_owner.is_(None), t.c.lease_owner == bindparam("b_owner"), t.c.lease_until < bindparam("b_now")),
+).values(lease_owner=bindparam("b_owner"), lease_until=bindparam("b_until"))
+_RELEASE = update(t).where(t.c.key == bindparam("b_key"), t.c.lease_owner == bindparam("b_owner")) \
+    .values(lease_owner=None, lease_until=None)
+_RENEW = update(t).where(t.c.lease_owner == bindparam("b_owner")).values(lease_until=bindparam("b_until"))
+_SEQUENCE = bindparam("b_sequence", type_=t.c.last_sequence.type)
+_SAVE = update(t).where(t.c.key == bindparam("b_key"), t.c.lease_owner == bindparam("b_owner")).values(
+    state=func.coalesce(bindparam("b_state", type_=t.c.state.type), t.c.state),
+    spec_version=func.coalesce(bindparam("b_version", type_=t.c.spec_version.type), t.c.spec_version),
+    owner=func.coalesce(t.c.owner, bindparam("b_user", type_=t.c.owner.type)),
+    turns=t.c.turns + bindparam("b_turns"),
+    last_sequence=case((or_(t.c.last_sequence.is_(None), t.c.last_sequence < _SEQUENCE), _SEQUENCE),
+                       else_=t.c.last_sequence),
+    updated_at=bindparam("b_now"), lease_until=bindparam("b_until"), reminded_at=None, status="active",
+)
+
+
+def ensure(db: Database, conn: Connection, key: str, parts: tuple[str, str, str, str], agent: str,
+           now: dt.datetime) -> None:
+    platform, workspace, channel, thread = parts
+    db.insert_new(conn, t, dict(key=key, platform=platform, workspace=workspace, channel=channel, thread=thread,
+                                agent=agent, status="active", turns=0, created_at=now, updated_at=now))
+
+
+def load(conn: Connection, key: str) -> SessionRow | None:
+    row = conn.execute(_LOAD, {"b_key": key}).first()
+    return SessionRow(**row._mapping) if row else None
+
+
+def acquire(conn: Connection, key: str, owner: str, now: dt.datetime, until: dt.datetime) -> bool:
+    """Take (or extend) the lease of ``key``; False while another live owner holds it."""
+    params = {"b_key": key, "b_owner": owner, "b_now": now, "b_until": until}
+    return conn.execute(_ACQUIRE, params).rowcount == 1
+
+
+def release(conn: Connection, key: str, owner: str) -> None:
+    conn.execute(_RELEASE, {"b_key": key, "b_owner": owner})
+
+
+def renew(conn: Connection, owner: str, until: dt.datetime) -> int:
+    """Extend every lease ``owner`` holds (its heartbeat); returns how many."""
+    return conn.execute(_RENEW, {"b_owner": owner, "b_until": until}).rowcount
+
+
+def expire_leases_of(conn: Connection, owners: list[str], now: dt.datetime) -> int:
+    """Make the leases of dead owners free to take at once."""
+    if not owners:
+        return 0
+    return conn.execute(update(t).where(t.c.lease_owner.in_(owners))
+                        .values(lease_until=now - dt.timedelta(seconds=1))).rowcount
+
+
+def lease_owners(conn: Connection) -> list[str]:
+    return list(conn.scalars(select(t.c.lease_owner).where(t.c.lease_owner.is_not(None)).distinct()))
+
+
+def save(conn: Connection, key: str, owner: str, change: SessionUpdate, now: dt.datetime, until: dt.datetime) -> bool:
+    """Write a turn's result if ``owner`` still holds the lease (the fence); False otherwise."""
+    params = {"b_key": key, "b_owner": owner, "b_state": change.state,
+              "b_version": change.spec_version if change.state is not None else None, "b_user": change.owner,
+              "b_turns": int(change.counts_as_turn), "b_sequence": change.sequence, "b_now": now, "b_until": until}
+    return conn.execute(_SAVE, params).rowcount == 1
+
+
+def close(conn: Connection, key: str, now: dt.datetime) -> None:
+    """Forget the dialogue state (the next message starts a new conversation)."""
+    conn.execute(update(t).where(t.c.key == key).values(state=None, status="closed", updated_at=now, reminded_at=None))
+
+
+def mark_reminded(conn: Connection, key: str, now: dt.datetime) -> None:
+    conn.execute(update(t).where(t.c.key == key).values(reminded_at=now))
+
+
+def idle(conn: Connection, before: dt.datetime, limit: int = 500) -> list[str]:
+    """Active sessions with a state whose last activity is older than ``before``."""
+    return list(conn.scalars(select(t.c.key).where(t.c.status == "active", t.c.state.is_not(None),
+                                                   t.c.updated_at < before).order_by(t.c.updated_at).limit(limit)))
+
+
+def awaiting_reminder(conn: Connection, before: dt.datetime, limit: int = 500) -> list[str]:
+    """Active sessions idle since ``before`` that were not reminded since their last turn."""
+    return list(conn.scalars(select(t.c.key).where(
+        t.c.status == "active", t.c.state.is_not(None), t.c.updated_at < before, t.c.reminded_at.is_(None))
+        .order_by(t.c.updated_at).limit(limit)))
+
+
+def live_by_version(conn: Connection) -> dict[tuple[str, str | None], int]:
+    """Number of sessions with a state, per (agent, spec version)."""
+    rows = conn.execute(select(t.c.agent, t.c.spec_version, func.count())
+                        .where(t.c.state.is_not(None)).group_by(t.c.agent, t.c.spec_version))
+    return {(agent, version): count for agent, version, count in rows}

@@ -1,0 +1,205 @@
+"""Drives the real Slack adapter: engine + Bolt app over signed HTTP, Web API on MockSlackWebAPI.
+
+Requests are signed with slack_sdk's ``SignatureVerifier`` and posted to the adapter's own
+HTTP server (loopback, free port), so Bolt verifies them exactly as in production. Replies
+go to the mock's Web API; tests wait on what it recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+from slack_sdk import WebClient
+from slack_sdk.signature import SignatureVerifier
+
+from adapters.slack import SlackAdapter, create_adapter
+from adapters.slack.blocks import BUTTONS_BLOCK
+from adapters.slack.receivers import HttpReceiver
+from genie_bot.config import AgentConfig, Config, ConfirmationSettings, SchedulerSettings
+from genie_bot.engine import Engine
+from tests.engine.support import ORDER, build_agent
+from tests.fakes.slack_api import BOT_ID, BOT_USER_ID, TEAM_ID, MockSlackWebAPI, SlackCall, event_callback, \
+    slash_command
+
+SECRET = "test-signing-secret"
+_clicks = itertools.count(1)
+
+
+def slack_settings(slack: MockSlackWebAPI, **overrides: Any) -> dict[str, Any]:
+    """``platforms.slack`` for HTTP mode on a free loopback port, talking to ``slack``."""
+    return {"bot_token": "xoxb-test", "signing_secret": SECRET, "host": "127.0.0.1", "port": 0,
+            "api_base_url": slack.base_url, "shutdown_grace_seconds": 5, **overrides}
+
+
+def make_config(url: str, agent_dir: Path, slack: dict[str, Any], *, name: str = "shop",
+                destructive: frozenset[str] = frozenset(), admins: tuple[str, ...] = ("UADMIN",),
+                **settings: Any) -> Config:
+    confirmation = {k: settings.pop(k) for k in list(settings) if k in ConfirmationSettings.__dataclass_fields__}
+    return Config(agents={name: AgentConfig(name, agent_dir, destructive)}, default_agent=name, database_url=url,
+                  admins={"slack": frozenset(admins)}, platforms={"slack": slack},
+                  confirmation=ConfirmationSettings(**confirmation), scheduler=SchedulerSettings(enabled=False),
+                  **settings)
+
+
+class SlackHarness:
+    """``async with SlackHarness(slack, config) as h``: an engine and its Slack adapter, serving HTTP."""
+
+    def __init__(self, slack: MockSlackWebAPI, config: Config, **engine_options: Any):
+        self.slack = slack
+        self.config = config
+        self.engine_options = engine_options
+        self.verifier = SignatureVerifier(SECRET)
+
+    async def __aenter__(self) -> "SlackHarness":
+        self.engine = Engine(self.config, **self.engine_options)
+        await self.engine.start()
+        self.adapter: SlackAdapter = create_adapter(self.config, self.config.platforms["slack"])
+        self.engine.add_sink("slack", self.adapter.deliver)
+        await self.adapter.start(self.engine)
+        if isinstance(self.adapter.receiver, HttpReceiver):
+            host, port = self.adapter.receiver.address
+            self.base = f"http://{host}:{port}"
+        self.http = aiohttp.ClientSession()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.http.close()
+        await self.adapter.stop()
+        await self.engine.stop()
+
+    # -- requests ------------------------------------------------------------------------------------
+    async def post(self, body: str, content_type: str, *, headers: dict[str, str] | None = None,
+                   signature: str | None = None, age: float = 0) -> tuple[int, float]:
+        """POST a request signed like Slack does ``age`` seconds ago; returns (status, seconds to respond)."""
+        timestamp = str(int(time.time() - age))
+        signed = {"X-Slack-Request-Timestamp": timestamp, "Content-Type": content_type,
+                  "X-Slack-Signature": signature or self.verifier.generate_signature(timestamp=timestamp, body=body)}
+        started = time.monotonic()
+        async with self.http.post(self.base + "/slack/events", data=body.encode(),
+                                  headers={**signed, **(headers or {})}) as r:
+            await r.read()
+            return r.status, time.monotonic() - started
+
+    async def event(self, event: dict[str, Any], *, event_id: str | None = None, retry_num: int | None = None,
+                    **signing: Any) -> tuple[int, float]:
+        """Deliver an Events API callback; returns (status, seconds until acknowledged)."""
+        body = event_callback(event)
+        body["event_id"] = event_id or body["event_id"]
+        headers = {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": "http_timeout"} if retry_num else {}
+        return await self.post(json.dumps(body), "application/json", headers=headers, **signing)
+
+    async def mention(self, text: str, *, user: str = "U1", thread_ts: str | None = None) -> str:
+        """A user @mentions the bot in C1 (stored in the mock's history); returns the message's ts."""
+        text = f"<@{BOT_USER_ID}> {text}"
+        ts = self.slack.add_message("C1", text, user=user, thread_ts=thread_ts)
+        event = {"type": "app_mention", "user": user, "text": text, "ts": ts, "channel": "C1", "event_ts": ts,
+                 "team": TEAM_ID, **({"thread_ts": thread_ts} if thread_ts else {})}
+        assert (await self.event(event))[0] == 200
+        return ts
+
+    async def say(self, text: str, *, thread_ts: str | None, user: str = "U1", channel: str = "C1",
+                  **fields: Any) -> str:
+        """A user posts a plain message (no mention); returns its ts."""
+        ts = self.slack.add_message(channel, text, user=user, thread_ts=thread_ts)
+        event = {"type": "message", "user": user, "text": text, "ts": ts, "channel": channel, "event_ts": ts,
+                 "team": TEAM_ID, "channel_type": "im" if channel.startswith("D") else "channel",
+                 **({"thread_ts": thread_ts} if thread_ts else {}), **fields}
+        assert (await self.event(event))[0] == 200
+        return ts
+
+    async def click(self, card: dict[str, Any], decision: str, *, user: str = "U1", response: str = "click") -> int:
+        """``user`` clicks Confirm or Cancel on ``card`` (see :meth:`card`); ephemerals go to ``response``."""
+        payload = self.click_payload(card, decision, user=user, response=response)
+        status, _ = await self.post(urlencode({"payload": json.dumps(payload)}), "application/x-www-form-urlencoded")
+        return status
+
+    def click_payload(self, card: dict[str, Any], decision: str, *, user: str = "U1",
+                      response: str = "click") -> dict[str, Any]:
+        """The ``block_actions`` payload of a click on ``card``, as Slack sends it."""
+        button = next(e for b in card["blocks"] if b.get("block_id") == BUTTONS_BLOCK for e in b["elements"]
+                      if e["action_id"].startswith(f"genie_{decision}:"))
+        return {
+            "type": "block_actions", "token": "verification-token", "api_app_id": "A1",
+            "user": {"id": user, "username": user.lower(), "team_id": TEAM_ID},
+            "team": {"id": TEAM_ID, "domain": "genie-test"},
+            "container": {"type": "message", "message_ts": card["ts"], "channel_id": card["channel"],
+                          "is_ephemeral": False, "thread_ts": card.get("thread_ts")},
+            "trigger_id": f"{next(_clicks)}.{uuid.uuid4().int % 10**12}",
+            "channel": {"id": card["channel"], "name": "general"},
+            "message": {"type": "message", "user": BOT_USER_ID, "bot_id": BOT_ID, "text": card["text"],
+                        "ts": card["ts"], "blocks": card["blocks"],
+                        **({"thread_ts": card["thread_ts"]} if card.get("thread_ts") else {})},
+            "response_url": self.slack.response_url(response),
+            "actions": [{**button, "block_id": BUTTONS_BLOCK, "action_ts": f"{time.time():.6f}"}],
+        }
+
+    async def command(self, text: str, *, user: str = "U1", channel: str = "C1") -> list[str]:
+        """``/genie text``; returns the texts posted to its response URL (ephemeral, checked)."""
+        response = f"cmd-{uuid.uuid4().hex[:8]}"
+        form = slash_command("/genie", text, response_url=self.slack.response_url(response), user_id=user,
+                             channel_id=channel)
+        status, _ = await self.post(urlencode(form), "application/x-www-form-urlencoded")
+        assert status == 200
+        bodies = await asyncio.to_thread(self.slack.wait_for_response, response)
+        assert all(b["response_type"] == "ephemeral" for b in bodies)
+        return [b["text"] for b in bodies]
+
+    # -- what the bot did ----------------------------------------------------------------------------
+    async def wait_for(self, method: str, count: int = 1, timeout: float = 10.0) -> list[SlackCall]:
+        return await asyncio.to_thread(self.slack.wait_for, method, count, timeout)
+
+    async def settle(self) -> None:
+        """Wait until every turn acknowledged so far has posted its replies."""
+        await asyncio.sleep(0.05)  # Bolt starts listeners right after the ack
+        await self.adapter.tasks.drain(10)
+
+    async def thread(self, thread_ts: str) -> list[dict[str, Any]]:
+        """The bot's messages in a thread of C1 as they are now (updates applied, deletions gone)."""
+        client = WebClient(token="xoxb-test", base_url=self.slack.base_url)
+        messages = (await asyncio.to_thread(client.conversations_replies, channel="C1", ts=thread_ts))["messages"]
+        return [dict(m, channel="C1") for m in messages if m.get("user") == BOT_USER_ID]
+
+    async def texts(self, thread_ts: str) -> list[str]:
+        return [m["text"] for m in await self.thread(thread_ts)]
+
+    async def card(self, thread_ts: str) -> dict[str, Any]:
+        """The last message of a thread with Confirm / Cancel buttons."""
+        return next(m for m in reversed(await self.thread(thread_ts)) if has_buttons(m))
+
+
+def has_buttons(message: dict[str, Any]) -> bool:
+    return any(b.get("block_id") == BUTTONS_BLOCK for b in message.get("blocks") or [])
+
+
+class SlowParser:
+    """Takes a second over any message that says "slowly": a turn much longer than an ack may take."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+
+    def parse(self, spec: Any, state: Any, text: str, today: Any) -> Any:
+        time.sleep(1.0 if "slowly" in text else 0)
+        return self.inner.parse(spec, state, text, today)
+
+
+def slow_agent(spec: Any) -> Any:
+    agent = build_agent(spec)
+    agent.parser = SlowParser(agent.parser)
+    return agent
+
+
+async def ask(h: SlackHarness, user: str = "U1") -> tuple[str, dict[str, Any]]:
+    """Order food in a new thread of C1 up to the confirmation; returns (thread ts, the card)."""
+    thread = await h.mention(ORDER[0], user=user)
+    for text in ORDER[1:]:
+        await h.say(text, thread_ts=thread, user=user)
+    await h.settle()
+    return thread, await h.card(thread)

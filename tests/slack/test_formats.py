@@ -1,0 +1,87 @@
+"""The adapter's pure parts: Slack text formats, session mapping, settings, splitting, click outcomes."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.slack import SlackSettingsInvalid, create_adapter
+from adapters.slack.blocks import SECTION_LIMIT, reply_messages
+from adapters.slack.commands import conversation
+from adapters.slack.mrkdwn import to_mrkdwn, to_plain
+from adapters.slack.outcomes import Outcome, classify
+from adapters.slack.sessions import Place, sequence, session_key
+from genie_bot.engine import Decision, PendingActionView, Reply, SessionKey
+from genie_bot.engine.turns import APOLOGY, NOT_OWNER
+
+
+@pytest.mark.parametrize("markdown, mrkdwn", [
+    ("**Pizza** and *thin* crust, ~~no~~ __olives__", "*Pizza* and _thin_ crust, ~no~ *olives*"),
+    ("# Your order\n- one\n  * two", "*Your order*\n• one\n  • two"),
+    ("[the menu](https://x.test/a?b=1|2) or <https://x.test>", "<https://x.test/a?b=1%7C2|the menu> or <https://x.test>"),
+    ("1 < 2 & 3 > 2, 2 * 3 * 4, snake_case_name", "1 &lt; 2 &amp; 3 &gt; 2, 2 * 3 * 4, snake_case_name"),
+    ("`**kept** <x>` then\n```python\nif a < b: **c**\n```", "`**kept** &lt;x&gt;` then\n```\nif a &lt; b: **c**\n```"),
+])
+def test_markdown_becomes_slack_mrkdwn(markdown, mrkdwn):
+    assert to_mrkdwn(markdown) == mrkdwn
+
+
+def test_slack_text_becomes_what_the_user_wrote():
+    text = ("<@UBOT> mail <mailto:ann@x.edu|ann@x.edu> in <#C1|general>, see <https://x.test|the site> "
+            "or <https://y.test>, ask <@U2> <!here> &lt;3 &amp; more")
+    assert to_plain(text, "UBOT") == "mail ann@x.edu in #general, see the site or https://y.test, ask @U2 @here <3 & more"
+
+
+def test_threads_and_direct_messages_map_to_sessions():
+    assert session_key("T1", "C1", "1.000200") == SessionKey("slack", "T1", "C1", "1.000200")  # starts a thread
+    assert session_key("T1", "C1", "1.000300", "1.000200") == SessionKey("slack", "T1", "C1", "1.000200")
+    assert session_key("T1", "D1", "1.000300") == SessionKey("slack", "T1", "D1", "")  # the whole DM
+    assert session_key("T1", "D1", "1.000300", "1.000200") == SessionKey("slack", "T1", "D1", "1.000200")
+    assert Place.of(SessionKey("slack", "T1", "D1")) == Place("D1", None)
+    assert sequence("1700000000.000100") == 1_700_000_000_000_100 and sequence("1700000000.5") == 1_700_000_000_500_000
+
+
+@pytest.mark.parametrize("text, channel, thread", [
+    ("reset https://w.slack.com/archives/C9/p1700000000000200", "C1", ("C9", "1700000000.000200")),
+    ("state <https://w.slack.com/archives/C9/p1700000000000300?thread_ts=1700000000.000200&cid=C9>", "C1",
+     ("C9", "1700000000.000200")),
+    ("reset", "D1", ("D1", "")),
+    ("agents", "C1", ("C1", "")),
+    ("reset", "C1", None),
+])
+def test_a_command_names_its_conversation(text, channel, thread):
+    key = conversation({"team_id": "T1", "channel_id": channel, "text": text})
+    assert (key and (key.channel, key.thread)) == thread
+
+
+def test_long_replies_are_split_and_the_card_comes_last():
+    view = PendingActionView("a1", "order food", [(f"line {i}", "x" * 10) for i in range(12)])
+    messages = reply_messages(Reply("\n\n".join(["word " * 400] * 4), view))
+    assert len(messages) > 1 and all(len(m.text) <= SECTION_LIMIT for m in messages)
+    assert [m.blocks is None for m in messages] == [True] * (len(messages) - 1) + [False]
+    card = messages[-1].blocks
+    assert [b["type"] for b in card] == ["section", "section", "section", "actions"]  # 12 fields: 10 + 2
+    assert [len(b.get("fields", [])) for b in card[1:3]] == [10, 2]
+    assert reply_messages(Reply("")) == []
+
+
+@pytest.mark.parametrize("decision, replies, outcome", [
+    (Decision.CONFIRM, [Reply("Done. order id: 1")], Outcome.DONE),
+    (Decision.CANCEL, [Reply("Okay, I have not done that.")], Outcome.CANCELLED),
+    (Decision.CONFIRM, [Reply(NOT_OWNER)], Outcome.REFUSED),
+    (Decision.CONFIRM, [Reply("That was already done.")], Outcome.REFUSED),
+    (Decision.CONFIRM, [Reply("That confirmation is no longer valid (it expired).\n\nShall I?",
+                              PendingActionView("a2", "t", []))], Outcome.STALE),
+    (Decision.CONFIRM, [Reply(APOLOGY)], Outcome.FAILED),
+])
+def test_click_outcomes(decision, replies, outcome):
+    assert classify(decision, replies).outcome is outcome
+
+
+def test_settings_are_checked_when_the_adapter_is_created():
+    with pytest.raises(SlackSettingsInvalid) as problems:
+        create_adapter(None, {"bot_token": "xoxb-1", "prot": 80, "ignore_bots": "no"})
+    assert str(problems.value) == ("platforms.slack: unknown setting 'prot' (did you mean 'port'?); "
+                                   "'ignore_bots' must be bool, not 'no'; HTTP mode needs 'signing_secret' (or set "
+                                   "SLACK_SIGNING_SECRET), or give an 'app_token' for Socket Mode")
+    assert create_adapter(None, {"bot_token": "xoxb-1", "app_token": "xapp-1"}).settings.mode == "socket"
+    assert create_adapter(None, {"bot_token": "xoxb-1", "signing_secret": "s"}).settings.mode == "http"
