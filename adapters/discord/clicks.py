@@ -5,10 +5,9 @@ API call; so every click is deferred at once (an invisible "update the message l
 answer) and the engine runs afterwards. Then the summary message is edited (buttons
 disabled, outcome shown) and the engine's replies are posted in the conversation.
 
-Two answers mean the click changed nothing: the clicker does not own the conversation, or
-the turn failed (the engine apologised). They go to the clicker alone, ephemerally, and the
-buttons stay live, for the owner or for another try. The engine says so only in words, so
-its ``NOT_OWNER`` and ``APOLOGY`` texts (``genie_bot.engine.turns``) are the signal.
+A click the engine reports as refused (not the owner's, an action already finished) or failed
+changed nothing: the answer goes to the clicker alone, ephemerally, and the buttons stay
+live, for the owner or for another try.
 
 A second click on an action whose first click is still running (a double click) gets an
 ephemeral note without reaching the engine: the engine would run the action only once
@@ -20,8 +19,7 @@ from __future__ import annotations
 
 import discord
 
-from genie_bot.engine import Decision, Engine, Reply
-from genie_bot.engine.turns import APOLOGY, NOT_OWNER
+from genie_bot.engine import ClickOutcome, Decision, Engine, Reply
 
 from .render import post, settled
 from .sessions import session_key
@@ -63,4 +61,4 @@ def outcome(decision: Decision, user: discord.abc.User) -> str:
 
 
 def _changed_nothing(replies: list[Reply]) -> bool:
-    return len(replies) == 1 and replies[0].text in (NOT_OWNER, APOLOGY) and replies[0].pending_action is None
+    return replies[0].outcome in (ClickOutcome.REFUSED, ClickOutcome.FAILED)

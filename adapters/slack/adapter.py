@@ -47,7 +47,6 @@ class SlackAdapter:
             self.receiver = HttpReceiver(app, self.settings.host, self.settings.port, self.settings.path,
                                          lambda: _healthy(engine))
         await self.receiver.start()
-        self._deliver_kept(engine)
 
     async def stop(self) -> None:
         """Stop taking requests, then give the turns already acknowledged time to answer."""
@@ -57,17 +56,6 @@ class SlackAdapter:
 
     async def deliver(self, notification: Notification) -> None:
         await self.poster.post(Place.of(notification.session_key), [notification.reply])
-
-    def _deliver_kept(self, engine: Engine) -> None:
-        """Post the notifications the engine kept while no Slack adapter was running.
-
-        ``genie-bot run`` starts the engine, whose crash recovery may answer Slack users,
-        before it starts any adapter; those answers wait in ``engine.undelivered``.
-        """
-        kept = [n for n in engine.undelivered if n.session_key.platform == PLATFORM]
-        for notification in kept:
-            engine.undelivered.remove(notification)
-            self.tasks.spawn(self.deliver(notification), f"notification to {notification.session_key}")
 
 
 async def _healthy(engine: Engine) -> bool:

@@ -13,12 +13,12 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from genie_bot.engine import Decision, Engine, Reply, SessionKey
+from genie_bot.engine import ClickOutcome, Decision, Engine, Reply, SessionKey
 
 from .blocks import ACTION_ID, Block, SlackMessage, settled_card
 from .messages import FAILURE
 from .mrkdwn import to_mrkdwn
-from .outcomes import Outcome, classify
+from .outcomes import classify
 from .poster import Poster, Respond
 from .sessions import Place, sequence, session_key
 from .tasks import InOrder
@@ -69,8 +69,8 @@ class ClickTurns:
         if not replies:  # a duplicate delivery, answered by the first one
             await self.poster.discard(place, placeholder)
             return
-        outcome = classify(click.decision, replies)
-        if outcome.outcome is Outcome.REFUSED:
+        outcome = classify(replies)
+        if outcome.outcome is ClickOutcome.REFUSED:
             await self.poster.discard(place, placeholder)
             await respond(text="\n\n".join(to_mrkdwn(r.text) for r in replies), response_type="ephemeral",
                           replace_original=False)

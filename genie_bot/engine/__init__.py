@@ -5,7 +5,7 @@ values; nothing here knows any chat platform.
 """
 
 from .engine import Engine
-from .types import Decision, EngineStatus, Notification, PendingActionView, ReloadReport, Reply, SessionKey
+from .types import ClickOutcome, Decision, EngineStatus, Notification, PendingActionView, ReloadReport, Reply, SessionKey
 
-__all__ = ["Decision", "Engine", "EngineStatus", "Notification", "PendingActionView", "ReloadReport", "Reply",
+__all__ = ["ClickOutcome", "Decision", "Engine", "EngineStatus", "Notification", "PendingActionView", "ReloadReport", "Reply",
            "SessionKey"]

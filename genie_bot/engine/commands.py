@@ -66,7 +66,7 @@ async def serve(config: Config) -> int:
 
     engine = Engine(config)
     try:
-        await engine.start()
+        await engine.start(recover=False)  # recovery runs once the adapters can deliver what it says
     except SchemaOutdated as exc:
         print(SchemaOutdated(exc.current, exc.head, exc.url, str(config.source)), file=sys.stderr)
         await engine.stop()
@@ -81,8 +81,8 @@ async def serve(config: Config) -> int:
         loop.add_signal_handler(sig, stopping.set)
     try:
         adapters = [load_adapter(platform, config) for platform in config.platforms] or [ConsoleAdapter(stopping.set)]
-    except ImportError as exc:
-        print(f"cannot load a configured platform's adapter: {exc}", file=sys.stderr)
+    except (ImportError, ValueError) as exc:  # a missing adapter, or its settings are invalid
+        print(f"cannot start a configured platform: {exc}", file=sys.stderr)
         await engine.stop()
         return 1
     scheduler = start_scheduler(engine) if config.scheduler.enabled else None
@@ -90,6 +90,7 @@ async def serve(config: Config) -> int:
         for adapter in adapters:
             engine.add_sink(adapter.platform, adapter.deliver)
             await adapter.start(engine)
+        await engine.recover()
         logging.getLogger(__name__).info("serving %s with %s", ", ".join(config.agents),
                                          ", ".join(a.platform for a in adapters))
         await stopping.wait()

@@ -35,7 +35,7 @@ from .confirmations import ConfirmationPlan, plan_confirmations, view_of
 from .gate import ConfirmationGate, TurnAborted
 from .inbox import Claim
 from .migration import migrate_state
-from .types import Decision, Reply, replies_to_json
+from .types import ClickOutcome, Decision, Reply, replies_to_json
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ class TurnRunner:
             return TurnOutcome([], lost=True)
         except (Exception, TurnAborted) as exc:  # noqa: BLE001 - every failure becomes an apology
             log.exception("turn of %s failed", claim.session.key)
-            replies = [Reply(APOLOGY)]
+            replies = [Reply(APOLOGY, outcome=ClickOutcome.FAILED)]
             self._commit_failure(claim, exc, replies, started)
             return TurnOutcome(replies)
 
@@ -197,7 +197,8 @@ class TurnRunner:
         gate = self._gate(ctx, clicked)
         yes = event.decision == Decision.CONFIRM.value
         reply = ctx.loaded.agent.apply(ctx.state, f"{clicked.instance}.confirmed = {yes}", gate)
-        result = self._finish(ctx, reply, gate, settled={clicked.id} if not yes else set())
+        result = self._finish(ctx, reply, gate, settled={clicked.id} if not yes else set(),
+                              outcome=ClickOutcome.DONE if yes else ClickOutcome.CANCELLED)
         if not yes:
             result.plan.close.append((clicked.id, CANCELLED, "cancelled by the user"))
         return result
@@ -213,14 +214,15 @@ class TurnRunner:
         gate = self._gate(ctx)
         reply = ctx.loaded.agent.apply(ctx.state, "", gate)
         result = self._finish(ctx, reply, gate, settled={clicked.id},
-                              prefix=f"That confirmation is no longer valid ({reason or clicked.status}).")
+                              prefix=f"That confirmation is no longer valid ({reason or clicked.status}).",
+                              outcome=ClickOutcome.STALE, detail=reason or clicked.status)
         if closing:
             result.plan.close.append((clicked.id, *closing))
         return result
 
     # -- finishing ---------------------------------------------------------------------------------
     def _finish(self, ctx: _Context, reply: AgentReply, gate: ConfirmationGate, settled: set[str] = frozenset(),
-                prefix: str | None = None) -> _Result:
+                prefix: str | None = None, outcome: ClickOutcome | None = None, detail: str | None = None) -> _Result:
         started = time.perf_counter()
         plan = plan_confirmations(ctx.loaded, reply.state, reply.acts, ctx.claim.open_actions, session_key=ctx.key,
                                   owner=ctx.owner, now=self.clock(), settings=self.config.confirmation,
@@ -239,12 +241,12 @@ class TurnRunner:
         trace.errors.extend(reply.errors)
         trace.latencies.update(reply.latencies_ms)
         trace.latencies["confirmations"] = _ms(started)
-        return _Result([Reply(text, view)], trace, reply.state, ctx.loaded.version, plan,
+        return _Result([Reply(text, view, outcome, detail)], trace, reply.state, ctx.loaded.version, plan,
                        migrated=ctx.migrated_drops is not None)
 
     def _refusal(self, ctx: _Context, text: str) -> _Result:
         ctx.trace.outcome, ctx.trace.reply = "refused", text
-        return _Result([Reply(text)], ctx.trace)
+        return _Result([Reply(text, outcome=ClickOutcome.REFUSED)], ctx.trace)
 
     def _after_interruption(self, claim: Claim) -> _Result | None:
         """A turn that runs again because the process running it died: report, never redo, a side effect."""
@@ -261,11 +263,12 @@ class TurnRunner:
         if stuck:
             notices = [INTERRUPTED_NOTICE.format(api=a.api or a.worksheet, id=a.id) for a in stuck]
             trace.reply = "\n\n".join(notices)
-            return _Result([Reply(n) for n in notices], trace, event_status=FAILED)
+            return _Result([Reply(n, outcome=ClickOutcome.STALE, outcome_detail="interrupted") for n in notices],
+                           trace, event_status=FAILED)
         if claim.event.attempts > MAX_ATTEMPTS:
             trace.outcome, trace.reply = "failed", APOLOGY
             trace.errors.append(f"gave up after {MAX_ATTEMPTS} interrupted attempts")
-            return _Result([Reply(APOLOGY)], trace, event_status=FAILED)
+            return _Result([Reply(APOLOGY, outcome=ClickOutcome.FAILED)], trace, event_status=FAILED)
         return None
 
     # -- writing -----------------------------------------------------------------------------------

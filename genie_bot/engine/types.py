@@ -41,6 +41,20 @@ class Decision(str, enum.Enum):
     CANCEL = "cancel"
 
 
+class ClickOutcome(str, enum.Enum):
+    """What a Confirm or Cancel click came to, so adapters update the summary message correctly."""
+
+    DONE = "done"
+    """Confirmed: the action ran (its result is in the reply)."""
+    CANCELLED = "cancelled"
+    STALE = "stale"
+    """Expired, invalidated or interrupted: nothing ran; ``outcome_detail`` says why."""
+    REFUSED = "refused"
+    """Changed nothing: not the owner's click, an action already finished, or an unknown one."""
+    FAILED = "failed"
+    """The turn failed and changed nothing; the buttons may be tried again."""
+
+
 @dataclass(frozen=True)
 class PendingActionView:
     """A side-effecting action waiting for the user, to render as a summary with two buttons."""
@@ -61,23 +75,28 @@ class Reply:
 
     text: str
     pending_action: PendingActionView | None = None
+    outcome: ClickOutcome | None = None
+    """Set on the reply to a Confirm/Cancel click (and on refusals and apologies)."""
+    outcome_detail: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        data["outcome"] = self.outcome.value if self.outcome else None
         if self.pending_action and self.pending_action.expires_at:
             data["pending_action"]["expires_at"] = self.pending_action.expires_at.isoformat()
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Reply":
+        outcome = ClickOutcome(data["outcome"]) if data.get("outcome") else None
         view = data.get("pending_action")
-        if view is None:
-            return cls(data["text"])
-        expires = view.get("expires_at")
-        return cls(data["text"], PendingActionView(
-            id=view["id"], title=view["title"], summary=[tuple(line) for line in view["summary"]],
-            confirm_label=view["confirm_label"], cancel_label=view["cancel_label"], destructive=view["destructive"],
-            expires_at=dt.datetime.fromisoformat(expires) if expires else None))
+        if view is not None:
+            expires = view.get("expires_at")
+            view = PendingActionView(
+                id=view["id"], title=view["title"], summary=[tuple(line) for line in view["summary"]],
+                confirm_label=view["confirm_label"], cancel_label=view["cancel_label"],
+                destructive=view["destructive"], expires_at=dt.datetime.fromisoformat(expires) if expires else None)
+        return cls(data["text"], view, outcome, data.get("outcome_detail"))
 
 
 def replies_to_json(replies: list[Reply]) -> str:

@@ -9,6 +9,7 @@ worksheet constructors, ``answer`` and ``exitws``, with misspelt names snapped.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..acts import ProposeWorksheet, Say
@@ -154,5 +155,9 @@ class ParserScope(StateScope):
                 candidates = state.of_worksheet(ws)
                 if len(candidates) == 1:
                     return candidates[0]
-        match = closest(name, [i.name for i in state.instances.values() if i.open])
+        numbered = re.fullmatch(r"(.*?)_?(\d+)", name)
+        candidates = [i.name for i in state.instances.values() if i.open]
+        if numbered:  # a typo in the name may be snapped, a different number never: order_1 is not order_0
+            candidates = [c for c in candidates if re.fullmatch(rf".*?_?{numbered.group(2)}", c)]
+        match = closest(name, candidates)
         return state.instances[match] if match else None

@@ -127,7 +127,8 @@ class _Applier:
                 return self.turn.state.answer, None
             instance = self.scope.instance_named(node.id)
             if instance is None:
-                self.scope.missing_name(node.id)  # raises with the valid names
+                known = ", ".join(i.name for i in self.turn.state.instances.values() if i.open) or "none yet"
+                raise InterpreterError(f"unknown instance '{node.id}'; open instances: {known}")
             return instance, None
         if isinstance(node, ast.Attribute):
             owner, field_name = self._resolve(node.value)

@@ -290,3 +290,15 @@ def test_api_failure_is_reported_and_can_be_retried(chat, spec):
     assert chat.say("order.confirmed = True", Failing()) == ["Report(order, {'error': 'place_order failed: kitchen closed'})"]
     assert chat.instance("order").status == ACTIVE
     assert chat.say("# retry?") == ["AskForConfirmation(order)"]
+
+
+def test_instance_names_snap_typos_but_never_change_the_number(chat):
+    chat.say("order_0 = Order(dish='Pasta')")
+    chat.say("ordr_0.count = 2")
+    assert chat.instance("order_0").values["count"] == 2
+    chat.say("order_1.count = 3")
+    assert chat.result.errors == ["order_1.count = 3: line 1: unknown instance 'order_1'; open instances: order_0"]
+    assert chat.instance("order_0").values["count"] == 2
+    chat.say("exitws(order_0)")
+    chat.say("order_1.count = 3")  # the name is close to the worksheet Order: still a clear error, no crash
+    assert chat.result.errors == ["order_1.count = 3: line 1: unknown instance 'order_1'; open instances: none yet"]

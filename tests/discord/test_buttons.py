@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from adapters.discord.clicks import ALREADY_HANDLING
-from genie_bot.engine import Engine, Reply
+from genie_bot.engine import ClickOutcome, Engine, Reply
 from genie_bot.engine.turns import APOLOGY, NOT_OWNER
 from genie_bot.submissions import submissions
 from tests.fakes.discord_server import FakeDiscord
@@ -45,7 +45,7 @@ class FailingEngine(ClickStandIn):
 
     async def handle_action(self, *args: Any, **kwargs: Any) -> list[Reply]:
         self.calls += 1
-        return [Reply(APOLOGY)]
+        return [Reply(APOLOGY, outcome=ClickOutcome.FAILED)]
 
 
 @async_test

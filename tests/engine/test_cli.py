@@ -61,3 +61,12 @@ def test_the_migrations_create_exactly_the_declared_schema(store_url):
     with db.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     db.dispose()
+
+
+def test_run_reports_invalid_platform_settings_without_a_traceback(tmp_path, shop):
+    path = config_file(tmp_path, shop, "platforms:\n  slack: {bot_token: xoxb-1, prot: 80}\n")
+    assert genie_bot("db", "upgrade", "--config", path).returncode == 0
+    result = genie_bot("run", "--config", path)
+    assert result.returncode == 1
+    assert "cannot start a configured platform: platforms.slack: unknown setting 'prot'" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -210,16 +210,17 @@ def test_the_health_check_answers_while_the_engine_does(slack, shop_config):
     assert run(scenario()) == (200, {"ok": True})
 
 
-def test_notifications_kept_before_the_adapter_started_are_posted_when_it_starts(slack, shop_config):
+def test_engine_notifications_are_posted_into_the_thread(slack, shop_config):
     config = shop_config()
     key = SessionKey("slack", TEAM_ID, "C1", "1700000000.000100")
 
     async def scenario():
         engine = Engine(config, build_agent=build_agent)
-        await engine.start()  # as `genie-bot run` does: crash recovery may answer before any adapter runs
-        await engine.notify(key, Reply("I was interrupted while running place_order."), "recovered")
+        await engine.start(recover=False)  # as `genie-bot run` does: recovery runs once adapters can deliver
         adapter = create_adapter(config, config.platforms["slack"])
+        engine.add_sink("slack", adapter.deliver)
         await adapter.start(engine)
+        await engine.notify(key, Reply("I was interrupted while running place_order."), "recovered")
         [post] = await asyncio.to_thread(slack.wait_for, "chat.postMessage")
         await adapter.stop()
         await engine.stop()

@@ -8,10 +8,9 @@ from adapters.slack import SlackSettingsInvalid, create_adapter
 from adapters.slack.blocks import SECTION_LIMIT, reply_messages
 from adapters.slack.commands import conversation
 from adapters.slack.mrkdwn import to_mrkdwn, to_plain
-from adapters.slack.outcomes import Outcome, classify
+from adapters.slack.outcomes import classify
 from adapters.slack.sessions import Place, sequence, session_key
-from genie_bot.engine import Decision, PendingActionView, Reply, SessionKey
-from genie_bot.engine.turns import APOLOGY, NOT_OWNER
+from genie_bot.engine import ClickOutcome, PendingActionView, Reply, SessionKey
 
 
 @pytest.mark.parametrize("markdown, mrkdwn", [
@@ -64,17 +63,18 @@ def test_long_replies_are_split_and_the_card_comes_last():
     assert reply_messages(Reply("")) == []
 
 
-@pytest.mark.parametrize("decision, replies, outcome", [
-    (Decision.CONFIRM, [Reply("Done. order id: 1")], Outcome.DONE),
-    (Decision.CANCEL, [Reply("Okay, I have not done that.")], Outcome.CANCELLED),
-    (Decision.CONFIRM, [Reply(NOT_OWNER)], Outcome.REFUSED),
-    (Decision.CONFIRM, [Reply("That was already done.")], Outcome.REFUSED),
-    (Decision.CONFIRM, [Reply("That confirmation is no longer valid (it expired).\n\nShall I?",
-                              PendingActionView("a2", "t", []))], Outcome.STALE),
-    (Decision.CONFIRM, [Reply(APOLOGY)], Outcome.FAILED),
+@pytest.mark.parametrize("outcome, settles, line", [
+    (ClickOutcome.DONE, True, ":white_check_mark: *Done* (confirmed by <@U1>)\n>Done. order id: 1"),
+    (ClickOutcome.CANCELLED, True, ":heavy_multiplication_x: *Cancelled* by <@U1>"),
+    (ClickOutcome.STALE, True, ":hourglass: *No longer valid* (it expired)"),
+    (ClickOutcome.REFUSED, False, None),
+    (ClickOutcome.FAILED, False, None),
 ])
-def test_click_outcomes(decision, replies, outcome):
-    assert classify(decision, replies).outcome is outcome
+def test_click_outcomes_decide_the_card(outcome, settles, line):
+    result = classify([Reply("Done. order id: 1\n\nAnything else?", outcome=outcome, outcome_detail="it expired")])
+    assert result.settles_card is settles
+    if line:
+        assert result.card_line("U1") == line
 
 
 def test_settings_are_checked_when_the_adapter_is_created():
