@@ -14,18 +14,15 @@ from rapidfuzz import fuzz, process
 
 from ..spec import Field
 
+# -- yes and no ------------------------------------------------------------------------------------------
 YES = {"yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "confirm", "confirmed", "definitely",
        "absolutely", "please do", "go ahead", "do it", "sounds good", "that's right", "that is right", "of course",
-       "submit", "submit it", "book it", "true", "affirmative", "perfect", "great", "yes please"}
+       "submit", "submit it", "book it", "true", "affirmative", "perfect", "great", "yes please", "alright",
+       "all right", "one more", "another one", "next", "next one", "next question", "keep going", "continue", "go on",
+       "let's go", "let's do it", "why not", "i'd love to"}
 NO = {"no", "n", "nope", "nah", "not really", "don't", "do not", "negative", "false", "wrong", "incorrect",
-      "no thanks", "no thank you", "not now", "i don't think so", "never mind"}
-DECLINE = re.compile(r"^(skip( it| this)?|pass|i (don'?t|do not) know|no idea|not sure|i'?d rather not( say)?|"
-                     r"rather not( say)?|prefer not to( say)?|none|nothing|no comment|n/?a|not applicable|"
-                     r"nothing else|no,? that'?s (it|all)|that'?s all)[.!]*$", re.I)
-NUMBER_WORDS = {"zero": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "three": 3,
-                "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
-                "twelve": 12, "dozen": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-                "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+      "no thanks", "no thank you", "not now", "i don't think so", "never mind", "i'm good", "i am good", "i'm fine",
+      "i am fine", "i'm all set", "i am all set", "all good", "i'm ok", "i'm okay", "not today"}
 _WORD = re.compile(r"[a-z']+")
 
 
@@ -46,17 +43,182 @@ def yes_no(text: str) -> bool | None:
     if first in NO:
         return False
     words = t.split()
-    if words and words[0] in ("yes", "yeah", "yep", "sure", "ok", "okay", "correct"):
+    if words and (words[0] in ("sure", "correct") or _YES_WORD.fullmatch(words[0].strip(",.!"))):
         return True
-    if words and words[0] in ("no", "nope", "nah"):
+    if words and _NO_WORD.fullmatch(words[0].strip(",.!")):
         return False
-    return None
+    said = {answer for answer in map(_clause_yes_no, clauses(text)) if answer is not None}
+    return said.pop() if len(said) == 1 else None  # "I really thought it was a boat! yes please"
+
+
+_YES_WORD = re.compile(r"y+e+[sahp]*|yu+p+|ya+h*|ok+a*y*|okie|yay+")
+_NO_WORD = re.compile(r"no+|no+pe+|na+h+")
+
+
+_GOES_ON = re.compile(r"\b(one more|another|next|last one|keep (going|playing)|continue|go on|go again)\b", re.I)
+_STOPS = re.compile(r"\b(no more|i'?m done|i am done|that'?s (it|all|enough)|enough for (now|today)|stop|quit)\b", re.I)
+
+
+def _clause_yes_no(clause: str) -> bool | None:
+    """A clause's own yes or no: a yes/no word, a leading one, or asking to go on or to stop."""
+    c = normalise(clause).strip(".!?, ")
+    first = c.split()[0].strip(",.!") if c else ""
+    if c in YES or first == "sure" or _YES_WORD.fullmatch(first):
+        return True
+    if c in NO or _NO_WORD.fullmatch(first):
+        return False
+    if _STOPS.search(c):
+        return False
+    return True if _GOES_ON.search(c) else None
+
+
+# -- declining, not knowing, small talk ------------------------------------------------------------------
+DECLINE = re.compile(r"^(skip( it| this)?|pass|i (don'?t|do not) know|no idea|not sure|i'?d rather not( say)?|"
+                     r"rather not( say)?|prefer not to( say)?|none|nothing|no comment|n/?a|not applicable|"
+                     r"nothing else|no,? that'?s (it|all)|that'?s all)[.!]*$", re.I)
+UNKNOWN = re.compile(
+    r"\b(forg[eo]t(ten)?|(do\s*n[o'’]?t|dont|can\s*[o'’]?\s*n?[o'’]?t|cannot|could\s*n[o'’]?t|did\s*n[o'’]?t)\s+"
+    r"((really|quite|even|actually|think\s+i|seem\s+to)\s+)*(know|remember|recall|recollect|find|think of)|"
+    r"(do\s*n[o'’]?t|dont|do not)\s+have|no (idea|clue)|not sure|unsure|never had|n/a)\b", re.I)
+FAREWELL = re.compile(
+    r"\b(good\s*-?\s*bye|bye|see (you|ya)|take care|have a (good|great|nice|lovely) (day|one|night|evening|weekend)|"
+    r"that'?s (all|it)|that is (all|it)|that will be all|that'?ll be all|"
+    r"i'?m (done|all set|finished)|i am (done|all set|finished)|call it quits|i give up)\b", re.I)
+THANKS = re.compile(r"\b(thanks?|thank (you|u)|thx|ty|appreciate|grateful)\b", re.I)
+
+
+def is_thanks(text: str) -> bool:
+    return bool(THANKS.search(text))
 
 
 def declines(text: str) -> bool:
     return bool(DECLINE.match(normalise(text).strip(" .!")))
 
 
+def says_unknown(text: str) -> bool:
+    """The text says the user does not know or cannot give something ("I forgot my PIN")."""
+    return bool(UNKNOWN.search(text))
+
+
+UNKNOWN_LEAD_WORDS = 5
+
+
+def unknown_near_start(clause: str) -> bool:
+    """The clause opens with not knowing ("oh geez I don't remember, let me call my mom")."""
+    match = UNKNOWN.search(clause)
+    return match is not None and len(clause[:match.start()].split()) <= UNKNOWN_LEAD_WORDS
+
+
+def is_farewell(text: str) -> bool:
+    """The user is closing the conversation ("thanks, bye", "that's all for today")."""
+    return bool(FAREWELL.search(text))
+
+
+# -- clauses and the fields they talk about --------------------------------------------------------------
+_CLAUSE_BREAK = re.compile(r"[!?;]+|[.,]+(?=\s|$)|\b(?:but|though|however|although)\b|\band\s+(?=(?:my|her|his|the)\b)",
+                           re.I)
+GENERIC_NAME_WORDS = {"name", "number", "date", "of", "the", "details", "detail", "id", "code", "type", "value", "my"}
+
+
+def clauses(text: str) -> list[str]:
+    """The message cut at punctuation and at "but": the unit a decline or a value refers to."""
+    return [c.strip() for c in _CLAUSE_BREAK.split(text) if c and c.strip()]
+
+
+def name_words(f: Field) -> set[str]:
+    """The distinctive words of a field's name: ``mothers_maiden_name`` -> {mothers, maiden}."""
+    words = set(f.name.lower().split("_"))
+    return (words - GENERIC_NAME_WORDS) or words
+
+
+def mentions(text: str, f: Field) -> bool:
+    """Whether ``text`` names the field by a distinctive word of its name ("my PIN", "my birthday")."""
+    words = {w for w in _WORD.findall(text.lower()) if len(w) >= 3}
+    return any(w.startswith(k) or k.startswith(w) for w in words for k in name_words(f))
+
+
+_STATEMENT = re.compile(r"^(?:.*?\b(?:my|her|his|our|their|the)\s+)?(?P<subject>(?:[\w'’]+\s+){0,3}?[\w'’]+)\s+"
+                        r"(?:is|was|were|are|=|:)\s+(?P<value>[^.!?,;]+)", re.I)
+MAX_STATED_WORDS = 5
+
+
+def statements_of_value(text: str) -> list[tuple[str, str]]:
+    """(subject, value) of each clause shaped "my X is Y" with a short Y: ("mother's maiden name", "Cooper")."""
+    out = []
+    for clause in clauses(text):
+        match = _STATEMENT.match(clause)
+        if match and len(match.group("value").split()) <= MAX_STATED_WORDS and not says_unknown(clause):
+            out.append((match.group("subject").lower(), match.group("value").strip()))
+    return out
+
+
+def shared_name_words(text: str, f: Field) -> set[str]:
+    """The words of the field's name (of three letters or more) that ``text`` uses, plurals and possessives too."""
+    words = {w.rstrip("'’s") or w for w in _WORD.findall(text.lower().replace("’", "'"))}
+    return {k for k in f.name.lower().split("_") if len(k) > 2 and any(w == k or w == k.rstrip("s") for w in words)}
+
+
+# -- values of a declared format, places and dates -------------------------------------------------------
+def pattern_values(text: str, pattern: str) -> list[str]:
+    """Substrings of ``text`` that the whole ``pattern`` matches, not cut out of a longer token."""
+    flags = re.match(r"\(\?[aiLmsux]+\)", pattern)  # global flags must stay in front: (?i)TKT-\d{5}
+    prefix, body = (flags.group(0), pattern[flags.end():]) if flags else ("", pattern)
+    bounded = re.compile(rf"{prefix}(?<![\w/.-])(?:{body})(?![\w/-]|\.\w)")
+    return [m.group(0) for m in bounded.finditer(text)]
+
+
+ROLE_PREPOSITIONS = ("from", "to", "at", "near", "in", "for", "with", "on")
+_PHRASE_END = (r"(?=\s+(?:at|by|on|for|around|via|using|with|because|please|so|then|and then|leaving|starting|"
+               r"departing|arriving|tomorrow|today|tonight|now|asap|if|but|when|where|as|to|from|towards|into)\b|"
+               r"[.!?,;:(]|$)")
+_VERBS = {"get", "go", "be", "have", "head", "make", "find", "reach", "take", "walk", "drive", "meet", "see", "do",
+          "help", "leave", "start", "travel", "arrive", "come", "visit", "know", "use", "give", "play", "file",
+          "report"}
+
+
+def role_prepositions(f: Field) -> list[str]:
+    """The prepositions a field's description ends with: "the place the user goes to or near" -> [near, to]."""
+    found = []
+    for word in reversed(f.description.lower().rstrip(" .").split()):
+        if word in ROLE_PREPOSITIONS:
+            found.append(word)
+        elif word not in ("or", "and"):
+            break
+    return found
+
+
+def role_phrase(text: str, f: Field) -> str | None:
+    """The phrase after a preposition a field's description ends with: "the place the user leaves from"
+    takes "University" from "directions from University to the airport"; the last fitting one wins."""
+    prepositions = role_prepositions(f)
+    if not prepositions:
+        return None
+    found = None
+    for match in re.finditer(rf"\b(?:{'|'.join(prepositions)})\s+(?:the\s+)?[\"'‘“]?(?P<phrase>[^.!?,;:\"'’”]+?)"
+                             rf"[\"'’”]?{_PHRASE_END}", text, re.I):
+        phrase = match.group("phrase").strip()
+        if phrase and phrase.split()[0].lower() not in _VERBS | {"me", "you", "my", "a"}:
+            found = phrase
+    return found
+
+
+_DATE_WORDS = re.compile(
+    r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|"
+    r"dec(ember)?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+    r"\b(today|tonight|tomorrow|yesterday|(next|this|last) (week|month|year))\b|\d\s*/\s*\d|\b\d{4}-\d\d?-\d\d?\b|"
+    r"\b(born|birth\w*|year)\b", re.I)
+
+
+def mentions_date(text: str) -> bool:
+    """Whether the text talks about a calendar date (a month, a d/m/y date, a birth year)."""
+    return bool(_DATE_WORDS.search(text))
+
+
+# -- numbers ---------------------------------------------------------------------------------------------
+NUMBER_WORDS = {"zero": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "three": 3,
+                "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
+                "twelve": 12, "dozen": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+                "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 def numbers(text: str) -> list[float]:
     """Numbers written with digits or words ("four", "twenty two", "a couple")."""
     out: list[float] = [float(m.replace(",", "")) for m in re.findall(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?", text)]
@@ -75,30 +237,27 @@ def numbers(text: str) -> list[float]:
 
 
 def number_for(text: str, f: Field | None = None) -> float | None:
-    """The single number in ``text`` or, with several, the one followed by a word of the field's name."""
+    """The single number in ``text`` or, with several, the one next to a word of the field's name."""
     found = numbers(text)
     if len(found) == 1:
         return found[0]
-    if f is not None:
-        keywords = _field_words(f)
-        for match in re.finditer(r"(\d+(?:\.\d+)?|[a-z]+)\s+([a-z]+)", normalise(text)):
-            head, noun = match.groups()
-            if noun.rstrip("s") in keywords or noun in keywords:
-                value = numbers(head)
-                if value:
-                    return value[0]
-    return None
+    return number_with_noun(text, f) if f is not None else None
 
 
 def number_with_noun(text: str, f: Field) -> float | None:
-    """A number directly followed by one of the field's words ("4 people", "three units")."""
+    """A number next to one of the field's words: "4 people", "three units", "question 5", "start at #2"."""
     keywords = _field_words(f)
-    for match in re.finditer(r"(\d+(?:\.\d+)?|[a-z]+(?: [a-z]+)?)\s+([a-z]+)", normalise(text)):
+    t = normalise(text)
+    for match in re.finditer(r"(\d+(?:\.\d+)?|[a-z]+(?: [a-z]+)?)\s+([a-z]+)", t):
         head, noun = match.groups()
         if noun in keywords or noun.rstrip("s") in keywords:
             value = numbers(head.split()[-1]) or numbers(head)
             if value:
                 return value[-1]
+    for match in re.finditer(r"\b([a-z]+)\s+(?:(?:at|from|with|on|number|no\.?)\s+)?#?\s*(\d+)\b", t):
+        noun, digits = match.groups()
+        if noun in keywords or noun.rstrip("s") in keywords:
+            return float(digits)
     return None
 
 
@@ -113,6 +272,7 @@ def _field_words(f: Field) -> set[str]:
     return words - _STOP
 
 
+# -- enums -----------------------------------------------------------------------------------------------
 def enum_value(text: str, f: Field, threshold: int = 85) -> str | None:
     """The enum member ``text`` names: exact, contained, or a clear fuzzy match of value or description."""
     t = normalise(text).strip(" .!?")
@@ -133,6 +293,13 @@ def enum_value(text: str, f: Field, threshold: int = 85) -> str | None:
     runner_up = scored[1][1] if len(scored) > 1 else 0
     if best[1] >= threshold and best[1] - runner_up >= 10:
         return best[2]
+    said = yes_no(text)  # "yes please" picks the member described with "yes", a question the one with "question"
+    kind = "question" if "?" in text else None if said is None else "yes" if said else "no"
+    if kind is not None:
+        word = re.compile(rf"\b{kind}\b", re.I)
+        answering = [v for v in values if word.search(f.value_descriptions.get(v, ""))]
+        if len(answering) == 1:
+            return answering[0]
     partial = [(v, fuzz.partial_ratio(v.lower(), t)) for v in values if len(v) >= 3]
     partial = [p for p in partial if p[1] >= 90]
     if len(partial) == 1 and len(t) <= 3 * len(partial[0][0]) + 20:
@@ -140,9 +307,13 @@ def enum_value(text: str, f: Field, threshold: int = 85) -> str | None:
     return _by_meaning(t, f)
 
 
+_NEGATED = re.compile(r"\b(?:not|no|never|don'?t|doesn'?t|isn'?t|can'?t|cannot|won'?t)\b((?:\s+[\w']+){1,3})", re.I)
+
+
 def _by_meaning(text: str, f: Field) -> str | None:
-    """The one value whose name and description share the most content words with the text."""
-    words = content_words(text)
+    """The one value whose name and description share the most content words with the text
+    (words under a negation do not count: "I don't know the way" does not mean "I know the way")."""
+    words = content_words(text) - content_words(" ".join(m.group(1) for m in _NEGATED.finditer(text)))
     overlaps = sorted(((len(words & content_words(f"{v} {f.value_descriptions.get(v, '')}")), v) for v in f.values),
                       reverse=True)
     if overlaps and overlaps[0][0] > 0 and (len(overlaps) == 1 or overlaps[0][0] > overlaps[1][0]):
@@ -151,14 +322,61 @@ def _by_meaning(text: str, f: Field) -> str | None:
 
 
 def mentioned_enum_value(text: str, f: Field) -> str | None:
-    """An enum member named verbatim in a longer message (for volunteered values)."""
+    """An enum member named in a longer message (for volunteered values): verbatim, or a one-word
+    member by another form of the word ("drive" names Driving, "walked" names Walking)."""
     t = normalise(text)
     found = [v for v in f.values if len(v) > 1 and re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", t)]
+    if not found:
+        roots = {word_root(w) for w in _WORD.findall(t)}
+        found = [v for v in f.values if " " not in v and len(v) > 3 and word_root(v.lower()) in roots]
+    if not found:
+        found = _described_values(t, f)
     return max(found, key=len) if found else None
+
+
+def _described_values(text: str, f: Field) -> list[str]:
+    """The member whose description has the most words of the message that no other member's has
+    ("by bus" names the member described as "public transit: a bus, a train or the subway")."""
+    words = content_words(text)
+    own = {v: content_words(f"{v} {f.value_descriptions.get(v, '')}") for v in f.values}
+    hits = {v: len(words & (own[v] - set().union(*(own[o] for o in f.values if o != v)))) for v in f.values}
+    best = max(hits.values(), default=0)
+    winners = [v for v, n in hits.items() if n == best]
+    return winners if best and len(winners) == 1 else []
+
+
+def word_root(word: str) -> str:
+    """``driving``, ``drives``, ``drive`` -> ``driv``: enough to tell forms of a word apart from other words."""
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+# -- dates and times -------------------------------------------------------------------------------------
+_CLOCK_TIME = re.compile(r"\b(?P<hour>[01]?\d|2[0-3])(?::(?P<minute>[0-5]\d))?\s*(?P<half>[ap])\.?\s*m\b\.?|"
+                         r"\b(?P<hour24>[01]?\d|2[0-3]):(?P<minute24>[0-5]\d)\b|\b(?P<word>noon|midday|midnight)\b",
+                         re.I)
+_RIGHT_NOW = re.compile(r"\b(now|asap|as soon as possible|immediately|straight away|right away)\b", re.I)
+
+
+def clock_time(text: str, now: dt.time) -> dt.time | None:
+    """A time of day ("7pm", "8:30 a.m.", "19:00", "noon"), or ``now`` for "right now" / "ASAP"."""
+    match = _CLOCK_TIME.search(text)
+    if match is None:
+        return now if _RIGHT_NOW.search(text) else None
+    if match.group("word"):
+        return dt.time(0 if match.group("word").lower() == "midnight" else 12, 0)
+    if match.group("hour24"):
+        return dt.time(int(match.group("hour24")), int(match.group("minute24")))
+    hour = int(match.group("hour")) % 12 + (12 if match.group("half").lower() == "p" else 0)
+    return dt.time(hour, int(match.group("minute") or 0))
 
 
 def date_time(text: str, today: dt.date, kind: str) -> Any:
     """A date, time or datetime mentioned in ``text`` ("next Friday at 7pm"), via dateparser."""
+    if kind == "time":
+        return clock_time(text, dt.time(12, 0))
     from dateparser.search import search_dates
 
     base = dt.datetime.combine(today, dt.time(12, 0))
@@ -168,12 +386,9 @@ def date_time(text: str, today: dt.date, kind: str) -> Any:
         found = search_dates(cleaned, languages=["en"], settings=settings) or []
     except (ValueError, OverflowError):
         found = []
-    found = [(s, d) for s, d in found if not re.fullmatch(r"\s*\d{1,2}\s*", s) or kind == "time"]
+    found = [(s, d) for s, d in found if not re.fullmatch(r"\s*\d+\s*", s)]  # a bare number is no date
     if not found:
         return None
-    if kind == "time":
-        times = [d for s, d in found if re.search(r"\d\s*(am|pm)|\d:\d\d|noon|midnight|o'?clock", s, re.I)]
-        return times[-1].time().replace(second=0) if times else None
     if kind == "date":
         dates = [d for s, d in found if not re.fullmatch(r"\s*\d{1,2}(:\d\d)?\s*(am|pm)?\s*", s, re.I)]
         return dates[0].date() if dates else None
@@ -184,6 +399,7 @@ def date_time(text: str, today: dt.date, kind: str) -> Any:
     return value.replace(second=0, microsecond=0)
 
 
+# -- free text and content words -------------------------------------------------------------------------
 _ANSWER_PREFIX = re.compile(
     r"^(it'?s|it is|that'?s|that is|i'?m|i am|my \w+( \w+)? is|the \w+( \w+)? is|call me|i'?d like|i want|"
     r"i would like|please|um+|uh+|well|so)\s+", re.I)
@@ -203,13 +419,16 @@ def free_text(text: str) -> str:
 _STOPWORDS = {"i", "me", "my", "we", "our", "you", "your", "a", "an", "the", "to", "of", "for", "in", "on", "at", "and",
               "or", "is", "are", "be", "it", "this", "that", "with", "want", "would", "like", "need", "please", "can",
               "could", "do", "does", "have", "has", "some", "about", "from", "get", "help", "hi", "hello", "hey",
-              "just", "so", "also", "there", "what", "how", "which", "will", "am", "was", "im", "id", "yes", "no"}
+              "just", "so", "also", "there", "what", "how", "which", "will", "am", "was", "im", "id", "yes", "no", "as",
+              "by", "not", "all", "after", "whether", "why", "had", "were", "been", "its", "if", "than", "but"}
 
 
 def stem(word: str) -> str:
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
+            root = word[: -len(suffix)]
+            doubled = suffix in ("ing", "ed") and root[-1] == root[-2] and root[-1] not in "aeiouls"
+            return root[:-1] if doubled else root  # "transferred" -> "transfer", like "transfers"
     return word
 
 

@@ -3,15 +3,22 @@
 It emits the same statements an LLM parser would. It reads the last turn's question (the
 agent's last acts) and the worksheet types, and understands:
 
-- a typed answer to the question just asked (enum, yes/no, numbers, dates and times, text);
-- "skip" / "I don't know" -> "NA";
-- values for other fields volunteered in the same message when the type makes them
+- a typed answer to the question just asked (enum, yes/no, numbers, dates and times, text,
+  text of a declared format); a clause that gives or declines another field is not part of
+  it ("My PIN is 7402" answers no question about a birthday);
+- "skip" / "I don't know" / "I forgot my PIN" -> "NA" for the field it is about;
+- a short typed answer to another open question than the one asked ("walk" when asked where);
+- values for other fields volunteered in the same message when the type, a declared format,
+  a "my X is Y" statement or a preposition of the field's description makes them
   unambiguous, and corrections ("actually make it 4 people");
-- starting a task whose description or ``examples`` match the message;
-- "cancel" / "start over", and questions for the knowledge base.
+- starting a task whose description or ``examples`` match the message, or, for an agent with
+  a single task, any first message that is more than a greeting;
+- farewells ("thanks, bye": no to a pending confirmation, else the end of the tasks), "cancel" /
+  "start over", and questions for the knowledge base.
 
 When it understands nothing it says so (``understood=False``) rather than guessing, so no
-action ever runs on a guess.
+action ever runs on a guess; a message that neither asks nor requests anything is a remark
+("this is so frustrating"), understood as nothing to do.
 """
 
 from __future__ import annotations
@@ -24,19 +31,29 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, formal_value
-from ..spec import AgentSpec, Field, TaskWorksheet
+from ..spec import NA, AgentSpec, Field, TaskWorksheet
 from ..state import ACTIVE, DialogueState, WorksheetInstance
 from . import extract
 from .base import Parse
 
 CANCEL = re.compile(r"^(cancel|cancel (it|that|this|the \w+)|stop|abort|never ?mind|forget it|quit|exit)[.!]*$", re.I)
 START_OVER = re.compile(r"^(start over|restart|reset|start again|begin again|let'?s start over)[.!]*$", re.I)
-CHITCHAT = re.compile(r"^(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?( so much)?|thank you|ok(ay)?|"
-                      r"cool|great|bye|goodbye|see you)[ .!]*$", re.I)
+CHITCHAT = re.compile(r"^((hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|"
+                      r"thanks?( you)?( so much)?|thank you|ok(ay)?|cool|great|bye|goodbye|see you)( there)?[ ,.!]*)+"
+                      r"(how are you( doing)?( today)?[ ?.!]*)?$", re.I)
 CORRECTION = re.compile(r"\b(actually|instead|change|make it|i meant|correction|sorry|wait|not\b.*\bbut)\b", re.I)
 QUESTION = re.compile(r"(\?\s*$)|^(what|which|who|where|when|how|is|are|does|do|can|could|tell me|show me|list|find|"
                       r"search|recommend|any)\b", re.I)
+ASKS_THE_AGENT = re.compile(r"^(why|who|how|what)\b.*\?|^.*\b(you|your)\b.*\?\s*$", re.I)
+"""A question to the agent ("Who are you?", "Why do you need that?"), not an answer; "Is it a snail?" is one."""
+REQUEST = re.compile(r"\b(can|could|would|will) you\b|\b(i want|i'?d like|i would like|i need|help me|please|let'?s)\b",
+                     re.I)
+"""A request; a message with none and no question is a remark ("this is so frustrating"), understood as such."""
 TASK_THRESHOLD = 0.5
+MAX_SMALL_TALK_WORDS = 6
+"""A short message of thanks or yes/no ("ok great, thank you!", "yes please") is no name or report."""
+MAX_OTHER_ANSWER_WORDS = 4
+"""Only a short reply ("walk", "7pm", "3") is read as the answer to a question the agent did not ask."""
 
 
 @dataclass
@@ -81,15 +98,25 @@ class _Parsing:
             return Parse("exitws()" if self._open() else "# nothing to cancel")
         if START_OVER.match(self.text):
             return Parse(self._start_over())
+        if extract.is_farewell(self.text):
+            return Parse(self._farewell())  # "got it, thanks, bye" closes the conversation whatever was asked
         answered = self.answer_question()
         self.statements.extend(answered)
+        if not answered:
+            self.statements.extend(self._answers_another_field())
         started = self._start_task(answered_already=bool(answered))
         self.statements.extend(self._volunteered())
         if not self.statements and self.spec.knowledge and QUESTION.search(self.text):
             self.statements.append(f"answer({self.text!r})")
+        if not self.statements and self._opens_the_only_task():
+            started = True
+        if not self.statements and self._restates_open_task():
+            return Parse("# the request is already being handled")
         if not self.statements:
-            if CHITCHAT.match(self.text):
+            if CHITCHAT.match(self.text) or extract.is_thanks(self.text):
                 return Parse("# chit-chat")
+            if not (QUESTION.search(self.text) or REQUEST.search(self.text)):
+                return Parse("# a remark, not a request")
             return Parse("", understood=False)
         return Parse("\n".join(self.statements), answers_question=bool(answered) and not started
                      and len(self.statements) == len(answered))
@@ -110,14 +137,72 @@ class _Parsing:
             if instance is None or act.field not in self.spec.tasks[instance.worksheet].fields:
                 return []
             f = self.spec.tasks[instance.worksheet].fields[act.field]
-            if extract.declines(self.text):
+            free_text = _is_free_text(f)
+            if free_text and self._declines(f):
                 return [self._assign(instance, f, "NA")]
-            if f.type.kind == "str" and self._task_match()[1] >= 0.8:
-                return []  # "I want to check my ticket" is not a name
-            value = self._typed(f, self.text, whole_answer=True)
+            text = self.text if _has_pattern(f) else self._text_about(f)  # a format is its own evidence
+            if free_text:  # "poem. Another one please!" answers "poem"; "thanks" or "who are you?" nothing
+                text = "" if _addresses_the_agent(self.text) else ". ".join(
+                    c for c in extract.clauses(text) if not _small_talk(c))
+                if self._task_match()[1] >= 0.8:
+                    return []  # "I want to check my ticket" is not a name
+            value = self._typed(f, text, whole_answer=True) if text else None
+            if value is None and self._declines(f):
+                value = False if f.type.is_boolean else "NA"  # "that's all" answers "anything else?" with no
             if value is not None:
                 return [self._assign(instance, f, value)]
         return []
+
+    def _answers_another_field(self) -> list[str]:
+        """A short reply that is a typed answer to another open field than the one asked.
+
+        The user answered a question the agent did not ask ("walk" when asked where to go,
+        "3" when asked whether to go on): it counts when exactly one unfilled field of a
+        distinctive type (not free text, not yes/no) reads it as a whole answer.
+        """
+        if len(self.text.split()) > MAX_OTHER_ANSWER_WORDS:
+            return []
+        asked = (self.question.instance, getattr(self.question.act, "field", None))
+        found = [(instance, f, value) for instance in self._open()
+                 for f in self.spec.tasks[instance.worksheet].fields.values()
+                 if f.kind == "input" and not _is_free_text(f) and not f.type.is_boolean and not f.type.referenced()
+                 and (instance.name, f.name) != asked and instance.values.get(f.name) in (None, NA)
+                 for value in [self._typed(f, self.text, whole_answer=True)] if value is not None]
+        return [self._assign(*found[0])] if len(found) == 1 else []
+
+    def _declines(self, f: Field) -> bool:
+        """The user cannot or will not give the field asked: "skip", "I forgot it", "no idea, sorry".
+
+        A clause saying the user does not know refers to the asked field unless it names
+        another field ("I forgot my PIN" declines the PIN, whatever was asked), or says it late
+        in a long clause ("someone took $500 and I don't know who").
+        """
+        if extract.declines(self.text):
+            return True
+        others = [g for g in self._open_fields() if g is not f]
+        return any(extract.says_unknown(clause) and (extract.mentions(clause, f) or (
+            extract.unknown_near_start(clause) and not any(extract.mentions(clause, g) for g in others)))
+            for clause in extract.clauses(self.text))
+
+    def _text_about(self, f: Field) -> str:
+        """The message without the clauses that give or decline another field.
+
+        "My PIN is 7402" answers no question about a date of birth, and "I forgot my account
+        number" no question about a name: a clause that names another field and carries a
+        value of its format, or says the user does not know it, belongs to that field.
+        """
+        others = [g for g in self._open_fields() if g is not f and not g.type.referenced()]
+        stated = self._stated_values()
+
+        def claimed_by(clause: str, g: Field) -> bool:
+            if extract.mentions(clause, g):  # "my PIN is 5380", "I forgot my PIN", "I remembered my PIN. It is 5380"
+                return extract.says_unknown(clause) or g.name in stated or _has_pattern_value(self.text, g)
+            if _is_free_text(f) and g.type.kind == "enum" and len(clause.split()) <= MAX_OTHER_ANSWER_WORDS:
+                return extract.mentioned_enum_value(clause, g) is not None  # "Drive, please" names no place
+            return extract.mentions(self.text, g) and _has_pattern_value(clause, g)
+
+        return ". ".join(c for c in extract.clauses(self.text)
+                         if extract.mentions(c, f) or not any(claimed_by(c, g) for g in others))
 
     def _typed(self, f: Field, text: str, whole_answer: bool) -> Any:
         kind = f.type.kind
@@ -137,8 +222,11 @@ class _Parsing:
             return int(number) if kind == "int" and float(number).is_integer() else number
         if kind in ("date", "time", "datetime"):
             return extract.date_time(text, self.today, kind)
+        if kind == "str" and _has_pattern(f):
+            found = extract.pattern_values(text, f.validation.pattern)
+            return found[0] if found else None
         if kind == "str":
-            return extract.free_text(text) if whole_answer else None
+            return (extract.role_phrase(text, f) or extract.free_text(text)) if whole_answer else None
         if kind == "ref" and f.type.ref in self.spec.knowledge:
             return self._record(f.type.ref, text)
         return None
@@ -184,12 +272,44 @@ class _Parsing:
         open_same = [i for i in self.state.of_worksheet(ws.name) if i.status == ACTIVE]
         if open_same:
             return False
-        name = self.state.new_instance_name(ws.name)
-        values = {f.name: v for f, v in self._volunteer_values(ws, name)}
-        args = ", ".join(f"{k}={formal_value(v)}" for k, v in values.items())
-        self.statements.append(f"{name} = {ws.name}({args})")
-        self.assigned.update((name, k) for k in values)
+        self._start(ws)
         return True
+
+    def _restates_open_task(self) -> bool:
+        """"I want to file a fraud report" while that report is being filled: the agent carries on."""
+        ws, score = self._task_match()
+        return ws is not None and score >= TASK_THRESHOLD and any(
+            self.state.root_of(i).worksheet == ws.name for i in self._open())
+
+    def _opens_the_only_task(self) -> bool:
+        """Start the agent's one task on the first message that is more than a greeting.
+
+        An agent with a single task and no start worksheet exists for that task: whatever the
+        user opens with ("I lost my card and money is gone") is a request for it.
+        """
+        tasks = _top_level_tasks(self.spec)
+        if self.state.instances or len(tasks) != 1 or CHITCHAT.match(self.text):
+            return False
+        self._start(tasks[0])
+        return True
+
+    def _start(self, ws: TaskWorksheet) -> None:
+        name = self.state.new_instance_name(ws.name)
+        self.statements.append(f"{name} = {self._constructor(ws, name)}")
+
+    def _constructor(self, ws: TaskWorksheet, name: str) -> str:
+        """``Worksheet(field=value, nested=Nested(field=value))`` with what the opening message gives."""
+        values = {f.name: v for f, v in self._volunteer_values(ws, name)}
+        values.update(self._described_problem(ws, values))
+        args = {k: formal_value(v) for k, v in values.items()}
+        for f in ws.fields.values():  # a nested worksheet behind a predicate is the agent's to open, not the user's
+            opens = f.kind == "input" and f.predicate is None and f.name not in args
+            nested = self.spec.tasks.get(f.type.ref or "") if opens else None
+            inner = self._constructor(nested, "") if nested is not None else None
+            if inner is not None and inner != f"{nested.name}()":
+                args[f.name] = inner
+        self.assigned.update((name, k) for k in args)
+        return f"{ws.name}({', '.join(f'{k}={v}' for k, v in args.items())})"
 
     # -- volunteered values and corrections ----------------------------------------------------------
     def _volunteered(self) -> list[str]:
@@ -203,16 +323,44 @@ class _Parsing:
     def _volunteer_values(self, ws: TaskWorksheet, name: str, instance: WorksheetInstance | None = None):
         correcting = bool(CORRECTION.search(self.text))
         asked = (self.question.instance, getattr(self.question.act, "field", None))
-        same_kind = _fields_by_kind(self.spec, self._open())
+        starting = [ws] if instance is None else []
+        same_kind = _fields_by_kind([self.spec.tasks[i.worksheet] for i in self._open()] + starting)
         for f in ws.fields.values():
             if f.kind != "input" or (name, f.name) in self.assigned or (name, f.name) == asked:
                 continue
-            filled = instance is not None and f.name in instance.values
+            current = instance.values.get(f.name) if instance is not None else None
+            filled = current is not None and current != NA  # a declined field may still be given later
             if filled and not correcting:
                 continue
             value = self._volunteered_value(f, same_kind)
-            if value is not None and (not filled or instance.values.get(f.name) != value):
+            if value is None and current is None and self._declines_unasked(f):
+                value = NA
+            if value is not None and value != current:
                 yield f, value
+
+    def _described_problem(self, ws: TaskWorksheet, taken: dict[str, Any]) -> dict[str, str]:
+        """Free-text fields the message that opens a task already answers.
+
+        A request like "somebody took $500 from my account" states the user's problem: it fills
+        the free-text field whose description shares a word with it that is distinctive of that
+        field, in neither its name nor the other fields (a field described as "what happened:
+        unauthorised transfers, a stolen card...").
+        """
+        words = extract.content_words(self.text)
+        overlaps = {}
+        for f in ws.fields.values():
+            if f.kind != "input" or f.name in taken or not _is_free_text(f):
+                continue
+            others = " ".join(f"{g.name.replace('_', ' ')} {g.description}" for g in ws.fields.values() if g is not f)
+            described = extract.content_words(f.description) - extract.content_words(
+                f"{f.name.replace('_', ' ')} {others}")
+            overlaps[f.name] = len(words & described)
+        best = max(overlaps, key=overlaps.get, default=None)
+        return {best: self.text} if best and overlaps[best] else {}
+
+    def _declines_unasked(self, f: Field) -> bool:
+        """The message says the user does not know a field it names ("I can't remember my PIN")."""
+        return any(extract.says_unknown(c) and extract.mentions(c, f) for c in extract.clauses(self.text))
 
     def _volunteered_value(self, f: Field, same_kind: dict[str, int]) -> Any:
         kind = f.type.kind
@@ -223,25 +371,66 @@ class _Parsing:
             return None if number is None else (int(number) if kind == "int" else number)
         if kind in ("date", "time", "datetime"):
             mentioned = extract.content_words(f.name.replace("_", " ")) & extract.content_words(self.text)
-            if same_kind.get(kind, 0) == 1 or mentioned:
+            calendar_date = kind != "date" or extract.mentions_date(self.text)  # "9503" is a PIN, not a year
+            if (same_kind.get(kind, 0) == 1 and calendar_date) or mentioned:
                 return extract.date_time(self.text, self.today, kind)
-        if kind == "str" and f.validation and f.validation.pattern:
-            match = re.search(f.validation.pattern, self.text)  # a value of a distinctive format, e.g. TKT-00001
-            if match:
-                return match.group(0)
+        if kind == "str" and _has_pattern(f):
+            return self._volunteered_pattern_value(f)
         if kind == "str":
-            words = "|".join(re.escape(w) for w in f.name.split("_") if len(w) > 2)
-            match = re.search(rf"\bmy (?:\w+ )?(?:{words})\w* is (.+?)[.!]?$", self.text, re.I) if words else None
-            return match.group(1).strip() if match else None
+            return self._stated_values().get(f.name) or extract.role_phrase(self.text, f)
+        return None
+
+    def _stated_values(self) -> dict[str, str]:
+        """Free-text values stated as "my mother's maiden name is Cooper", "the pet was Poppy".
+
+        The subject names the field by the words of its name; when it names several fields
+        ("my name is" and full_name, maiden_name...), the ones sharing the most words with it
+        win, then the ones with the fewest words in their name.
+        """
+        fields = [f for f in self._open_fields() if _is_free_text(f)]
+        out: dict[str, str] = {}
+        for subject, value in extract.statements_of_value(self.text):
+            scored = [(len(extract.shared_name_words(subject, f)), -len(f.name.split("_")), f) for f in fields]
+            scored = [s for s in scored if s[0]]
+            best = max(((n, size) for n, size, _ in scored), default=None)
+            out.update({f.name: value for n, size, f in scored if (n, size) == best and f.name not in out})
+        return out
+
+    def _volunteered_pattern_value(self, f: Field) -> str | None:
+        """A value of the field's distinctive format (TKT-00001, a PIN) the user gave unasked.
+
+        Taken when its clause names the field ("my PIN is 7402"), or when no other open
+        field's format fits it and the clause is not about a date (1930 is a year there).
+        """
+        others = [g for g in self._open_fields() if g is not f and _has_pattern(g)]
+        for clause in extract.clauses(self.text):
+            for value in extract.pattern_values(clause, f.validation.pattern):
+                if extract.mentions(clause, f):
+                    return value
+                fits_other = any(re.fullmatch(g.validation.pattern, value) for g in others)
+                if not fits_other and not extract.mentions_date(clause):
+                    return value
         return None
 
     # -- helpers ---------------------------------------------------------------------------------
+    def _open_fields(self) -> list[Field]:
+        """The input fields of the open task instances (what a message may refer to)."""
+        return [f for i in self._open() for f in self.spec.tasks[i.worksheet].fields.values() if f.kind == "input"]
+
     def _assign(self, instance: WorksheetInstance, f: Field, value: Any) -> str:
         self.assigned.add((instance.name, f.name))
         return f"{instance.name}.{f.name} = {formal_value(value)}"
 
     def _open(self) -> list[WorksheetInstance]:
         return sorted((i for i in self.state.instances.values() if i.status == ACTIVE), key=lambda i: -i.touched)
+
+    def _farewell(self) -> str:
+        """"Thanks, bye": no to a pending confirmation, else the end of every open task."""
+        act = self.question.act
+        if isinstance(act, (AskForConfirmation, ProposeWorksheet)):
+            return f"{act.instance}.confirmed = False"
+        roots = sorted({self.state.root_of(i).name for i in self._open()})
+        return "\n".join(f"exitws({name})" for name in roots) or "# farewell"
 
     def _start_over(self) -> str:
         roots = {self.state.root_of(i).name for i in self._open()}
@@ -251,15 +440,39 @@ class _Parsing:
         return "\n".join(lines) or "# nothing to start over"
 
 
+def _addresses_the_agent(text: str) -> bool:
+    """Greetings, farewells and questions to the agent: the message answers no free-text question."""
+    return bool(CHITCHAT.match(text) or extract.is_farewell(text) or ASKS_THE_AGENT.search(text))
+
+
+def _small_talk(clause: str) -> bool:
+    """A short clause of thanks, or of yes or no ("ok great", "yes please"), which is no value."""
+    return len(clause.split()) <= MAX_SMALL_TALK_WORDS and (
+        bool(CHITCHAT.match(clause)) or extract.is_thanks(clause) or extract.yes_no(clause) is not None)
+
+
+def _has_pattern(f: Field) -> bool:
+    return bool(f.validation and f.validation.pattern)
+
+
+def _has_pattern_value(text: str, f: Field) -> bool:
+    return _has_pattern(f) and bool(extract.pattern_values(text, f.validation.pattern))
+
+
+def _is_free_text(f: Field) -> bool:
+    """A text field without a distinctive format: any message could be its value."""
+    return f.type.kind == "str" and not _has_pattern(f)
+
+
 def _top_level_tasks(spec: AgentSpec) -> list[TaskWorksheet]:
     nested = {f.type.referenced() for ws in spec.tasks.values() for f in ws.fields.values()}
     return [ws for ws in spec.tasks.values() if ws.name not in nested or ws.name == spec.start]
 
 
-def _fields_by_kind(spec: AgentSpec, instances: list[WorksheetInstance]) -> dict[str, int]:
+def _fields_by_kind(worksheets: list[TaskWorksheet]) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for instance in instances:
-        for f in spec.tasks[instance.worksheet].fields.values():
+    for ws in worksheets:
+        for f in ws.fields.values():
             if f.kind == "input":
                 counts[f.type.kind] = counts.get(f.type.kind, 0) + 1
     return counts
