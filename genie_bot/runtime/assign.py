@@ -74,6 +74,8 @@ def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> No
             instance.actions_done = False
             instance.status = ACTIVE
         parent = turn.state.instances.get(instance.parent[0]) if instance.parent else None
+        if parent is not None and turn.worksheet(parent).fields[instance.parent[1]].kind != "input":
+            break  # internal bookkeeping nested in a worksheet is not what its user confirmed
         if parent is not None and instance.parent[1] in parent.confirmed_fields:
             parent.confirmed_fields.remove(instance.parent[1])
         field_name = instance.parent[1] if instance.parent else field_name
@@ -83,7 +85,7 @@ def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> No
 def _clear_confirm_fields(turn: Turn, instance: WorksheetInstance, changed: str) -> None:
     """A changed value needs a fresh confirmation: forget the answer to the worksheet's confirm field."""
     ws = turn.worksheet(instance)
-    if not ws.needs_confirmation:
+    if not ws.needs_confirmation:  # may need one: a conditional API is decided when it completes
         return
     for f in confirm_fields(ws):
         if f.name != changed and f.name in instance.values:

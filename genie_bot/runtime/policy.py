@@ -112,13 +112,16 @@ def _field_updates(turn: Turn) -> None:
             continue
         f = turn.worksheet(instance).fields[field_name]
         value = instance.values.get(field_name)
+        if value == NA and f.on_decline is not None:
+            done.add((name, field_name))
+            run_code(turn, instance, f.on_decline)
         if value is None or value == NA:
             continue
         if f.confirm and field_name not in instance.confirmed_fields:
             if not turn.has_question():
                 turn.acts.append(AskForFieldConfirmation(name, field_name, value))
             continue
-        if f in confirm_fields(turn.worksheet(instance)) and turn.worksheet(instance).needs_confirmation:
+        if f in confirm_fields(turn.worksheet(instance)) and needs_confirmation(turn, instance):
             instance.confirmed = bool(value)
             if not value and f.actions is None:
                 turn.update.declined.append(name)
@@ -143,8 +146,7 @@ def _complete_worksheets(turn: Turn) -> bool:
                 continue
             if not is_complete(turn, instance):
                 continue
-            ws = turn.worksheet(instance)
-            if ws.needs_confirmation and instance.confirmed is not True:
+            if needs_confirmation(turn, instance) and instance.confirmed is not True:
                 if instance.name in turn.update.declined:
                     turn.acts.append(Say(DECLINED_TEXT))
                 elif instance.confirmed is None and not turn.has_question():
@@ -159,9 +161,20 @@ def _complete_worksheets(turn: Turn) -> bool:
     return True
 
 
+def needs_confirmation(turn: Turn, instance: WorksheetInstance) -> bool:
+    """Completing this instance now would run a side effect, so the user must confirm first."""
+    ws = turn.worksheet(instance)
+    return ws.actions_have_side_effects or bool(ws.api and ws.api.side_effects and _api_runs(turn, instance))
+
+
+def _api_runs(turn: Turn, instance: WorksheetInstance) -> bool:
+    api = turn.worksheet(instance).api
+    return api is not None and _holds(turn, instance, api.when)
+
+
 def _run_worksheet(turn: Turn, instance: WorksheetInstance) -> None:
     ws = turn.worksheet(instance)
-    if ws.api is not None:
+    if _api_runs(turn, instance):
         scope = WorksheetScope(turn, instance, read_only=True)
         try:
             args = {name: Evaluator(scope).evaluate(code.tree) for name, code in ws.api.args.items()}
@@ -216,15 +229,20 @@ def _plain(turn: Turn, args: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- step 4 --------------------------------------------------------------------------------------------
+NOTHING, ASKED, BLOCKED = "nothing", "asked", "blocked"
+"""What asking in an instance came to; BLOCKED: a nested worksheet waits (on its API or a
+confirmation), and the fields after it wait too, as in the worksheet's order."""
+
+
 def _ask_next(turn: Turn) -> None:
     for instance in _open_instances(turn):
-        if instance.status == ACTIVE and _applies(turn, instance) and _ask_in(turn, instance):
+        if instance.status == ACTIVE and _applies(turn, instance) and _ask_in(turn, instance) != NOTHING:
             return
 
 
-def _ask_in(turn: Turn, instance: WorksheetInstance) -> bool:
+def _ask_in(turn: Turn, instance: WorksheetInstance) -> str:
     ws = turn.worksheet(instance)
-    confirmations = confirm_fields(ws) if ws.needs_confirmation else []
+    confirmations = confirm_fields(ws) if needs_confirmation(turn, instance) else []
     for f in ws.fields.values():
         if not f.askable or not _field_applies(turn, instance, f):
             continue
@@ -238,20 +256,20 @@ def _ask_in(turn: Turn, instance: WorksheetInstance) -> bool:
         if value is None and f in confirmations:
             if is_complete(turn, instance, ignore=confirmations):
                 turn.acts.append(_ask_for_confirmation(turn, instance))
-                return True
+                return ASKED
             continue
         if value is None:
             turn.acts.append(AskField(instance.name, f.name, _description(f)))
-            return True
+            return ASKED
         child = turn.state.resolve(value) if child_ws else None
         if isinstance(child, WorksheetInstance):
-            if child.status == ACTIVE and not child.actions_done and _ask_in(turn, child):
-                return True
+            if child.status == ACTIVE and not child.actions_done and _applies(turn, child):
+                return ASKED if _ask_in(turn, child) == ASKED else BLOCKED
             continue
         if f.confirm and f.name not in instance.confirmed_fields:
             turn.acts.append(AskForFieldConfirmation(instance.name, f.name, value))
-            return True
-    return False
+            return ASKED
+    return NOTHING
 
 
 # -- completeness --------------------------------------------------------------------------------------
@@ -264,9 +282,15 @@ def is_complete(turn: Turn, instance: WorksheetInstance, ignore: list[Field] = (
             continue
         if f.dont_ask:
             continue
-        if f.required or instance.values.get(f.name) is None:
+        value = instance.values.get(f.name)
+        if f.required or value is None or _open_child(turn, value):
             return False
     return True
+
+
+def _open_child(turn: Turn, value: object) -> bool:
+    child = turn.state.resolve(value) if isinstance(value, InstanceRef) else None
+    return isinstance(child, WorksheetInstance) and child.open
 
 
 def _is_filled(turn: Turn, instance: WorksheetInstance, f: Field) -> bool:

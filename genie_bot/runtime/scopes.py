@@ -120,7 +120,10 @@ class WorksheetScope(StateScope):
     def _call_api(self, name: str, kwargs: dict[str, Any]) -> Any:
         api = self.turn.spec.apis[name]
         request = ApiRequest(self.this.name, self.this.worksheet, name, kwargs, api.side_effects)
-        return self.turn.executor.call_api(request)
+        try:
+            return self.turn.executor.call_api(request)
+        except Exception as exc:  # noqa: BLE001 - developer code failing is reported, never a crashed turn
+            raise InterpreterError(f"{name}() failed: {type(exc).__name__}: {exc}") from None
 
 
 class ParserScope(StateScope):

@@ -30,7 +30,7 @@ AGENT_FILE = "agent.yaml"
 _TOP_KEYS = ("name", "description", "start", "greeting", "api_module", "tasks", "knowledge")
 _TASK_KEYS = ("name", "description", "predicate", "actions", "api", "examples", "fields")
 _FIELD_KEYS = ("name", "type", "kind", "description", "ask", "predicate", "required", "dont_ask", "confirm",
-               "actions", "validation", "default", "values")
+               "actions", "on_decline", "validation", "default", "values")
 _KNOWLEDGE_KEYS = ("name", "description", "table", "csv", "documents", "primary_key", "columns")
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
@@ -236,6 +236,7 @@ class _Builder:
                 f,
                 predicate=self._code(spec, ws, raw, "predicate", f"predicate of {what}", expression=True),
                 actions=self._code(spec, ws, raw, "actions", f"actions of {what}", field_action=True),
+                on_decline=self._code(spec, ws, raw, "on_decline", f"on_decline of {what}", field_action=True),
                 validation=self._validation(spec, ws, raw, f),
             )
         ws = replace(ws, fields=fields)
@@ -247,6 +248,7 @@ class _Builder:
             ws, api=api, actions=actions,
             predicate=self._code(spec, ws, item, "predicate", f"predicate of {ws.name}", expression=True),
             needs_confirmation=bool(api and api.side_effects) or calls_side_effect,
+            actions_have_side_effects=calls_side_effect,
         )
 
     def _validation(self, spec: AgentSpec, ws: TaskWorksheet, raw: LocatedMap, f: Field) -> Validation | None:
@@ -285,7 +287,7 @@ class _Builder:
         if isinstance(raw, str):
             raw_map, function, side_effects = None, raw, False
         elif isinstance(raw, LocatedMap):
-            self._unknown_keys(raw, ("function", "args", "side_effects"), "api")
+            self._unknown_keys(raw, ("function", "args", "side_effects", "when"), "api")
             raw_map, function, side_effects = raw, raw.get("function"), self._bool(raw, "side_effects", False)
         else:
             self.error(loc, "api must be a function name or a mapping with 'function'")
@@ -315,7 +317,8 @@ class _Builder:
                 args[param] = Code(f"self.{param}", parse_checked(f"self.{param}"), loc)
             elif param in required:
                 self.error(loc, f"parameter '{param}' of {function}() matches no field of {ws.name}; map it under api.args")
-        return ApiSpec(function=function, args=args, side_effects=side_effects, loc=loc)
+        when = self._code(spec, ws, raw_map, "when", f"api condition of {ws.name}", expression=True) if raw_map else None
+        return ApiSpec(function=function, args=args, side_effects=side_effects, when=when, loc=loc)
 
     def _code(self, spec: AgentSpec, ws: TaskWorksheet, raw: LocatedMap, key: str, what: str, *,
               expression: bool = False, field_action: bool = False, extra_names: set[str] = frozenset()) -> Code | None:

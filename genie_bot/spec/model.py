@@ -51,6 +51,8 @@ class Field:
     dont_ask: bool = False
     confirm: bool = False
     actions: Code | None = None
+    on_decline: Code | None = None
+    """Run when the user declines the field ("NA"), e.g. to end a flow that cannot go on."""
     validation: Validation | None = None
     default: Any = None
     values: tuple[str, ...] = ()
@@ -70,6 +72,8 @@ class ApiSpec:
     function: str
     args: dict[str, Code]
     side_effects: bool = False
+    when: Code | None = None
+    """Call the API only if this holds when the worksheet completes (else it completes without it)."""
     loc: Loc | None = None
 
 
@@ -83,7 +87,9 @@ class TaskWorksheet:
     api: ApiSpec | None = None
     examples: tuple[str, ...] = ()
     needs_confirmation: bool = False
-    """True when completing it runs a side-effecting API (declared or called in actions)."""
+    """True when completing it may run a side-effecting API (declared or called in actions)."""
+    actions_have_side_effects: bool = False
+    """Its actions call a side-effecting API function (so they always need a confirmation)."""
     loc: Loc | None = None
 
     def input_fields(self) -> list[Field]:

@@ -302,3 +302,90 @@ def test_instance_names_snap_typos_but_never_change_the_number(chat):
     chat.say("exitws(order_0)")
     chat.say("order_1.count = 3")  # the name is close to the worksheet Order: still a clear error, no crash
     assert chat.result.errors == ["order_1.count = 3: line 1: unknown instance 'order_1'; open instances: none yet"]
+
+
+RUNTIME_AGENT = """
+name: flow
+tasks:
+  - name: Conversation
+    fields:
+      - {name: report, type: Report, required: false}
+      - {name: anything_else, type: bool}
+  - name: Report
+    fields:
+      - name: pin
+        type: str
+        required: false
+        on_decline: say("Without a PIN I cannot authenticate you.")
+      - {name: details, type: str}
+      - {name: audit, type: Audit, kind: internal, required: false}
+    api: {function: file_report, side_effects: true, when: "self.pin != 'NA'"}
+  - name: Audit
+    fields: [{name: note, type: str}]
+  - name: Lookup
+    fields: [{name: key, type: str}]
+    actions: boom(key=self.key)
+  - name: Survey
+    fields:
+      - {name: answer, type: str}
+      - {name: audit, type: Audit, kind: internal, required: false}
+    api: record_survey
+"""
+RUNTIME_API = """
+def file_report(pin, details):
+    return {"id": 1}
+
+def boom(key):
+    raise ConnectionError("backend down")
+
+SURVEYS = []
+
+def record_survey(answer):
+    SURVEYS.append(answer)
+    return len(SURVEYS)
+"""
+
+
+@pytest.fixture
+def flow(make_agent):
+    return Conversation(Runtime(load_agent(make_agent(RUNTIME_AGENT, RUNTIME_API)), clock=lambda: TODAY))
+
+
+def test_an_optional_nested_worksheet_in_progress_keeps_its_parent_open(flow):
+    flow.say("c = Conversation()")
+    assert flow.acts == [AskField("report_0", "pin", "pin")]
+    assert flow.instance("c").status == ACTIVE
+    flow.say("report_0.pin = '1234'")
+    assert flow.acts == [AskField("report_0", "details", "details")] and flow.instance("c").status == ACTIVE
+
+
+def test_on_decline_runs_and_a_conditional_api_is_skipped_without_confirmation(flow):
+    flow.say("c = Conversation()")
+    assert flow.say("report_0.pin = 'NA'") == ['Say("Without a PIN I cannot authenticate you.")',
+                                               'AskField(report_0, details, "details")']
+    assert flow.say("report_0.details = 'card stolen'") == ['AskField(c, anything_else, "anything else")']
+    assert flow.instance("report_0").status == COMPLETED and flow.instance("report_0").result is None
+
+
+def test_a_nested_worksheet_waiting_for_confirmation_blocks_the_later_fields(flow):
+    flow.say("c = Conversation()")
+    flow.say("report_0.pin = '1234'")
+    assert flow.say("report_0.details = 'card stolen'") == ["AskForConfirmation(report_0)"]
+    assert flow.say("report_0.confirmed = False")[0].startswith("Say(")
+    assert not any(isinstance(a, AskField) and a.field == "anything_else" for a in flow.acts)
+
+
+def test_internal_nested_fields_do_not_reopen_a_completed_parent(flow):
+    surveys = flow.runtime.spec.apis["record_survey"].fn.__globals__["SURVEYS"]
+    surveys.clear()
+    flow.say("s = Survey(answer='yes', audit=Audit(note='first'))")
+    assert flow.instance("s").status == COMPLETED and surveys == ["yes"]
+    flow.say("audit_0.note = 'second'")
+    assert flow.instance("audit_0").values["note"] == "second"
+    assert flow.instance("s").status == COMPLETED and surveys == ["yes"]  # the API did not run again
+    flow.say("s.answer = 'no'")  # an input change does re-run a worksheet without side effects
+    assert surveys == ["yes", "no"]
+
+
+def test_an_api_failing_inside_worksheet_code_is_reported_not_raised(flow):
+    assert flow.say("l = Lookup(key='x')") == ['Say("Something went wrong in Lookup: boom() failed: ConnectionError: backend down")']
