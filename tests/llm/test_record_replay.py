@@ -89,3 +89,22 @@ def test_replay_parser_uses_the_given_date(server, script, ticket_spec):
 def test_replay_parser_needs_an_llm(ticket_spec):
     with pytest.raises(LLMNotConfigured, match="Offline mode"):
         llm_parser_for_replay(ticket_spec, LLMSettings.from_env({}))
+
+
+def test_the_replay_command_with_the_llm_parser(server, script, ticket_spec, tmp_path, monkeypatch, capsys):
+    from genie_bot.cli import main
+
+    record_session(server, script, ticket_spec, tmp_path / "rec")
+    server.close()
+    trace = tmp_path / "rec" / TRACE_FILE
+    for variable in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_KEY"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.delenv("GENIE_LLM_REPLAY", raising=False)
+    assert main(["replay", str(ticket_spec.directory), str(trace), "--parser", "llm"]) == 1
+    assert "Offline mode" in capsys.readouterr().err
+    monkeypatch.setenv("GENIE_LLM_REPLAY", str(tmp_path / "rec"))
+    out = tmp_path / "out.jsonl"
+    assert main(["replay", str(ticket_spec.directory), str(trace), "--parser", "llm", "--out", str(out),
+                 "--today", "2026-11-23"]) == 0
+    turns = [json.loads(line) for line in out.read_text().splitlines()]
+    assert turns[0]["parse"] == PARSES[0] and turns[0]["errors"] == []
