@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Coroutine, Hashable
-from contextlib import asynccontextmanager
+from collections.abc import Coroutine
 from typing import Any
+
+from genie_bot.keyed_locks import KeyedLocks
 
 log = logging.getLogger(__name__)
 
@@ -37,27 +38,12 @@ class Background:
         await asyncio.gather(*late, return_exceptions=True)
 
 
-class InOrder:
-    """One FIFO lock per key: tasks spawned in arrival order pass in that order.
+class InOrder(KeyedLocks):
+    """One FIFO lock per place: tasks spawned in arrival order pass in that order.
 
     A turn holds its place's lock only until its "thinking" placeholder is posted, so the
     placeholders (which its replies then replace) appear in the order the messages arrived,
     whatever each task awaited before (a thread lookup); the turns themselves still overlap.
     """
 
-    def __init__(self) -> None:
-        self._locks: dict[Hashable, tuple[asyncio.Lock, int]] = {}
-
-    @asynccontextmanager
-    async def turn(self, key: Hashable) -> AsyncIterator[None]:
-        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[key]
-            if users == 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
+    turn = KeyedLocks.hold

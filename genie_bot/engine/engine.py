@@ -24,10 +24,10 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from ..config import Config
-from ..store import Database, check_schema, current_revision
+from ..keyed_locks import KeyedLocks
+from ..store import Database, check_schema, current_revision, sessions
 from ..store import inbox as events
 from ..store import pending as actions
-from ..store import sessions
 from ..store.inbox import QUEUED, EventRow
 from .agents import AgentBuilder, AgentRegistry
 from .building import agent_builder
@@ -67,7 +67,7 @@ class Engine:
         self.sessions_migrated = 0
         self._sinks: dict[str, Sink] = {}
         self._waiters: dict[tuple[str, str], asyncio.Future] = {}
-        self._locks = _KeyedLocks()
+        self._locks = KeyedLocks()
         self._arrivals = _Arrivals()
         self._turn_pool = ThreadPoolExecutor(config.engine.turn_threads, thread_name_prefix="genie-turn")
         self._db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="genie-db")
@@ -299,28 +299,6 @@ class Engine:
 
 
 _BUSY = object()
-
-
-class _KeyedLocks:
-    """One asyncio lock per session key, dropped when nobody holds or waits for it."""
-
-    def __init__(self) -> None:
-        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
-
-    @asynccontextmanager
-    async def hold(self, key: str):
-        lock, users = self._locks.get(key, (None, 0))
-        lock = lock or asyncio.Lock()
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[key]
-            if users == 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
 
 
 class _Arrivals:

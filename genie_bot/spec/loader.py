@@ -24,7 +24,7 @@ from .model import (
     KnowledgeWorksheet, TaskWorksheet, Validation,
 )
 from .types import BASE_TYPES, CoercionError, FieldType, TypeSyntaxError, coerce, parse_type
-from .yaml_source import LocatedList, LocatedMap, LocatedStr, load_located_yaml
+from .yaml_source import LocatedList, LocatedMap, load_located_yaml
 
 AGENT_FILE = "agent.yaml"
 _TOP_KEYS = ("name", "description", "start", "greeting", "api_module", "tasks", "knowledge")

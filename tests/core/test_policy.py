@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from genie_bot.acts import AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, Report, Say
+from genie_bot.acts import AskField, AskForConfirmation, Say
 from genie_bot.runtime import ApiRequest, KnowledgeResult, LocalApiExecutor, RecordedKnowledge, Runtime
 from genie_bot.spec import NA, InstanceRef, load_agent
 from genie_bot.state import ABANDONED, ACTIVE, COMPLETED
