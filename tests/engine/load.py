@@ -7,7 +7,8 @@ either at once or after the message was answered. The next burst starts when thi
 deliveries of the burst are answered, as a user would wait for the bot.
 
 Run alone, ``python -m tests.engine.load URL AGENT_DIR SEED OUT`` drives the same workload from
-another process (two engines sharing one database) and writes what each delivery got to OUT.
+another process (two engines sharing one database) once a line arrives on stdin, and writes what
+each delivery got to OUT.
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ def sequential_states(spec, sessions: int) -> dict[str, str]:
 async def _main(url: str, agent_dir: str, seed: int, out: str) -> None:
     async with make_engine(url, Path(agent_dir), ordering_window_ms=WINDOW_MS, turn_threads=TURN_THREADS) as engine:
         print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)  # "go": both processes start delivering together
         got = await drive(engine, SESSIONS, seed)
     Path(out).write_text(json.dumps(got), encoding="utf-8")
 

@@ -66,10 +66,12 @@ def test_two_engine_processes_share_the_sessions(pg_url, shop, tmp_path):
     async def scenario():
         child = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.engine.load", pg_url, str(shop), "2", str(out), cwd=REPO,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         ready = await asyncio.wait_for(child.stdout.readline(), timeout=120)
         assert ready == b"ready\n", (await child.stderr.read()).decode()[-3000:]
         async with make_engine(pg_url, shop, ordering_window_ms=WINDOW_MS, turn_threads=TURN_THREADS) as engine:
+            child.stdin.write(b"go\n")
+            await child.stdin.drain()
             mine = await drive(engine, SESSIONS, seed=1)
         _, stderr = await child.communicate()
         assert child.returncode == 0, stderr.decode()[-3000:]
