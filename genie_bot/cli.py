@@ -63,6 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 PLUGGED_COMMANDS: list[str] = [
     # Modules with ``register(commands)`` adding their own subcommands; one line each.
     "genie_bot.engine.commands",
+    "genie_bot.observability.sessions_cli",
     "genie_bot.star.cli",
     "genie_bot.llm.cli",
 ]

@@ -8,6 +8,7 @@ Relative paths in the file (agent directories, a SQLite database) are relative t
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -63,6 +64,17 @@ class Route:
 
 
 @dataclass(frozen=True)
+class ModelPrice:
+    """What a model costs, in USD per million tokens, for the estimated cost in logs and metrics."""
+
+    prompt: float = 0.0
+    completion: float = 0.0
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return (prompt_tokens * self.prompt + completion_tokens * self.completion) / 1_000_000
+
+
+@dataclass(frozen=True)
 class LlmConfig:
     parser: str = "rules"
     """``rules`` (offline) or ``package.module:factory``; the factory gets (spec, llm config, knowledge)."""
@@ -72,6 +84,11 @@ class LlmConfig:
     base_url: str | None = None
     api_key: str | None = None
     timeout_seconds: float = 30.0
+    prices: Mapping[str, ModelPrice] = field(default_factory=dict)
+    """model -> price; a model not listed costs nothing (the estimate is a lower bound)."""
+
+    def cost(self, model: str, prompt_tokens: int, completion_tokens: int) -> float:
+        return self.prices.get(model, ModelPrice()).cost(prompt_tokens, completion_tokens)
 
 
 @dataclass(frozen=True)
@@ -112,6 +129,16 @@ class LoggingSettings:
     level: str = "INFO"
     format: str = "text"  # text | json
     file: Path | None = None
+    include_content: bool = False
+    """Put user text, statements, replies and act values in the turn log; off, they are redacted."""
+
+
+@dataclass(frozen=True)
+class MetricsSettings:
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    """Where ``genie-bot run`` serves ``GET /metrics`` (Prometheus text format); 0.0.0.0 in a container."""
+    port: int = 9464
 
 
 @dataclass(frozen=True)
@@ -127,6 +154,7 @@ class Config:
     confirmation: ConfirmationSettings = field(default_factory=ConfirmationSettings)
     scheduler: SchedulerSettings = field(default_factory=SchedulerSettings)
     logging: LoggingSettings = field(default_factory=LoggingSettings)
+    metrics: MetricsSettings = field(default_factory=MetricsSettings)
     source: Path | None = None
 
     def agent_for(self, platform: str, workspace: str, channel: str) -> str:
@@ -167,7 +195,7 @@ class _Reader:
     """Typed reads from located YAML, collecting every problem instead of stopping at the first."""
 
     TOP_KEYS = ("database", "llm", "agents", "default_agent", "routing", "admins", "platforms", "engine",
-                "confirmation", "scheduler", "logging")
+                "confirmation", "scheduler", "logging", "metrics")
 
     def __init__(self, path: Path, data: LocatedMap):
         self.path = path
@@ -195,7 +223,7 @@ class _Reader:
             agents=agents, default_agent=default_agent,
             database_url=self._database_url(database),
             routing=self._routing(agents),
-            llm=self.settings(LlmConfig, self.section(self.data, "llm", _fields(LlmConfig))),
+            llm=self._llm(),
             admins=self._admins(),
             platforms=self._platforms(),
             engine=engine,
@@ -203,6 +231,7 @@ class _Reader:
                                        self.section(self.data, "confirmation", _fields(ConfirmationSettings))),
             scheduler=self.settings(SchedulerSettings, self.section(self.data, "scheduler", _fields(SchedulerSettings))),
             logging=self._logging(),
+            metrics=self.settings(MetricsSettings, self.section(self.data, "metrics", _fields(MetricsSettings))),
             source=self.path,
         )
 
@@ -249,9 +278,9 @@ class _Reader:
         defaults = cls()
         values = {}
         for name in _fields(cls):
-            if name not in section:
-                continue
             default = getattr(defaults, name)
+            if name not in section or isinstance(default, Mapping):  # nested mappings have readers of their own
+                continue
             value = self.value(section, name, default, optional=default is None or name in _OPTIONAL)
             if value is not _INVALID:
                 values[name] = value
@@ -380,8 +409,27 @@ class _Reader:
             out[str(platform)] = {str(k): v for k, v in settings.items()}
         return out
 
+    def _llm(self) -> LlmConfig:
+        section = self.section(self.data, "llm", _fields(LlmConfig))
+        settings = self.settings(LlmConfig, section)
+        raw = section.get("prices")
+        if raw is None:
+            return settings
+        if not isinstance(raw, LocatedMap):
+            self.error(section.loc_of("prices"), "llm.prices must map model names to {prompt, completion}")
+            return settings
+        prices = {}
+        for model, price in raw.items():
+            if not isinstance(price, LocatedMap):
+                self.error(raw.loc_of(model), f"llm.prices.{model} must be {{prompt: USD, completion: USD}} "
+                                              f"per million tokens")
+                continue
+            self.keys(price, _fields(ModelPrice), f"llm.prices.{model}")
+            prices[str(model)] = self.settings(ModelPrice, price)
+        return dataclasses.replace(settings, prices=prices)
+
     def _logging(self) -> LoggingSettings:
-        section = self.section(self.data, "logging", ("level", "format", "file"))
+        section = self.section(self.data, "logging", _fields(LoggingSettings))
         settings = self.settings(LoggingSettings, section)
         level = str(settings.level).upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
@@ -389,7 +437,8 @@ class _Reader:
         if settings.format not in ("text", "json"):
             self.error(section.loc_of("format"), "logging.format must be 'text' or 'json'")
         file = section.get("file")
-        return LoggingSettings(level, settings.format, (self.base / file).resolve() if isinstance(file, str) else None)
+        return dataclasses.replace(settings, level=level,
+                                   file=(self.base / file).resolve() if isinstance(file, str) else None)
 
     @staticmethod
     def _unknown_agent(name: str, agents: Mapping[str, AgentConfig]) -> str:

@@ -27,17 +27,20 @@ def database_path() -> Path:
 def record_submission(kind: str, payload: dict[str, Any], idempotency_key: str | None = None, prefix: str = "") -> str:
     """Store ``payload`` as a submission of ``kind``; return its id (the same id on a retry)."""
     key = idempotency_key or uuid.uuid4().hex
-    with sqlite3.connect(database_path(), timeout=30) as db:
+    with sqlite3.connect(database_path(), timeout=30, isolation_level=None) as db:
+        db.execute("BEGIN IMMEDIATE")  # take the write lock before reading the count: ids are allocated in order
         db.execute("""CREATE TABLE IF NOT EXISTS submissions (
             kind TEXT NOT NULL, id TEXT NOT NULL, idempotency_key TEXT UNIQUE NOT NULL,
             payload TEXT NOT NULL, created_at TEXT DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY (kind, id))""")
         row = db.execute("SELECT id FROM submissions WHERE idempotency_key = ?", (key,)).fetchone()
         if row:
+            db.execute("COMMIT")
             return row[0]
         count = db.execute("SELECT COUNT(*) FROM submissions WHERE kind = ?", (kind,)).fetchone()[0]
         submission_id = f"{prefix}{count + 1:05d}"
         db.execute("INSERT INTO submissions (id, kind, idempotency_key, payload) VALUES (?, ?, ?, ?)",
                    (submission_id, kind, key, json.dumps(payload, default=str, sort_keys=True)))
+        db.execute("COMMIT")
         return submission_id
 
 

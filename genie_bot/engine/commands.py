@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import signal
 import sys
 from pathlib import Path
 
-from ..config import Config, ConfigInvalid, LoggingSettings, load_config
+from ..config import Config, ConfigInvalid, load_config
+from ..observability.logs import configure_logging
+from ..observability.server import MetricsServer
 from ..store import Database, SchemaOutdated, upgrade
 from .agents import AgentsInvalid
 from .console import ConsoleAdapter
@@ -85,6 +86,14 @@ async def serve(config: Config) -> int:
         print(f"cannot start a configured platform: {exc}", file=sys.stderr)
         await engine.stop()
         return 1
+    metrics = MetricsServer(engine, config.metrics.host, config.metrics.port) if config.metrics.enabled else None
+    try:
+        if metrics is not None:
+            await metrics.start()
+    except OSError as exc:  # the port is taken
+        print(f"cannot serve metrics on {config.metrics.host}:{config.metrics.port}: {exc}", file=sys.stderr)
+        await engine.stop()
+        return 1
     scheduler = start_scheduler(engine) if config.scheduler.enabled else None
     try:
         for adapter in adapters:
@@ -97,23 +106,9 @@ async def serve(config: Config) -> int:
     finally:
         for adapter in adapters:
             await adapter.stop()
+        if metrics is not None:
+            await metrics.stop()
         if scheduler is not None:
             scheduler.shutdown(wait=False)
         await engine.stop()
     return 0
-
-
-def configure_logging(settings: LoggingSettings) -> None:
-    handler = logging.FileHandler(settings.file) if settings.file else logging.StreamHandler(sys.stderr)
-    handler.setFormatter(_JsonFormatter() if settings.format == "json" else
-                         logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=settings.level.upper(), handlers=[handler], force=True)
-
-
-class _JsonFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        entry = {"time": self.formatTime(record), "level": record.levelname, "logger": record.name,
-                 "message": record.getMessage()}
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False)

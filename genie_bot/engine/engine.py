@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from ..config import Config
 from ..keyed_locks import KeyedLocks
+from ..observability import Metrics, TurnObserver
 from ..store import Database, check_schema, current_revision, sessions
 from ..store import inbox as events
 from ..store import pending as actions
@@ -57,9 +58,11 @@ class Engine:
         self.db = database or Database(config.database_url, pool_size=DB_THREADS)
         self.clock = clock
         self.id = engine_id or new_engine_id()
-        self.registry = AgentRegistry(config.agents, build_agent or agent_builder(config.llm))
+        self.metrics = Metrics()
+        self.observer = TurnObserver(self.metrics, config.llm, config.logging)
+        self.registry = AgentRegistry(config.agents, self.observer.metered(build_agent or agent_builder(config.llm)))
         self.inbox = Inbox(self.db, self.id, clock, config.engine.lease_seconds, config.engine.ordering_window_ms)
-        self.turns = TurnRunner(self.db, self.registry, config, clock, self.id)
+        self.turns = TurnRunner(self.db, self.registry, config, clock, self.id, self.observer)
         self.maintenance = Maintenance(self)
         self.undelivered: deque[Notification] = deque(maxlen=1000)
         """Notifications for a platform without a sink (no adapter running for it)."""

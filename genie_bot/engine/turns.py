@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from ..acts import AskForConfirmation
 from ..agent import AgentReply
 from ..config import Config
+from ..observability import TurnObserver, TurnUsage, measuring
+from ..observability.observer import parse_source
 from ..state import DialogueState
 from ..store import Database
 from ..store import inbox as events
@@ -105,29 +107,35 @@ class _Context:
 
 class TurnRunner:
     def __init__(self, db: Database, registry: AgentRegistry, config: Config, clock: Callable[[], dt.datetime],
-                 engine_id: str):
+                 engine_id: str, observer: TurnObserver):
         self.db = db
         self.registry = registry
         self.config = config
         self.clock = clock
         self.engine_id = engine_id
+        self.observer = observer
         self.lease = dt.timedelta(seconds=config.engine.lease_seconds)
 
     # -- entry point -----------------------------------------------------------------------------
     def run(self, claim: Claim) -> TurnOutcome:
         started = time.perf_counter()
+        usage = TurnUsage()
         try:
-            result = self._after_interruption(claim) or self._turn(claim, started)
+            with measuring(usage):
+                result = self._after_interruption(claim) or self._turn(claim, started)
+            usage.add_to(result.trace)
             result.trace.latencies["total"] = _ms(started)
             idle = self._commit(claim, result)
+            self.observer.finished(result.trace, usage)
             return TurnOutcome(result.replies, migrated=result.migrated, idle=idle)
         except LeaseLost:
             log.warning("lost the lease of %s during a turn; its new holder runs the event again", claim.session.key)
+            self.observer.lease_lost()
             return TurnOutcome([], lost=True)
         except (Exception, TurnAborted) as exc:  # noqa: BLE001 - every failure becomes an apology
             log.exception("turn of %s failed", claim.session.key)
             replies = [Reply(APOLOGY, outcome=ClickOutcome.FAILED)]
-            self._commit_failure(claim, exc, replies, started)
+            self.observer.finished(self._commit_failure(claim, exc, replies, started), usage)
             return TurnOutcome(replies)
 
     def _turn(self, claim: Claim, started: float) -> _Result:
@@ -233,7 +241,7 @@ class TurnRunner:
                  reply.text]
         text = "\n\n".join(t for t in texts if t)
         trace = ctx.trace
-        trace.statements, trace.parse_source = reply.parse.statements, reply.parse.source
+        trace.statements, trace.parse_source = reply.parse.statements, parse_source(reply.parse)
         trace.acts = [a.formal() for a in reply.acts]
         trace.reply, trace.pending_action_id = text, view.id if view else None
         trace.llm_calls, trace.prompt_tokens = reply.parse.llm_calls, reply.parse.prompt_tokens
@@ -254,7 +262,7 @@ class TurnRunner:
             return None
         trace = TraceRow(session_key=claim.session.key, kind=claim.event.kind, outcome="interrupted",
                          created_at=self.clock(), event_id=claim.event.event_id, user_id=claim.event.user_id,
-                         message=claim.event.text)
+                         agent=claim.session.agent, message=claim.event.text)
         with self.db.write() as conn:
             stuck = actions.of_session(conn, claim.session.key, (EXECUTING,))
             for action in stuck:
@@ -292,7 +300,7 @@ class TurnRunner:
             sessions.release(conn, claim.session.key, self.engine_id)
             return True
 
-    def _commit_failure(self, claim: Claim, exc: BaseException, replies: list[Reply], started: float) -> None:
+    def _commit_failure(self, claim: Claim, exc: BaseException, replies: list[Reply], started: float) -> TraceRow:
         """Answer a failed turn with ``replies`` and record why; the session's state is not touched."""
         event = claim.event
         trace = TraceRow(session_key=claim.session.key, kind=event.kind, outcome="failed", created_at=self.clock(),
@@ -307,6 +315,7 @@ class TurnRunner:
                     insert_trace(conn, trace)
         except Exception:  # noqa: BLE001 - the store is down: the caller still gets the apology
             log.exception("could not record the failed turn of %s", claim.session.key)
+        return trace
 
 
 def _unrecorded(state: DialogueState, action: PendingRow) -> bool:

@@ -140,6 +140,17 @@ def awaiting_reminder(conn: Connection, before: dt.datetime, limit: int = 500) -
         .order_by(t.c.updated_at).limit(limit)))
 
 
+def listing(conn: Connection, agent: str | None = None, since: dt.datetime | None = None,
+            limit: int | None = None) -> list[SessionRow]:
+    """Sessions, most recently active first (for operators: ``genie-bot sessions list``)."""
+    query = select(*(t.c[f.name] for f in fields(SessionRow))).order_by(t.c.updated_at.desc(), t.c.key)
+    if agent is not None:
+        query = query.where(t.c.agent == agent)
+    if since is not None:
+        query = query.where(t.c.updated_at >= since)
+    return [SessionRow(**r._mapping) for r in conn.execute(query.limit(limit))]
+
+
 def live_by_version(conn: Connection) -> dict[tuple[str, str | None], int]:
     """Number of sessions with a state, per (agent, spec version)."""
     rows = conn.execute(select(t.c.agent, t.c.spec_version, func.count())

@@ -1,0 +1,46 @@
+"""Log output of ``genie-bot run``: plain text, or one JSON object per line for log pipelines.
+
+A record may carry structured fields (``extra={"fields": {...}}``, as the turn log does):
+the JSON formatter puts them at the top level of its line, the text formatter after the message.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from typing import Any
+
+from ..config import LoggingSettings
+
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+QUIET_LOGGERS = ("httpx",)
+
+
+def configure_logging(settings: LoggingSettings) -> None:
+    handler = logging.FileHandler(settings.file) if settings.file else logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if settings.format == "json" else TextFormatter(TEXT_FORMAT))
+    logging.basicConfig(level=settings.level.upper(), handlers=[handler], force=True)
+    for chatty in QUIET_LOGGERS:  # one INFO line per HTTP request, already counted in the turn log and metrics
+        logging.getLogger(chatty).setLevel(max(logging.WARNING, logging.getLogger().level))
+
+
+def _fields(record: logging.LogRecord) -> dict[str, Any]:
+    fields = getattr(record, "fields", None)
+    return fields if isinstance(fields, dict) else {}
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"time": self.formatTime(record), "level": record.levelname, "logger": record.name,
+                 "message": record.getMessage(), **_fields(record)}
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        fields = _fields(record)
+        return f"{text} {json.dumps(fields, ensure_ascii=False, default=str)}" if fields else text

@@ -1,0 +1,65 @@
+"""``GET /metrics`` on a port of its own (``metrics.host``/``metrics.port``), served by ``genie-bot run``.
+
+Not on the Slack HTTP app's port: that one faces Slack (the public Request URL), and metrics
+are for the cluster's Prometheus only; a port of its own also serves Socket Mode and Discord
+deployments, which have no HTTP server at all.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+from ..store import pending as actions
+from ..store import sessions
+from .metrics import CONTENT_TYPE
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+log = logging.getLogger(__name__)
+PATH = "/metrics"
+
+
+class MetricsServer:
+    def __init__(self, engine: "Engine", host: str, port: int):
+        self.engine = engine
+        self.host, self.port = host, port
+        self.web_app = web.Application()
+        self.web_app.router.add_get(PATH, self._metrics)
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        self._runner = web.AppRunner(self.web_app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.host, self.port).start()
+        log.info("serving metrics on http://%s:%d%s", *self.address, PATH)
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """The bound host and port (the port chosen by the system when configured as 0)."""
+        assert self._runner is not None, "not started"
+        return self._runner.addresses[0][:2]
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        try:
+            pending, active = await self.engine.in_db(self._database_state)
+            self.engine.metrics.database_state(pending, active)
+        except Exception:  # noqa: BLE001 - the process's own counters are still worth serving
+            log.exception("metrics: reading the database gauges failed")
+        return web.Response(body=self.engine.metrics.render(), headers={"Content-Type": CONTENT_TYPE})
+
+    def _database_state(self) -> tuple[dict[str, int], dict[str, int]]:
+        with self.engine.db.read() as conn:
+            pending = actions.count_by_status(conn)
+            live = sessions.live_by_version(conn)
+        active: dict[str, int] = {}
+        for (agent, _version), count in live.items():
+            active[agent] = active.get(agent, 0) + count
+        return pending, active
