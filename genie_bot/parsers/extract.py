@@ -33,6 +33,7 @@ def normalise(text: str) -> str:
 def yes_no(text: str) -> bool | None:
     """True/False for a clear yes or no (leading words count: "yes, submit it"), else None."""
     t = normalise(text).strip(".!?, ")
+    t = re.sub(r"^(no way|oh no|oh my god|oh my|omg)\b[,.!]*\s*", "", t) or t  # exclamations, not a no
     if t in YES:
         return True
     if t in NO:
@@ -47,7 +48,12 @@ def yes_no(text: str) -> bool | None:
         return True
     if words and _NO_WORD.fullmatch(words[0].strip(",.!")):
         return False
-    said = {answer for answer in map(_clause_yes_no, clauses(text)) if answer is not None}
+    if 1 < len(words) <= 3:  # "hell yeah", "oh yes", "well no"
+        short = {w.strip(",.!") for w in words}
+        yes_word, no_word = any(_YES_WORD.fullmatch(w) for w in short), any(_NO_WORD.fullmatch(w) for w in short)
+        if yes_word != no_word:
+            return yes_word
+    said = {answer for answer in map(_clause_yes_no, clauses(t)) if answer is not None}
     return said.pop() if len(said) == 1 else None  # "I really thought it was a boat! yes please"
 
 
@@ -55,8 +61,11 @@ _YES_WORD = re.compile(r"y+e+[sahp]*|yu+p+|ya+h*|ok+a*y*|okie|yay+")
 _NO_WORD = re.compile(r"no+|no+pe+|na+h+")
 
 
-_GOES_ON = re.compile(r"\b(one more|another|next|last one|keep (going|playing)|continue|go on|go again)\b", re.I)
-_STOPS = re.compile(r"\b(no more|i'?m done|i am done|that'?s (it|all|enough)|enough for (now|today)|stop|quit)\b", re.I)
+_GOES_ON = re.compile(r"\b(one more|another|next|last one|keep (going|playing|on)|continue|go on|go again|"
+                      r"(once|play|some|a few|two|couple) more|more (please|questions?)|"
+                      r"let'?s (play|go|do|keep|continue))\b", re.I)
+_STOPS = re.compile(r"\b(no more|i'?m done|i am done|all done|that'?s (it|all|enough)|enough for (now|today)|"
+                    r"stop|quit)\b", re.I)
 
 
 def _clause_yes_no(clause: str) -> bool | None:
@@ -83,7 +92,8 @@ UNKNOWN = re.compile(
 FAREWELL = re.compile(
     r"\b(good\s*-?\s*bye|bye|see (you|ya)|take care|have a (good|great|nice|lovely) (day|one|night|evening|weekend)|"
     r"that'?s (all|it)|that is (all|it)|that will be all|that'?ll be all|"
-    r"i'?m (done|all set|finished)|i am (done|all set|finished)|call it quits|i give up)\b", re.I)
+    r"i'?m (done|all set|finished)|i am (done|all set|finished)|all done|done for (now|today|the day)|call it quits|"
+    r"i give up)\b", re.I)
 THANKS = re.compile(r"\b(thanks?|thank (you|u)|thx|ty|appreciate|grateful)\b", re.I)
 
 
@@ -194,10 +204,11 @@ def role_phrase(text: str, f: Field) -> str | None:
     if not prepositions:
         return None
     found = None
-    for match in re.finditer(rf"\b(?:{'|'.join(prepositions)})\s+(?:the\s+)?[\"'‘“]?(?P<phrase>[^.!?,;:\"'’”]+?)"
-                             rf"[\"'’”]?{_PHRASE_END}", text, re.I):
-        phrase = match.group("phrase").strip()
-        if phrase and phrase.split()[0].lower() not in _VERBS | {"me", "you", "my", "a"}:
+    phrase_at = re.compile(rf"(?:the\s+)?[\"'‘“]?(?P<phrase>[^.!?,;:\"'’”]+?)[\"'’”]?{_PHRASE_END}", re.I)
+    for start in re.finditer(rf"\b(?:{'|'.join(prepositions)})\s+", text, re.I):  # each one: "to my date near X"
+        match = phrase_at.match(text, start.end())
+        phrase = match.group("phrase").strip() if match else ""
+        if phrase and phrase.split()[0].lower() not in _VERBS | {"me", "you", "my", "a", "it", "there", "here"}:
             found = phrase
     return found
 
@@ -244,17 +255,52 @@ def number_for(text: str, f: Field | None = None) -> float | None:
     return number_with_noun(text, f) if f is not None else None
 
 
+_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+                  "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
+_NUMBER_LINKS = {"at", "from", "with", "on", "number", "no", "the", "#"}
+
+
+def _number_token(token: str, ordinals: bool = False) -> float | None:
+    token = token.lstrip("#")
+    if re.fullmatch(r"\d+(?:\.\d+)?", token):
+        return float(token)
+    if re.fullmatch(r"\d+(st|nd|rd|th)", token) and ordinals:
+        return float(token[:-2])
+    if token in NUMBER_WORDS and token not in ("a", "an", "single", "couple", "pair", "dozen"):
+        return float(NUMBER_WORDS[token])
+    return float(_ORDINAL_WORDS[token]) if ordinals and token in _ORDINAL_WORDS else None
+
+
 def number_with_noun(text: str, f: Field) -> float | None:
-    """A number next to one of the field's words: "4 people", "three units", "question 5", "start at #2"."""
+    """A number next to one of the field's words: "question 5", "starting at number 4", "question
+    four", then "4 people", "three units", "the second question"."""
     keywords = _field_words(f)
     t = normalise(text)
+    tokens = re.findall(r"#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[a-z]+", t)
+
+    def is_keyword(word: str) -> bool:
+        return word in keywords or word.rstrip("s") in keywords or stem(word) in keywords
+
+    for i, word in enumerate(tokens):  # the field's word, then its number: "question 5", "start at number 4"
+        if not is_keyword(word):
+            continue
+        for following in tokens[i + 1:i + 4]:
+            value = _number_token(following)
+            if value is not None:
+                return value
+            if following not in _NUMBER_LINKS:
+                break
+    for i, word in enumerate(tokens[:-1]):  # the number, then the field's word: "4 people", "the second question"
+        value = _number_token(word, ordinals=True)
+        if value is not None and is_keyword(tokens[i + 1]):
+            return value
     for match in re.finditer(r"(\d+(?:\.\d+)?|[a-z]+(?: [a-z]+)?)\s+([a-z]+)", t):
         head, noun = match.groups()
         if noun in keywords or noun.rstrip("s") in keywords:
             value = numbers(head.split()[-1]) or numbers(head)
             if value:
                 return value[-1]
-    for match in re.finditer(r"\b([a-z]+)\s+(?:(?:at|from|with|on|number|no\.?)\s+)?#?\s*(\d+)\b", t):
+    for match in re.finditer(r"\b([a-z]+)\s+(?:(?:at|from|with|on|number|no\.?)\s+){0,2}#?\s*(\d+)\b", t):
         noun, digits = match.groups()
         if noun in keywords or noun.rstrip("s") in keywords:
             return float(digits)
@@ -285,6 +331,9 @@ def enum_value(text: str, f: Field, threshold: int = 85) -> str | None:
         return contained[0]
     if len(contained) > 1:
         return max(contained, key=len) if len({len(c) for c in contained}) == len(contained) else None
+    listed = listed_phrase_value(t, f)
+    if listed is not None:
+        return listed
     choices = {v: f"{v} {f.value_descriptions.get(v, '')}".lower() for v in values}
     scored = process.extract(t, choices, scorer=fuzz.token_set_ratio, limit=2)
     if not scored:
@@ -307,13 +356,52 @@ def enum_value(text: str, f: Field, threshold: int = 85) -> str | None:
     return _by_meaning(t, f)
 
 
+def otherwise_value(f: Field) -> str | None:
+    """The member an enum's description marks as the answer to a remark that names none ("otherwise")."""
+    marked = [v for v in f.values if re.search(r"\botherwise\b", f.value_descriptions.get(v, ""), re.I)]
+    return marked[0] if len(marked) == 1 else None
+
+
+def listed_phrases(description: str) -> list[str]:
+    """The example phrases a value's description lists in parentheses: "go on (yes, next, keep going)"."""
+    return [p.strip().lower() for group in re.findall(r"\(([^)]*)\)", description)
+            for p in re.split(r",|;", group) if p.strip()]
+
+
+def listed_phrase_value(text: str, f: Field) -> str | None:
+    """The member one of whose listed example phrases the text uses, the longest phrase winning
+    ("ok, more details please" uses "more details" of one member and "ok" of another)."""
+    t = re.sub(r"\s+", " ", re.sub(r"[,.!?;:]+", " ", re.sub(r"['’]", "", normalise(text)))).strip()  # "don't", "dont"
+    best: dict[str, int] = {}
+    for v in f.values:
+        for phrase in listed_phrases(f.value_descriptions.get(v, "")):
+            phrase = re.sub(r"['’]", "", phrase)  # a word may take an ending: "more detail" in "more detailed"
+            if re.search(rf"(?<!\w){re.escape(phrase)}(?:s|es|ed|ing)?(?!\w)", t):
+                best[v] = max(best.get(v, 0), len(phrase))
+    if not best:
+        return None
+    top = max(best.values())
+    winners = [v for v, n in best.items() if n == top]
+    return winners[0] if len(winners) == 1 else None
+
+
 _NEGATED = re.compile(r"\b(?:not|no|never|don'?t|doesn'?t|isn'?t|can'?t|cannot|won'?t)\b((?:\s+[\w']+){1,3})", re.I)
+
+
+_MISTAKEN = re.compile(r"\b(?:wrong|missed)\b((?:\s+[\w']+){1,2})", re.I)
+"""What went wrong is no choice: "I took the wrong bus" does not say the user travels by bus."""
+
+
+def _chosen_words(text: str) -> set[str]:
+    """Content words of ``text`` except those under a negation or a mistake ("not by car", "the wrong bus")."""
+    spans = [m.group(1) for pattern in (_NEGATED, _MISTAKEN) for m in pattern.finditer(text)]
+    return content_words(text) - content_words(" ".join(spans))
 
 
 def _by_meaning(text: str, f: Field) -> str | None:
     """The one value whose name and description share the most content words with the text
     (words under a negation do not count: "I don't know the way" does not mean "I know the way")."""
-    words = content_words(text) - content_words(" ".join(m.group(1) for m in _NEGATED.finditer(text)))
+    words = _chosen_words(text)
     overlaps = sorted(((len(words & content_words(f"{v} {f.value_descriptions.get(v, '')}")), v) for v in f.values),
                       reverse=True)
     if overlaps and overlaps[0][0] > 0 and (len(overlaps) == 1 or overlaps[0][0] > overlaps[1][0]):
@@ -337,7 +425,7 @@ def mentioned_enum_value(text: str, f: Field) -> str | None:
 def _described_values(text: str, f: Field) -> list[str]:
     """The member whose description has the most words of the message that no other member's has
     ("by bus" names the member described as "public transit: a bus, a train or the subway")."""
-    words = content_words(text)
+    words = _chosen_words(text)
     own = {v: content_words(f"{v} {f.value_descriptions.get(v, '')}") for v in f.values}
     hits = {v: len(words & (own[v] - set().union(*(own[o] for o in f.values if o != v)))) for v in f.values}
     best = max(hits.values(), default=0)

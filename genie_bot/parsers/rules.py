@@ -7,12 +7,17 @@ agent's last acts) and the worksheet types, and understands:
   text of a declared format); a clause that gives or declines another field is not part of
   it ("My PIN is 7402" answers no question about a birthday);
 - "skip" / "I don't know" / "I forgot my PIN" -> "NA" for the field it is about;
-- a short typed answer to another open question than the one asked ("walk" when asked where);
+- a short typed answer to another open question than the one asked ("walk" when asked where),
+  and a short bare value that fits no typed question as the answer to the free-text question
+  the flow asks next ("Cooper" when asked a date of birth: the mother's maiden name);
+- a remark that answers nothing, to an enum question with a member described as ``otherwise``;
+- a value of a format of capitalised words written without them ("tyler jones");
+- thanks alone as "no" to "is there anything else...?" (unless it thanks for a result just given);
 - values for other fields volunteered in the same message when the type, a declared format,
   a "my X is Y" statement or a preposition of the field's description makes them
   unambiguous, and corrections ("actually make it 4 people");
 - starting a task whose description or ``examples`` match the message, or, for an agent with
-  a single task, any first message that is more than a greeting;
+  a single task, any first message that is more than a greeting or a plea for help;
 - farewells ("thanks, bye": no to a pending confirmation, else the end of the tasks), "cancel" /
   "start over", and questions for the knowledge base.
 
@@ -30,7 +35,8 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, formal_value
+from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, Report, formal_value
+from ..runtime.policy import field_applies
 from ..spec import NA, AgentSpec, Field, TaskWorksheet
 from ..state import ACTIVE, DialogueState, WorksheetInstance
 from . import extract
@@ -38,7 +44,7 @@ from .base import Parse
 
 CANCEL = re.compile(r"^(cancel|cancel (it|that|this|the \w+)|stop|abort|never ?mind|forget it|quit|exit)[.!]*$", re.I)
 START_OVER = re.compile(r"^(start over|restart|reset|start again|begin again|let'?s start over)[.!]*$", re.I)
-CHITCHAT = re.compile(r"^((hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|"
+CHITCHAT = re.compile(r"^((hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|please|"
                       r"thanks?( you)?( so much)?|thank you|ok(ay)?|cool|great|bye|goodbye|see you)( there)?[ ,.!]*)+"
                       r"(how are you( doing)?( today)?[ ?.!]*)?$", re.I)
 CORRECTION = re.compile(r"\b(actually|instead|change|make it|i meant|correction|sorry|wait|not\b.*\bbut)\b", re.I)
@@ -49,6 +55,12 @@ ASKS_THE_AGENT = re.compile(r"^(why|who|how|what)\b.*\?|^.*\b(you|your)\b.*\?\s*
 REQUEST = re.compile(r"\b(can|could|would|will) you\b|\b(i want|i'?d like|i would like|i need|help me|please|let'?s)\b",
                      re.I)
 """A request; a message with none and no question is a remark ("this is so frustrating"), understood as such."""
+SENTENCE = re.compile(r"\b(i|i'?m|me|you|we|they|he|she|is|are|was|were|am|be|do|does|did|can|could|will|would|"
+                      r"should|have|has|had|sounds?|looks?|think|know|want|need|go|going|get|got|see|like|love|make|"
+                      r"take|tell|give|let'?s|please|excuse|sorry|what|why|how)\b", re.I)
+"""Words of a sentence said to someone ("sounds right", "I love eggs"), not of a bare value ("Cooper")."""
+FILLER = re.compile(r"(h+m+|u+m+|u+h+|a+h+|o+h+|w+o+w+|l+o+l+|(ha)+h?|(he)+h?|hm+|er+m*|geez|oops|ok+)[.!?]*", re.I)
+"""Sounds and interjections ("hmm", "lol"): no value for any field."""
 TASK_THRESHOLD = 0.5
 MAX_SMALL_TALK_WORDS = 6
 """A short message of thanks or yes/no ("ok great, thank you!", "yes please") is no name or report."""
@@ -106,6 +118,10 @@ class _Parsing:
             self.statements.extend(self._answers_another_field())
         started = self._start_task(answered_already=bool(answered))
         self.statements.extend(self._volunteered())
+        if not self.statements:
+            self.statements.extend(self._answers_a_later_question())
+        if not self.statements:
+            self.statements.extend(self._otherwise())
         if not self.statements and self.spec.knowledge and QUESTION.search(self.text):
             self.statements.append(f"answer({self.text!r})")
         if not self.statements and self._opens_the_only_task():
@@ -113,7 +129,7 @@ class _Parsing:
         if not self.statements and self._restates_open_task():
             return Parse("# the request is already being handled")
         if not self.statements:
-            if CHITCHAT.match(self.text) or extract.is_thanks(self.text):
+            if CHITCHAT.match(self.text) or extract.is_thanks(self.text) or _plea_for_help(self.text):
                 return Parse("# chit-chat")
             if not (QUESTION.search(self.text) or REQUEST.search(self.text)):
                 return Parse("# a remark, not a request")
@@ -138,8 +154,8 @@ class _Parsing:
                 return []
             f = self.spec.tasks[instance.worksheet].fields[act.field]
             free_text = _is_free_text(f)
-            if free_text and self._declines(f):
-                return [self._assign(instance, f, "NA")]
+            if free_text and self._declines(f) and extract.role_phrase(self.text, f) is None:
+                return [self._assign(instance, f, "NA")]  # "I don't know, but near the University" gives one
             text = self.text if _has_pattern(f) else self._text_about(f)  # a format is its own evidence
             if free_text:  # "poem. Another one please!" answers "poem"; "thanks" or "who are you?" nothing
                 text = "" if _addresses_the_agent(self.text) else ". ".join(
@@ -147,11 +163,41 @@ class _Parsing:
                 if self._task_match()[1] >= 0.8:
                     return []  # "I want to check my ticket" is not a name
             value = self._typed(f, text, whole_answer=True) if text else None
+            if value is None and _has_pattern(f) and self._uncapitalised_answer(f):
+                value = self._typed(f, _capitalised(self.text), whole_answer=True)  # "tyler jones"
+            if f.type.is_boolean and _closing_question(f) and _thanks_only(self.text) and not self._reported():
+                value = False  # "is there anything else?" - "ok, thanks!": nothing else
             if value is None and self._declines(f):
                 value = False if f.type.is_boolean else "NA"  # "that's all" answers "anything else?" with no
             if value is not None:
                 return [self._assign(instance, f, value)]
         return []
+
+    def _uncapitalised_answer(self, f: Field) -> bool:
+        """A short reply that may be the asked value written without capitals ("tyler jones" for a
+        format of capitalised words); not a decline, a question or small talk."""
+        return ("[A-Z]" in f.validation.pattern and self.text != _capitalised(self.text)
+                and len(self.text.split()) <= MAX_OTHER_ANSWER_WORDS and not self._declines(f)
+                and not extract.says_unknown(self.text) and not QUESTION.search(self.text)
+                and not _small_talk(self.text) and not _addresses_the_agent(self.text))
+
+    def _otherwise(self) -> list[str]:
+        """A remark that answers nothing, to a question whose enum marks a member for that ("otherwise")."""
+        act = self.question.act
+        instance = self.state.instances.get(self.question.instance or "")
+        if not isinstance(act, AskField) or instance is None or not _remark(self.text) \
+                or CHITCHAT.match(self.text) or FILLER.fullmatch(self.text.strip()):
+            return []
+        f = self.spec.tasks[instance.worksheet].fields.get(act.field)
+        if f is None or f.type.kind != "enum" or self._declines(f):
+            return []
+        value = extract.otherwise_value(f)  # "I'm so nervous" to "go on, or more detail?": go on
+        return [] if value is None else [self._assign(instance, f, value)]
+
+    def _reported(self) -> bool:
+        """The agent's last turn reported a result (a report filed) with its question: thanks
+        then is for the result, not an answer to the question."""
+        return any(isinstance(a, Report) for a in self.state.last_acts)
 
     def _answers_another_field(self) -> list[str]:
         """A short reply that is a typed answer to another open field than the one asked.
@@ -169,6 +215,37 @@ class _Parsing:
                  and (instance.name, f.name) != asked and instance.values.get(f.name) in (None, NA)
                  for value in [self._typed(f, self.text, whole_answer=True)] if value is not None]
         return [self._assign(*found[0])] if len(found) == 1 else []
+
+    def _answers_a_later_question(self) -> list[str]:
+        """A short reply that fits no typed question answers the free-text question the flow asks next.
+
+        Asked for a date of birth, "Cooper" is no date: the user is answering a question the
+        agent has not asked yet (the mother's maiden name), as happens when the person on the
+        other side skips a question or the user is ahead. The reply goes to the first unfilled
+        free-text input field of the asked instance whose predicate holds (a field the agent does
+        not ask, ``dont_ask``, included: it is one the user may give unasked); questions to the
+        agent, small talk, yes, no and long messages are not answers.
+        """
+        act = self.question.act
+        instance = self.state.instances.get(self.question.instance or "")
+        if not isinstance(act, AskField) or instance is None or instance.status != ACTIVE:
+            return []
+        ws = self.spec.tasks[instance.worksheet]
+        asked = ws.fields.get(act.field)
+        if asked is None or _is_free_text(asked) or self._declines(asked):
+            return []
+        text = self.text.strip().rstrip("?.! ")  # "Wong?" is an unsure answer, not a question
+        if (not text or len(text.split()) > MAX_OTHER_ANSWER_WORDS or FILLER.fullmatch(text)
+                or SENTENCE.search(extract.free_text(text)) or re.fullmatch(r"[\d\s.,:/#-]+", text)
+                or _addresses_the_agent(self.text) or _small_talk(self.text) or extract.says_unknown(self.text)
+                or extract.yes_no(self.text) is not None):
+            return []
+        for f in ws.fields.values():
+            if (f.kind == "input" and _is_free_text(f) and f is not asked and instance.values.get(f.name) is None
+                    and field_applies(self.spec, self.state, instance, f, self.today)):
+                value = extract.role_phrase(text, f) or extract.free_text(text)
+                return [self._assign(instance, f, value)]
+        return []
 
     def _declines(self, f: Field) -> bool:
         """The user cannot or will not give the field asked: "skip", "I forgot it", "no idea, sorry".
@@ -201,8 +278,9 @@ class _Parsing:
                 return extract.mentioned_enum_value(clause, g) is not None  # "Drive, please" names no place
             return extract.mentions(self.text, g) and _has_pattern_value(clause, g)
 
-        return ". ".join(c for c in extract.clauses(self.text)
-                         if extract.mentions(c, f) or not any(claimed_by(c, g) for g in others))
+        parts = extract.clauses(self.text)
+        kept = [c for c in parts if extract.mentions(c, f) or not any(claimed_by(c, g) for g in others)]
+        return self.text if kept == parts else ". ".join(kept)  # untouched, "?" and all
 
     def _typed(self, f: Field, text: str, whole_answer: bool) -> Any:
         kind = f.type.kind
@@ -267,8 +345,8 @@ class _Parsing:
 
     def _start_task(self, answered_already: bool) -> bool:
         ws, score = self._task_match()
-        if ws is None or score < TASK_THRESHOLD or (answered_already and score < 0.8):
-            return False
+        if ws is None or score < TASK_THRESHOLD or (answered_already and score < 0.8) or _thanks_only(self.text):
+            return False  # "I'll find my way, thanks" closes a conversation rather than opening one
         open_same = [i for i in self.state.of_worksheet(ws.name) if i.status == ACTIVE]
         if open_same:
             return False
@@ -288,7 +366,7 @@ class _Parsing:
         user opens with ("I lost my card and money is gone") is a request for it.
         """
         tasks = _top_level_tasks(self.spec)
-        if self.state.instances or len(tasks) != 1 or CHITCHAT.match(self.text):
+        if self.state.instances or len(tasks) != 1 or CHITCHAT.match(self.text) or _plea_for_help(self.text):
             return False
         self._start(tasks[0])
         return True
@@ -314,10 +392,15 @@ class _Parsing:
     # -- volunteered values and corrections ----------------------------------------------------------
     def _volunteered(self) -> list[str]:
         out = []
+        asked = (self.question.instance, getattr(self.question.act, "field", None))
         for instance in self._open():
             ws = self.spec.tasks[instance.worksheet]
             for f, value in self._volunteer_values(ws, instance.name, instance):
                 out.append(self._assign(instance, f, value))
+            taken = {f.name for f in ws.fields.values() if instance.values.get(f.name) is not None
+                     or (instance.name, f.name) in self.assigned or (instance.name, f.name) == asked}
+            for name, value in self._described_problem(ws, taken).items():  # "someone took $500", later on
+                out.append(self._assign(instance, ws.fields[name], value))
         return out
 
     def _volunteer_values(self, ws: TaskWorksheet, name: str, instance: WorksheetInstance | None = None):
@@ -330,7 +413,8 @@ class _Parsing:
                 continue
             current = instance.values.get(f.name) if instance is not None else None
             filled = current is not None and current != NA  # a declined field may still be given later
-            if filled and not correcting:
+            restated = _is_free_text(f) and extract.role_phrase(self.text, f) is not None  # "I need to get to X" again
+            if filled and not (correcting or restated):
                 continue
             value = self._volunteered_value(f, same_kind)
             if value is None and current is None and self._declines_unasked(f):
@@ -339,7 +423,7 @@ class _Parsing:
                 yield f, value
 
     def _described_problem(self, ws: TaskWorksheet, taken: dict[str, Any]) -> dict[str, str]:
-        """Free-text fields the message that opens a task already answers.
+        """Free-text fields the message already answers, when it opens a task or later on.
 
         A request like "somebody took $500 from my account" states the user's problem: it fills
         the free-text field whose description shares a word with it that is distinctive of that
@@ -445,10 +529,44 @@ def _addresses_the_agent(text: str) -> bool:
     return bool(CHITCHAT.match(text) or extract.is_farewell(text) or ASKS_THE_AGENT.search(text))
 
 
+CLOSING = re.compile(r"\banything else\b", re.I)
+
+
+def _closing_question(f: Field) -> bool:
+    """"Is there anything else I can do for you?": the question that closes a conversation."""
+    return bool(CLOSING.search(f"{f.ask or ''} {f.description}"))
+
+
+def _thanks_only(text: str) -> bool:
+    """Thanks, maybe with an ok or a remark, and no request or question ("ok great, thanks for your help")."""
+    return extract.is_thanks(text) and not QUESTION.search(text) and not re.search(
+        r"\b(can|could|would|will) you\b|\b(i want|i'?d like|i would like|i need|help me with|let'?s)\b", text, re.I)
+
+
+PLEA = re.compile(r"^(?:(?:hi|hello|hey|please|i|i'?m|am|me|my|a|an|in|some|real|really|can|could|would|you|"
+                  r"need|needs|your|help|out|urgent|urgently|quick|quickly|hurry|desperate|situation|now)"
+                  r"\b[\s,.!?]*)+$", re.I)
+
+
+def _plea_for_help(text: str) -> bool:
+    """A plea for help that says nothing of what is wanted ("Help me please!", "Hi, I'm in a
+    desperate situation"): the answer is "how can I help?", not a task."""
+    return bool(PLEA.match(text.strip())) and bool(re.search(r"\b(help|situation|hurry|urgent)", text, re.I))
+
+
+def _remark(text: str) -> bool:
+    """Neither a question nor a request nor a farewell: "this is so frustrating", "I see the park"."""
+    return not (QUESTION.search(text) or REQUEST.search(text) or extract.is_farewell(text))
+
+
 def _small_talk(clause: str) -> bool:
     """A short clause of thanks, or of yes or no ("ok great", "yes please"), which is no value."""
     return len(clause.split()) <= MAX_SMALL_TALK_WORDS and (
         bool(CHITCHAT.match(clause)) or extract.is_thanks(clause) or extract.yes_no(clause) is not None)
+
+
+def _capitalised(text: str) -> str:
+    return re.sub(r"\b[a-z]", lambda m: m.group(0).upper(), text)
 
 
 def _has_pattern(f: Field) -> bool:

@@ -9,22 +9,24 @@ Deterministic and free of I/O except through the turn's :class:`ApiExecutor`. St
    the others run their API and actions and Report; a completed nested worksheet counts as
    the newly assigned value of its parent's field;
 4. if nothing was asked yet, ask for the first unfilled askable field of the most recently
-   active incomplete worksheet (descending into nested worksheets).
+   active incomplete worksheet (descending into nested worksheets); when the user answered
+   a later optional question than the one asked, the first one after that answer.
 
 At most one question per turn; any number of Reports and Says.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from typing import Any
 
 from ..acts import AskField, AskForConfirmation, AskForFieldConfirmation, Report, Say
 from ..interpreter import Evaluator, InterpreterError
-from ..spec import NA, Code, Field, InstanceRef
-from ..state import ABANDONED, ACTIVE, COMPLETED, PROPOSED, WorksheetInstance
+from ..spec import NA, AgentSpec, Code, Field, InstanceRef
+from ..state import ABANDONED, ACTIVE, COMPLETED, PROPOSED, DialogueState, WorksheetInstance
 from .assign import NewInstance, assign_field, confirm_fields
-from .executor import ApiRequest, KnowledgeUnavailable
+from .executor import ApiRequest, KnowledgeUnavailable, LocalApiExecutor
 from .scopes import WorksheetScope
 from .turn import Turn
 
@@ -235,15 +237,46 @@ confirmation), and the fields after it wait too, as in the worksheet's order."""
 
 
 def _ask_next(turn: Turn) -> None:
+    ahead = _answered_ahead(turn)
     for instance in _open_instances(turn):
-        if instance.status == ACTIVE and _applies(turn, instance) and _ask_in(turn, instance) != NOTHING:
+        if not (instance.status == ACTIVE and _applies(turn, instance)):
+            continue
+        if instance.name == ahead[0] and _ask_in(turn, instance, after=ahead[1]) != NOTHING:
+            return
+        if _ask_in(turn, instance) != NOTHING:
             return
 
 
-def _ask_in(turn: Turn, instance: WorksheetInstance) -> str:
+def _answered_ahead(turn: Turn) -> tuple[str | None, str | None]:
+    """(instance, field) when the user answered a later question of the instance than the one asked.
+
+    Asked an optional field A, the user gave B, a field the worksheet asks after A, and left
+    A open: the user is ahead of the agent (answering a question someone else asked, or the
+    one they expect next), so the next question is the one after B; once that is answered the
+    worksheet's order applies again and A is asked. A required question is asked again at
+    once, and declining B moves nothing.
+    """
+    asked = next((a for a in reversed(turn.state.last_acts) if isinstance(a, AskField)), None)
+    instance = turn.state.instances.get(asked.instance) if asked is not None else None
+    if instance is None or instance.values.get(asked.field) is not None:
+        return None, None
+    fields = turn.worksheet(instance).fields
+    order = [f.name for f in fields.values() if f.askable]
+    if asked.field not in order or fields[asked.field].required:
+        return None, None  # a required question is asked again
+    given = [name for i, name in turn.update.assigned if i == instance.name and name in order
+             and order.index(name) > order.index(asked.field) and instance.values.get(name) not in (None, NA)]
+    return (instance.name, max(given, key=order.index)) if given else (None, None)
+
+
+def _ask_in(turn: Turn, instance: WorksheetInstance, after: str | None = None) -> str:
+    """Ask the first field to ask in ``instance`` (only among those after ``after``, if given)."""
     ws = turn.worksheet(instance)
     confirmations = confirm_fields(ws) if needs_confirmation(turn, instance) else []
-    for f in ws.fields.values():
+    fields = list(ws.fields.values())
+    if after is not None:
+        fields = fields[[f.name for f in fields].index(after) + 1:]
+    for f in fields:
         if not f.askable or not _field_applies(turn, instance, f):
             continue
         value = instance.values.get(f.name)
@@ -310,6 +343,14 @@ def _applies(turn: Turn, instance: WorksheetInstance) -> bool:
 
 def _field_applies(turn: Turn, instance: WorksheetInstance, f: Field) -> bool:
     return _holds(turn, instance, f.predicate)
+
+
+def field_applies(spec: AgentSpec, state: DialogueState, instance: WorksheetInstance, f: Field,
+                  today: dt.date) -> bool:
+    """Whether ``f``'s predicate holds for ``instance`` in ``state`` (read-only; for parsers that
+    need to know which questions the flow would ask)."""
+    turn = Turn(spec, state, LocalApiExecutor(spec), today, dt.datetime.combine(today, dt.time(12, 0)))
+    return _field_applies(turn, instance, f)
 
 
 def _holds(turn: Turn, instance: WorksheetInstance, predicate: Code | None) -> bool:

@@ -5,7 +5,8 @@ A turn's label is decided in this order:
 1. when the parser did not understand the message and no API result is reported, the
    agent's reply starts with "Sorry, I didn't understand that": ``not_understood`` (STAR's
    ``out_of_scope``, "I don't quite understand what you mean");
-2. otherwise the first act of the turn that a rule matches gives the label; a report of a
+2. otherwise the first act of the turn that a rule matches gives the label (a rule whose
+   label is ``null`` passes the act over: it says nothing the turn is labelled by); a report of a
    failed API call (the wizard had not made that call yet in the recording) is ``query``,
    the action of calling the API, which STAR never scores: the prediction counts as an error;
 3. otherwise the agent had nothing to say: ``greeting`` before any task was started,
@@ -43,7 +44,8 @@ class LabelSpecError(ValueError):
 @dataclass(frozen=True)
 class Rule:
     act: str
-    label: str
+    label: str | None
+    """``None``: the act is passed over, the next act of the turn decides."""
     worksheet: str | None = None
     field: str | None = None
     when: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -78,7 +80,7 @@ class LabelMap:
             if _failed_api_call(act):
                 return API_PENDING
             rule = next((r for r in self.rules if r.matches(act, state)), None)
-            if rule is not None:
+            if rule is not None and rule.label is not None:
                 return rule.label
         return self.greeting if not state.instances else self.idle
 
@@ -98,7 +100,7 @@ def _rule(raw: dict[str, Any]) -> Rule:
     if unknown or raw.get("act") not in ACT_TYPES:
         raise LabelSpecError(f"bad label rule {raw}: act must be one of {', '.join(ACT_TYPES)}; "
                              f"keys are act, label, worksheet, field, when, text")
-    return Rule(act=raw["act"], label=str(raw["label"]), worksheet=raw.get("worksheet"), field=raw.get("field"),
+    return Rule(act=raw["act"], label=None if raw["label"] is None else str(raw["label"]), worksheet=raw.get("worksheet"), field=raw.get("field"),
                 when=dict(raw.get("when") or {}), text=raw.get("text"))
 
 

@@ -389,3 +389,50 @@ def test_internal_nested_fields_do_not_reopen_a_completed_parent(flow):
 
 def test_an_api_failing_inside_worksheet_code_is_reported_not_raised(flow):
     assert flow.say("l = Lookup(key='x')") == ['Say("Something went wrong in Lookup: boom() failed: ConnectionError: backend down")']
+
+
+AHEAD_AGENT = """
+name: ahead
+tasks:
+  - name: Auth
+    fields:
+      - {name: name, type: str}
+      - {name: birthday, type: str, required: false}
+      - {name: maiden, type: str, required: false}
+      - {name: pet, type: str, required: false}
+      - {name: details, type: str, required: false}
+      - {name: extra, type: str, required: false, dont_ask: true, predicate: "self.name == 'Ann'"}
+"""
+
+
+@pytest.fixture
+def ahead(make_agent):
+    return Conversation(Runtime(load_agent(make_agent(AHEAD_AGENT, "")), clock=lambda: TODAY))
+
+
+def test_an_answer_to_a_later_question_moves_the_flow_on_and_the_skipped_question_comes_back(ahead):
+    ahead.say("a = Auth(name='Ann')")
+    assert ahead.acts == [AskField("a", "birthday", "birthday")]
+    # asked the birthday, the user gave the maiden name: the next question is the pet, not the birthday again
+    assert ahead.say("a.maiden = 'Cooper'") == ['AskField(a, pet, "pet")']
+    assert ahead.say("a.pet = 'Rex'") == ['AskField(a, birthday, "birthday")']  # then back to the skipped one
+    assert ahead.say("a.birthday = 'NA'") == ['AskField(a, details, "details")']
+
+
+def test_a_required_question_or_a_declined_later_field_does_not_move_the_flow(ahead):
+    ahead.say("a = Auth()")
+    assert ahead.say("a.maiden = 'Cooper'") == ['AskField(a, name, "name")']  # the name is required
+    ahead.say("a.name = 'Ann'")
+    assert ahead.say("a.pet = 'NA'") == ['AskField(a, birthday, "birthday")']  # declining says nothing of the flow
+    assert ahead.say("a.birthday = 'NA'") == ['AskField(a, details, "details")']  # nor declining the asked one
+
+
+def test_field_applies_evaluates_a_predicate_read_only(ahead, make_agent):
+    from genie_bot.runtime.policy import field_applies
+
+    ahead.say("a = Auth(name='Ann')")
+    instance, extra = ahead.instance("a"), ahead.runtime.spec.tasks["Auth"].fields["extra"]
+    assert field_applies(ahead.runtime.spec, ahead.state, instance, extra, TODAY.date())
+    ahead.say("a.name = 'Bob'")
+    assert not field_applies(ahead.runtime.spec, ahead.state, ahead.instance("a"), extra, TODAY.date())
+    assert ahead.instance("a").values["name"] == "Bob"

@@ -69,7 +69,8 @@ def test_bank_cannot_authenticate_then_the_customer_remembers():
         ("My name is Sarah Brown and I can't remember my PIN", "bank_ask_account_number"),
         ("I don't know my account number either", "bank_ask_dob"),
         ("I can't remember my birthday", "bank_inform_cannot_authenticate"),
-        ("Oh wait, my account number is 95381901 and my PIN is 5380", "bank_ask_fraud_details"),
+        # the opening message described the fraud: the report is filed straight away
+        ("Oh wait, my account number is 95381901 and my PIN is 5380", "bank_inform_fraud_report_submitted"),
     ]) == []
 
 
@@ -140,4 +141,82 @@ def test_trivia_starts_at_the_question_named_and_jumps_when_asked():
         ("question 9", "trivia_ask_question"),
         ("a briquette maybe?", "trivia_inform_answer_correct_ask_next"),
         ("I'm done, bye", "trivia_bye"),
+    ]) == []
+
+
+# -- keeping in step with a partner who skips or reorders questions ------------------------------------
+def test_bank_follows_a_customer_who_answers_the_security_question_instead_of_the_date_of_birth():
+    assert converse("bank_fraud_report", [
+        ("Someone took $500 from my account", "ask_name"),
+        ("tyler jones", "bank_ask_account_number"),  # a name without capitals
+        ("I forgot it", "bank_ask_dob"),
+        ("Cooper", "bank_ask_childhood_pets_name"),  # the maiden name: the date of birth was skipped
+        ("Buddy", "bank_ask_dob"),  # then the skipped question comes back
+        ("june or july 15th of 1929", "bank_inform_fraud_report_submitted"),  # unsure, but a date
+    ]) == []
+
+
+def test_bank_takes_the_fraud_description_whenever_it_comes_and_thanks_closes_after_anything_else():
+    assert converse("bank_fraud_report", [
+        ("Hello, I need some help", "hello"),  # a plea for help says nothing of the task yet
+        ("I want to file a report", "ask_name"),
+        ("Jane Doe. There were weird transfers of $10 on my account", "bank_ask_account_number"),
+        ("84318931431", "bank_ask_pin"),
+        ("7402", "bank_inform_fraud_report_submitted"),  # the details were given: not asked for
+        ("thank you!", "anything_else"),  # thanks for the report, not an answer to "anything else?"
+        ("ok thanks", "goodbye_1"),  # ... which it is now
+    ]) == []
+
+
+def test_bank_cannot_authenticate_when_a_security_answer_is_declined():
+    assert converse("bank_fraud_report", [
+        ("Someone took $500 from my account", "ask_name"),
+        ("Jane Doe", "bank_ask_account_number"),
+        ("I don't know it", "bank_ask_dob"),
+        ("12/20/1950", "bank_ask_mothers_maiden_name"),
+        ("Wong", "bank_ask_childhood_pets_name"),
+        ("I never had a pet", "bank_inform_cannot_authenticate"),
+    ]) == []
+
+
+def test_trip_place_given_to_the_mode_question_and_remarks_during_the_directions():
+    assert converse("trip_directions", [
+        ("I took the wrong bus and I'm lost", "trip_ask_arrival_location"),  # the wrong bus is no choice of mode
+        ("Forbes and Murray", "trip_ask_travel_mode"),
+        ("Yes please", "trip_inform_simple_step_ask_proceed"),  # no mode named: public transit, the usual
+        ("Am I there yet?", "trip_inform_simple_step_ask_proceed"),  # a question about where to go: go on
+        ("This is such a long walk", "trip_inform_simple_step_ask_proceed"),  # a remark: go on
+        ("which way is that? I don't understand", "trip_inform_detailed_step"),
+        ("go on", "trip_inform_last_step_and_done"),
+        ("No, I think I've got it. Thanks.", "goodbye_1"),  # nothing more needed after the last step
+    ]) == []
+
+
+def test_trivia_an_answer_instead_of_a_yes_is_the_answer_to_the_next_question():
+    assert converse("trivia", [
+        ("I'd like to play some trivia starting at number 2", "trivia_ask_question"),
+        ("bodkin", "trivia_inform_answer_incorrect_ask_next"),
+        ("snail", "trivia_inform_answer_correct_ask_next"),  # question 3 was asked elsewhere: answered
+        ("hell yeah", "trivia_ask_question"),
+        ("8 please", "trivia_ask_question"),  # a question number, not an answer to question 4
+        ("two in the bush", "trivia_inform_answer_correct_ask_next"),
+        ("canton", "trivia_inform_answer_incorrect_ask_next"),  # question 9's answer is briquette
+        ("all done. thank you!", "trivia_bye"),
+    ]) == []
+
+
+def test_trivia_a_second_go_at_the_same_question_is_judged_again():
+    assert converse("trivia", [
+        ("Let's play trivia, question 4 please", "trivia_ask_question"),
+        ("I went to a wedding once", "trivia_inform_answer_incorrect_ask_next"),
+        ("It's a poem", "trivia_inform_answer_correct_ask_next"),  # right for this question: a second go
+    ]) == []
+
+
+def test_bank_a_remark_is_not_taken_for_the_answer_to_a_later_question():
+    assert converse("bank_fraud_report", [
+        ("Someone took $500 from my account", "ask_name"),
+        ("Jane Doe", "bank_ask_account_number"),
+        ("I forgot it", "bank_ask_dob"),
+        ("I love eggs.", "bank_ask_dob"),  # no maiden name: the date of birth is asked again
     ]) == []

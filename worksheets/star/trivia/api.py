@@ -36,6 +36,23 @@ def check_answer(guess: str, answer: str) -> str:
     return "correct" if hits == len(wanted) else "incorrect"
 
 
+_CHOOSING = {"question", "number", "no", "please", "lets", "let's", "go", "to", "with", "start", "play", "how", "about",
+             "try", "do", "ok", "okay", "yes", "one", "more", "can", "i", "have", "the", "next", "is", "at"}
+
+
+def question_number(text: str, answer: str | None = None) -> int | None:
+    """The question number a message picks ("8 please", "question 9", "#3"), or None when it says
+    anything more than that ("two in the bush" is an answer, not a number) or when the question
+    being played has a number for its answer (then "8" is a guess)."""
+    if answer is not None and any(w in _NUMBERS.values() for w in _words(answer)):
+        return None
+    words = re.findall(r"[a-z0-9']+", text.lower())
+    numbers = [w for w in words if w.isdigit()]
+    if len(numbers) != 1 or any(w not in _CHOOSING and not w.isdigit() for w in words):
+        return None
+    return int(numbers[0])
+
+
 def _same(wanted: str, said: str) -> bool:
     return wanted == said or (len(wanted) > 3 and fuzz.ratio(wanted, said) >= CLOSE_ENOUGH)
 
