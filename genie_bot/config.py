@@ -76,10 +76,11 @@ class ModelPrice:
 
 @dataclass(frozen=True)
 class LlmConfig:
-    parser: str = "rules"
-    """``rules`` (offline) or ``package.module:factory``; the factory gets (spec, llm config, knowledge)."""
-    responder: str = "templates"
-    """``templates`` or ``package.module:factory``; the factory gets (spec, llm config)."""
+    parser: str = "auto"
+    """``auto`` (the LLM parser when an LLM is configured here or in the environment, else the
+    rule-based one, said at start-up), ``rules`` (offline), or ``package.module:factory``."""
+    responder: str = "auto"
+    """``auto`` (likewise), ``templates`` (offline), or ``package.module:factory``."""
     model: str | None = None
     base_url: str | None = None
     api_key: str | None = None

@@ -70,3 +70,16 @@ def test_run_reports_invalid_platform_settings_without_a_traceback(tmp_path, sho
     assert result.returncode == 1
     assert "cannot start a configured platform: platforms.slack: unknown setting 'prot'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_run_says_it_is_offline_when_no_llm_is_configured(tmp_path, shop):
+    import os
+
+    path = config_file(tmp_path, shop)
+    assert genie_bot("db", "upgrade", "--config", path).returncode == 0
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AZURE_OPENAI_", "GENIE_LLM_"))}
+    result = subprocess.run([sys.executable, "-m", "genie_bot.cli", "run", "--config", path], input="hello\n",
+                            capture_output=True, text=True, cwd=REPO, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "Offline mode: no LLM is configured" in result.stderr
+    assert "What is the dish?" in result.stdout
