@@ -15,6 +15,8 @@ from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
 
+from genie_bot.web_server import WebServer
+
 log = logging.getLogger(__name__)
 
 
@@ -38,27 +40,20 @@ class SocketModeReceiver:
 
 class HttpReceiver:
     def __init__(self, app: AsyncApp, host: str, port: int, path: str, healthy: Callable[[], Awaitable[bool]]):
-        self.host, self.port = host, port
         self.healthy = healthy
         self.web_app = app.web_app(path=path, port=port)
         self.web_app.router.add_get("/healthz", self._health)
-        self._runner: web.AppRunner | None = None
+        self.server = WebServer(self.web_app, host, port, "Slack requests")
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(self.web_app, access_log=None)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, self.port).start()
-        log.info("serving Slack requests on http://%s:%d", *self.address)
+        await self.server.start()
 
     @property
     def address(self) -> tuple[str, int]:
-        """The bound host and port (the port chosen by the system when configured as 0)."""
-        assert self._runner is not None, "not started"
-        return self._runner.addresses[0][:2]
+        return self.server.address
 
     async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
+        await self.server.stop()
 
     async def _health(self, request: web.Request) -> web.Response:
         ok = await self.healthy()

@@ -14,6 +14,7 @@ from aiohttp import web
 
 from ..store import pending as actions
 from ..store import sessions
+from ..web_server import WebServer
 from .metrics import CONTENT_TYPE
 
 if TYPE_CHECKING:
@@ -26,26 +27,19 @@ PATH = "/metrics"
 class MetricsServer:
     def __init__(self, engine: "Engine", host: str, port: int):
         self.engine = engine
-        self.host, self.port = host, port
         self.web_app = web.Application()
         self.web_app.router.add_get(PATH, self._metrics)
-        self._runner: web.AppRunner | None = None
+        self.server = WebServer(self.web_app, host, port, f"metrics at {PATH}")
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(self.web_app, access_log=None)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, self.port).start()
-        log.info("serving metrics on http://%s:%d%s", *self.address, PATH)
+        await self.server.start()
 
     @property
     def address(self) -> tuple[str, int]:
-        """The bound host and port (the port chosen by the system when configured as 0)."""
-        assert self._runner is not None, "not started"
-        return self._runner.addresses[0][:2]
+        return self.server.address
 
     async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
+        await self.server.stop()
 
     async def _metrics(self, request: web.Request) -> web.Response:
         try:
