@@ -35,6 +35,8 @@ STOP_GRACE_SECONDS = 10.0
 
 class DiscordAdapter:
     platform = PLATFORM
+    acknowledges_delivery = True
+    """It tells the engine when a turn's replies are posted (the engine's reply outbox)."""
 
     def __init__(self, settings: DiscordSettings, **client_options: Any):
         self.settings = settings
@@ -93,6 +95,8 @@ class DiscordAdapter:
             replies = await self.engine.handle_message(session_key(channel), str(message.author.id), text,
                                                        str(message.id), message.id)
         await post(channel, replies)
+        if replies:  # posted: out of the engine's outbox (a duplicate delivery has none)
+            await self.engine.delivered(session_key(channel), str(message.id))
 
     def _run(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

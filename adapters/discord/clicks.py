@@ -44,14 +44,17 @@ class DecisionClicks:
             async with channel.typing():
                 replies = await self.engine.handle_action(session_key(channel), str(interaction.user.id), action_id,
                                                           decision, str(interaction.id), interaction.id)
-            if _changed_nothing(replies):
+            refused = _changed_nothing(replies)
+            if refused:
                 await interaction.followup.send(replies[0].text, ephemeral=True)
-                return
-            embed, view = settled(interaction.message, outcome(decision, interaction.user))
-            await interaction.edit_original_response(embed=embed, view=view)
+            else:
+                embed, view = settled(interaction.message, outcome(decision, interaction.user))
+                await interaction.edit_original_response(embed=embed, view=view)
         finally:
             self._handling.discard(action_id)
-        await post(channel, replies)
+        if not refused:
+            await post(channel, replies)
+        await self.engine.delivered(session_key(channel), str(interaction.id))
 
 
 def outcome(decision: Decision, user: discord.abc.User) -> str:

@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 class SlackAdapter:
     platform = PLATFORM
+    acknowledges_delivery = True
+    """It tells the engine when a turn's replies are posted (the engine's reply outbox)."""
 
     def __init__(self, settings: SlackSettings):
         self.settings = settings

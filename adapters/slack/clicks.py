@@ -74,8 +74,9 @@ class ClickTurns:
             await self.poster.discard(place, placeholder)
             await respond(text="\n\n".join(to_mrkdwn(r.text) for r in replies), response_type="ephemeral",
                           replace_original=False)
-            return
-        if outcome.settles_card:
-            line = outcome.card_line(click.user)
-            await self.poster.update(click.channel, click.card_ts, SlackMessage(line, settled_card(click.card, line)))
-        await self.poster.post(place, replies, placeholder)
+        else:
+            if outcome.settles_card:
+                line = outcome.card_line(click.user)
+                await self.poster.update(click.channel, click.card_ts, SlackMessage(line, settled_card(click.card, line)))
+            await self.poster.post(place, replies, placeholder)
+        await self.engine.delivered(click.key, click.event_id)

@@ -85,5 +85,8 @@ class MessageTurns:
                                                        message.sequence)
         except Exception:  # noqa: BLE001 - the user must hear back even when the engine is down
             log.exception("the turn of %s failed", message.key)
-            replies = [Reply(FAILURE)]
+            await self.poster.post(place, [Reply(FAILURE)], placeholder)
+            return
         await self.poster.post(place, replies, placeholder)
+        if replies:  # posted: out of the engine's outbox (a duplicate delivery has none)
+            await self.engine.delivered(message.key, message.event_id)

@@ -97,7 +97,7 @@ async def serve(config: Config) -> int:
     scheduler = start_scheduler(engine) if config.scheduler.enabled else None
     try:
         for adapter in adapters:
-            engine.add_sink(adapter.platform, adapter.deliver)
+            engine.add_sink(adapter.platform, adapter.deliver, getattr(adapter, "acknowledges_delivery", False))
             await adapter.start(engine)
         await engine.recover()
         logging.getLogger(__name__).info("serving %s with %s", ", ".join(config.agents),

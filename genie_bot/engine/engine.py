@@ -36,7 +36,7 @@ from .identity import is_dead, new_engine_id
 from .inbox import Claim, Inbox
 from .maintenance import Maintenance
 from .turns import TurnOutcome, TurnRunner
-from .types import Decision, EngineStatus, Notification, ReloadReport, Reply, SessionKey
+from .types import Decision, EngineStatus, Notification, ReloadReport, Reply, SessionKey, replies_from_json
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +69,7 @@ class Engine:
         self.turns_run = 0
         self.sessions_migrated = 0
         self._sinks: dict[str, Sink] = {}
+        self._acknowledging = self.turns.acknowledging  # one set: add_sink fills it, commits read it
         self._waiters: dict[tuple[str, str], asyncio.Future] = {}
         self._locks = KeyedLocks()
         self._arrivals = _Arrivals()
@@ -101,9 +102,24 @@ class Engine:
     async def __aexit__(self, *exc: Any) -> None:
         await self.stop()
 
-    def add_sink(self, platform: str, sink: Sink) -> None:
-        """Where notifications of ``platform`` sessions go (the platform's adapter)."""
+    def add_sink(self, platform: str, sink: Sink, acknowledges: bool = False) -> None:
+        """Where notifications of ``platform`` sessions go (the platform's adapter).
+
+        An adapter that ``acknowledges`` calls :meth:`delivered` once it has posted a turn's
+        replies; until then they stay in the outbox, and if the process dies first, recovery
+        posts them as notifications. Replies of other platforms count as delivered when committed.
+        """
         self._sinks[platform] = sink
+        if acknowledges:
+            self._acknowledging.add(platform)
+
+    async def delivered(self, session_key: SessionKey, event_id: str) -> None:
+        """The adapter posted the replies of ``event_id``: take them out of the outbox."""
+        await self.in_db(self._mark_delivered, (session_key.platform, event_id))
+
+    def _mark_delivered(self, pk: tuple[str, str]) -> None:
+        with self.db.write() as conn:
+            events.mark_delivered(conn, pk, self.clock())
 
     # -- the adapters' API -------------------------------------------------------------------------
     async def handle_message(self, session_key: SessionKey, user_id: str, text: str, event_id: str,
@@ -171,7 +187,29 @@ class Engine:
         for key in keys:
             async with self._locks.hold(key):
                 await self._drain(key)
+        await self.redeliver()
         return len(keys)
+
+    async def redeliver(self) -> int:
+        """Post the replies that dead processes committed but never confirmed posting (the outbox).
+
+        Runs at start-up and with every lease heartbeat, so a surviving replica picks up what a
+        killed one left. Returns the events whose replies went out.
+        """
+        def find() -> list[tuple[tuple[str, str], str, str]]:
+            with self.db.read() as conn:
+                dead = [o for o in events.undelivered_owners(conn) if o != self.id and is_dead(o)]
+                return events.undelivered_of(conn, dead) if dead else []
+
+        sent = 0
+        for pk, key, replies in await self.in_db(find):
+            if pk[0] not in self._sinks:
+                continue  # kept until an adapter of that platform runs
+            session = SessionKey.parse(key)
+            if all([await self.notify(session, reply, "recovered") for reply in replies_from_json(replies)]):
+                await self.in_db(self._mark_delivered, pk)
+                sent += 1
+        return sent
 
     # -- running events ----------------------------------------------------------------------------
     async def _handle(self, key: SessionKey, kind: str, user_id: str, event_id: str, sequence: int | None,
@@ -240,20 +278,24 @@ class Engine:
         if future is not None and not future.done():
             future.set_result(replies)
         elif event.accepted_by != self.id and is_dead(event.accepted_by):
-            for reply in replies:  # its caller died with its process: tell the user directly
-                await self.notify(SessionKey.parse(event.session_key), reply, "recovered")
+            key = SessionKey.parse(event.session_key)  # its caller died with its process: tell the user directly
+            if all([await self.notify(key, reply, "recovered") for reply in replies]):
+                await self.in_db(self._mark_delivered, event.pk)
 
-    async def notify(self, session_key: SessionKey, reply: Reply, reason: str) -> None:
+    async def notify(self, session_key: SessionKey, reply: Reply, reason: str) -> bool:
+        """Send a message the engine decided on (not an answer to a call); False if it could not."""
         notification = Notification(session_key, reply, reason)
         sink = self._sinks.get(session_key.platform)
         if sink is None:
             log.info("no adapter for %s: notification kept undelivered: %s", session_key.platform, reply.text)
             self.undelivered.append(notification)
-            return
+            return False
         try:
             await sink(notification)
         except Exception:  # noqa: BLE001 - a failing adapter must not break the engine
             log.exception("delivering a notification to %s failed", session_key)
+            return False
+        return True
 
     # -- session locks for other work (jobs, reset) ------------------------------------------------------
     async def with_session(self, key: str, work: Callable[[Any], T], wait: bool) -> T | None:
@@ -297,8 +339,10 @@ class Engine:
             await asyncio.sleep(interval)
             try:
                 await self.in_db(renew)
+                if self._acknowledging:
+                    await self.redeliver()
             except Exception:  # noqa: BLE001 - retried at the next beat
-                log.exception("renewing session leases failed")
+                log.exception("renewing session leases or redelivering replies failed")
 
 
 _BUSY = object()

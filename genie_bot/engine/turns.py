@@ -115,6 +115,8 @@ class TurnRunner:
         self.engine_id = engine_id
         self.observer = observer
         self.lease = dt.timedelta(seconds=config.engine.lease_seconds)
+        self.acknowledging: set[str] = set()
+        """Platforms whose adapters confirm posting replies; their replies wait in the outbox."""
 
     # -- entry point -----------------------------------------------------------------------------
     def run(self, claim: Claim) -> TurnOutcome:
@@ -290,7 +292,8 @@ class TurnRunner:
                                    counts_as_turn=result.state is not None)
             if not sessions.save(conn, claim.session.key, self.engine_id, change, now, now + self.lease):
                 raise LeaseLost()
-            events.finish(conn, event.pk, result.event_status, replies_to_json(result.replies), now)
+            events.finish(conn, event.pk, result.event_status, replies_to_json(result.replies), now,
+                          delivered=event.platform not in self.acknowledging)
             for action_id, status, reason in result.plan.close:
                 actions.transition(conn, action_id, (PENDING,), status, now, reason=reason)
             actions.insert_rows(conn, result.plan.create)
@@ -311,7 +314,8 @@ class TurnRunner:
             with self.db.write() as conn:
                 now = self.clock()
                 if sessions.acquire(conn, claim.session.key, self.engine_id, now, now + self.lease):
-                    events.finish(conn, event.pk, FAILED, replies_to_json(replies), now)
+                    events.finish(conn, event.pk, FAILED, replies_to_json(replies), now,
+                                  delivered=event.platform not in self.acknowledging)
                     insert_trace(conn, trace)
         except Exception:  # noqa: BLE001 - the store is down: the caller still gets the apology
             log.exception("could not record the failed turn of %s", claim.session.key)

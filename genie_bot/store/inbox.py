@@ -46,7 +46,9 @@ _WAITING = select(*(t.c[f.name] for f in fields(EventRow))).where(
 ).order_by(t.c.sequence, t.c.received_at, t.c.event_id)
 _START = update(t).where(*_THIS).values(status=RUNNING, attempts=t.c.attempts + 1)
 _FINISH = update(t).where(*_THIS).values(status=bindparam("b_status"), reply=bindparam("b_reply"),
-                                         done_at=bindparam("b_now"))
+                                         done_at=bindparam("b_now"), delivered_at=bindparam("b_delivered"))
+_DELIVERED = update(t).where(*_THIS, t.c.delivered_at.is_(None)).values(delivered_at=bindparam("b_now"))
+_UNDELIVERED = (t.c.delivered_at.is_(None), t.c.status.in_((DONE, FAILED)))
 _OUTCOME = select(t.c.status, t.c.reply).where(*_THIS)
 
 
@@ -68,8 +70,28 @@ def start(conn: Connection, row: EventRow) -> None:
     conn.execute(_START, {"b_platform": row.platform, "b_event": row.event_id})
 
 
-def finish(conn: Connection, pk: tuple[str, str], status: str, reply: str, now: dt.datetime) -> None:
-    conn.execute(_FINISH, {"b_platform": pk[0], "b_event": pk[1], "b_status": status, "b_reply": reply, "b_now": now})
+def finish(conn: Connection, pk: tuple[str, str], status: str, reply: str, now: dt.datetime,
+           delivered: bool = True) -> None:
+    """Record an event's outcome; ``delivered=False`` leaves its reply in the outbox until the
+    adapter confirms it posted it (:func:`mark_delivered`)."""
+    conn.execute(_FINISH, {"b_platform": pk[0], "b_event": pk[1], "b_status": status, "b_reply": reply, "b_now": now,
+                           "b_delivered": now if delivered else None})
+
+
+def mark_delivered(conn: Connection, pk: tuple[str, str], now: dt.datetime) -> None:
+    conn.execute(_DELIVERED, {"b_platform": pk[0], "b_event": pk[1], "b_now": now})
+
+
+def undelivered_owners(conn: Connection) -> list[str]:
+    """Engines that accepted events whose replies were never confirmed posted."""
+    return list(conn.scalars(select(t.c.accepted_by).where(*_UNDELIVERED).distinct()))
+
+
+def undelivered_of(conn: Connection, owners: list[str], limit: int = 500) -> list[tuple[tuple[str, str], str, str]]:
+    """((platform, event id), session key, replies JSON) of finished, unposted events of ``owners``."""
+    rows = conn.execute(select(t.c.platform, t.c.event_id, t.c.session_key, t.c.reply)
+                        .where(*_UNDELIVERED, t.c.accepted_by.in_(owners)).order_by(t.c.done_at).limit(limit))
+    return [((r.platform, r.event_id), r.session_key, r.reply or "[]") for r in rows]
 
 
 def outcome(conn: Connection, pk: tuple[str, str]) -> tuple[str, str | None] | None:

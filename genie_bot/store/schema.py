@@ -53,8 +53,10 @@ events = Table(
     Column("reply", Text),  # JSON list of replies
     Column("received_at", DateTime, nullable=False),
     Column("done_at", DateTime),
+    Column("delivered_at", DateTime),  # when the adapter posted the reply (outbox; see engine recovery)
     Index("ix_genie_events_session_status", "session_key", "status", "sequence"),
     Index("ix_genie_events_received_at", "received_at"),
+    Index("ix_genie_events_undelivered", "delivered_at", "status"),
 )
 
 turns = Table(

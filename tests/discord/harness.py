@@ -83,7 +83,7 @@ async def serving(config: Config, wrap: Callable[[Engine], Any] | None = None) -
     try:
         adapter = DiscordAdapter(DiscordSettings.parse(config.platforms["discord"]), guild_ready_timeout=0.05)
         adapter.client.before_identify_hook = _identify_at_once
-        engine.add_sink(adapter.platform, adapter.deliver)
+        engine.add_sink(adapter.platform, adapter.deliver, adapter.acknowledges_delivery)
         try:
             await adapter.start(wrap(engine) if wrap else engine)
             yield Bot(engine, adapter)

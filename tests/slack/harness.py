@@ -62,7 +62,7 @@ class SlackHarness:
         self.engine = Engine(self.config, **self.engine_options)
         await self.engine.start()
         self.adapter: SlackAdapter = create_adapter(self.config, self.config.platforms["slack"])
-        self.engine.add_sink("slack", self.adapter.deliver)
+        self.engine.add_sink("slack", self.adapter.deliver, self.adapter.acknowledges_delivery)
         await self.adapter.start(self.engine)
         if isinstance(self.adapter.receiver, HttpReceiver):
             host, port = self.adapter.receiver.address

@@ -218,7 +218,7 @@ def test_engine_notifications_are_posted_into_the_thread(slack, shop_config):
         engine = Engine(config, build_agent=build_agent)
         await engine.start(recover=False)  # as `genie-bot run` does: recovery runs once adapters can deliver
         adapter = create_adapter(config, config.platforms["slack"])
-        engine.add_sink("slack", adapter.deliver)
+        engine.add_sink("slack", adapter.deliver, adapter.acknowledges_delivery)
         await adapter.start(engine)
         await engine.notify(key, Reply("I was interrupted while running place_order."), "recovered")
         [post] = await asyncio.to_thread(slack.wait_for, "chat.postMessage")
