@@ -38,22 +38,11 @@ class SocketModeReceiver:
         await self.handler.close_async()
 
 
-class HttpReceiver:
+class HttpReceiver(WebServer):
     def __init__(self, app: AsyncApp, host: str, port: int, path: str, healthy: Callable[[], Awaitable[bool]]):
+        super().__init__(app.web_app(path=path, port=port), host, port, "Slack requests")
         self.healthy = healthy
-        self.web_app = app.web_app(path=path, port=port)
         self.web_app.router.add_get("/healthz", self._health)
-        self.server = WebServer(self.web_app, host, port, "Slack requests")
-
-    async def start(self) -> None:
-        await self.server.start()
-
-    @property
-    def address(self) -> tuple[str, int]:
-        return self.server.address
-
-    async def stop(self) -> None:
-        await self.server.stop()
 
     async def _health(self, request: web.Request) -> web.Response:
         ok = await self.healthy()

@@ -24,22 +24,11 @@ log = logging.getLogger(__name__)
 PATH = "/metrics"
 
 
-class MetricsServer:
+class MetricsServer(WebServer):
     def __init__(self, engine: "Engine", host: str, port: int):
+        super().__init__(web.Application(), host, port, f"metrics at {PATH}")
         self.engine = engine
-        self.web_app = web.Application()
         self.web_app.router.add_get(PATH, self._metrics)
-        self.server = WebServer(self.web_app, host, port, f"metrics at {PATH}")
-
-    async def start(self) -> None:
-        await self.server.start()
-
-    @property
-    def address(self) -> tuple[str, int]:
-        return self.server.address
-
-    async def stop(self) -> None:
-        await self.server.stop()
 
     async def _metrics(self, request: web.Request) -> web.Response:
         try:
