@@ -19,8 +19,8 @@ from discord import app_commands
 
 from genie_bot.engine import Decision, Engine, Notification
 
-from .client import build_client
 from .clicks import DecisionClicks
+from .client import build_client
 from .commands import install
 from .render import post
 from .sessions import PLATFORM, channel_id, is_for_bot, session_key, thread_name, without_mention
@@ -76,7 +76,7 @@ class DiscordAdapter:
 
     async def deliver(self, notification: Notification) -> None:
         channel = self.client.get_partial_messageable(channel_id(notification.session_key))
-        await post(channel, [notification.reply])
+        await post(channel, [notification.reply], notification.event_id, notification.part)
 
     # -- events ------------------------------------------------------------------------------------
     async def on_message(self, message: discord.Message) -> None:
@@ -94,7 +94,7 @@ class DiscordAdapter:
         async with channel.typing():
             replies = await self.engine.handle_message(session_key(channel), str(message.author.id), text,
                                                        str(message.id), message.id)
-        await post(channel, replies)
+        await post(channel, replies, str(message.id))
         if replies:  # posted: out of the engine's outbox (a duplicate delivery has none)
             await self.engine.delivered(session_key(channel), str(message.id))
 

@@ -53,7 +53,7 @@ class DecisionClicks:
         finally:
             self._handling.discard(action_id)
         if not refused:
-            await post(channel, replies)
+            await post(channel, replies, str(interaction.id))
         await self.engine.delivered(session_key(channel), str(interaction.id))
 
 

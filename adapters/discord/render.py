@@ -3,11 +3,17 @@
 A reply's markdown becomes messages of at most 2000 characters. A pending action becomes an
 embed summarising the values, sent with the Confirm and Cancel buttons on the reply's last
 message, so the question and its buttons stay together.
+
+Every message of a turn carries a nonce derived from the turn's event id, which Discord
+enforces (``enforce_nonce``): sent again within minutes by the same bot, it returns the
+message already posted instead of a second one. So a reply the engine's outbox recovers
+after a crash (with the same event id) is never posted twice.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
 
 import discord
@@ -45,10 +51,18 @@ def outgoing(reply: Reply) -> list[Outgoing]:
     return [*(Outgoing(piece) for piece in pieces), Outgoing(last, summary_embed(action), confirmation_view(action))]
 
 
-async def post(channel: discord.abc.Messageable, replies: list[Reply]) -> None:
-    for reply in replies:
-        for message in outgoing(reply):
-            await channel.send(content=message.content, embed=message.embed, view=message.view)
+async def post(channel: discord.abc.Messageable, replies: list[Reply], event_id: str | None = None,
+               first_part: int = 0) -> None:
+    """Send ``replies`` (those of ``event_id``, numbered from ``first_part``), each message with its nonce."""
+    for part, reply in enumerate(replies, start=first_part):
+        for piece, message in enumerate(outgoing(reply)):
+            await channel.send(content=message.content, embed=message.embed, view=message.view,
+                               nonce=None if event_id is None else nonce(event_id, part, piece))
+
+
+def nonce(event_id: str, part: int, piece: int) -> str:
+    """The nonce of one message of an event's replies (Discord allows 25 characters)."""
+    return hashlib.blake2b(f"{event_id}:{part}:{piece}".encode(), digest_size=12).hexdigest()
 
 
 def summary_embed(action: PendingActionView) -> discord.Embed:

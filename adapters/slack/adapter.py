@@ -57,7 +57,11 @@ class SlackAdapter:
         await self.tasks.drain(self.settings.shutdown_grace_seconds)
 
     async def deliver(self, notification: Notification) -> None:
-        await self.poster.post(Place.of(notification.session_key), [notification.reply])
+        place = Place.of(notification.session_key)
+        if notification.event_id is None:
+            await self.poster.post(place, [notification.reply])
+        else:
+            await self.poster.post_recovered(place, notification.reply, notification.event_id, notification.part)
 
 
 async def _healthy(engine: Engine) -> bool:

@@ -1,9 +1,13 @@
-"""The Bolt ``AsyncApp``: listeners that acknowledge at once and leave the work to a background task.
+"""The Bolt ``AsyncApp``: listeners that record, acknowledge, and leave the turn to a background task.
 
 Slack wants every event, click and command acknowledged within 3 seconds, and a turn may take
-longer (an LLM, an API call). Bolt acknowledges events itself before calling their listener
-and, with ``process_before_response`` off, sends the HTTP response or Socket Mode ack as soon
-as ``ack()`` is called; each listener then only hands the turn to :class:`.tasks.Background`.
+longer (an LLM, an API call). With ``process_before_response`` on, Bolt sends the HTTP response
+(or Socket Mode ack) when the listener returns, so each listener first records the message or
+click in the engine (a few milliseconds), then returns and hands the turn to
+:class:`.tasks.Background`. Slack thus never holds an acknowledgement for something this
+process could still lose; a message that could not be recorded gets HTTP 500, and Slack
+delivers it again. A click is not redelivered by Slack, so one that could not be recorded is
+acknowledged and its clicker told privately to try again.
 """
 
 from __future__ import annotations
@@ -12,34 +16,43 @@ import logging
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
-from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from .blocks import ACTION_ID
 from .clicks import Click, ClickTurns
 from .commands import GenieCommand
-from .messages import MessageTurns, incoming
+from .messages import FAILURE, MessageTurns, incoming
 from .poster import Respond
 from .settings import SlackSettings
 from .tasks import Background
+
+log = logging.getLogger(__name__)
 
 
 def bolt_app(settings: SlackSettings, client: AsyncWebClient, tasks: Background, messages: MessageTurns,
              clicks: ClickTurns, genie: GenieCommand) -> AsyncApp:
     app = AsyncApp(client=client, signing_secret=settings.signing_secret,
-                   request_verification_enabled=settings.mode == "http", process_before_response=False,
+                   request_verification_enabled=settings.mode == "http", process_before_response=True,
                    logger=logging.getLogger("adapters.slack.bolt"))
 
-    async def on_message(body: dict[str, Any], request: AsyncBoltRequest) -> None:
-        retry_num = int(request.headers.get("x-slack-retry-num", ["0"])[0])
-        message = incoming(body, messages.bot_user_id, settings.ignore_bots, retry_num)
-        if message is not None:
-            tasks.spawn(messages.run(message), f"turn of event {message.event_id}")
+    async def on_message(body: dict[str, Any]) -> None:
+        message = incoming(body, messages.bot_user_id, settings.ignore_bots)
+        accepted = None if message is None else await messages.accept(message)
+        if accepted is not None:
+            tasks.spawn(messages.run(message, accepted), f"turn of event {message.event_id}")
 
     async def on_click(ack: Any, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
-        await ack()
         click = Click.of(body, action)
-        tasks.spawn(clicks.run(click, respond), f"turn of {click.event_id}")
+        try:
+            accepted = await clicks.accept(click)
+        except Exception:  # noqa: BLE001 - the clicker must hear back; Slack does not resend clicks
+            log.exception("could not record the click %s", click.event_id)
+            accepted = None
+            tasks.spawn(respond(text=FAILURE, response_type="ephemeral", replace_original=False),
+                        f"apology for {click.event_id}")
+        await ack()
+        if accepted is not None:
+            tasks.spawn(clicks.run(click, accepted, respond), f"turn of {click.event_id}")
 
     async def on_command(ack: Any, command: dict[str, Any], respond: Respond) -> None:
         await ack()

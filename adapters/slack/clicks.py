@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from genie_bot.engine import ClickOutcome, Decision, Engine, Reply, SessionKey
+from genie_bot.engine import Accepted, ClickOutcome, Decision, Engine, Reply, SessionKey
 
 from .blocks import ACTION_ID, Block, SlackMessage, settled_card
 from .messages import FAILURE
@@ -55,19 +55,20 @@ class ClickTurns:
         self.poster = poster
         self.in_order = in_order
 
-    async def run(self, click: Click, respond: Respond) -> None:
+    async def accept(self, click: Click) -> Accepted | None:
+        """Record the click in the engine (before Slack is acknowledged); None if recorded before."""
+        return await self.engine.accept_action(click.key, click.user, click.pending_action, click.decision,
+                                               click.event_id, click.sequence)
+
+    async def run(self, click: Click, accepted: Accepted, respond: Respond) -> None:
         place = Place.of(click.key)
         async with self.in_order.turn(place):
-            placeholder = await self.poster.placeholder(place)
+            placeholder = await self.poster.placeholder(place, accepted.event_id)
         try:
-            replies = await self.engine.handle_action(click.key, click.user, click.pending_action, click.decision,
-                                                      click.event_id, click.sequence)
+            replies = await self.engine.replies_of(accepted)
         except Exception:  # noqa: BLE001 - the user must hear back even when the engine is down
             log.exception("the click on %s failed", click.pending_action)
             await self.poster.post(place, [Reply(FAILURE)], placeholder)
-            return
-        if not replies:  # a duplicate delivery, answered by the first one
-            await self.poster.discard(place, placeholder)
             return
         outcome = classify(replies)
         if outcome.outcome is ClickOutcome.REFUSED:
@@ -78,5 +79,5 @@ class ClickTurns:
             if outcome.settles_card:
                 line = outcome.card_line(click.user)
                 await self.poster.update(click.channel, click.card_ts, SlackMessage(line, settled_card(click.card, line)))
-            await self.poster.post(place, replies, placeholder)
-        await self.engine.delivered(click.key, click.event_id)
+            await self.poster.post(place, replies, placeholder, accepted.event_id)
+        await self.engine.delivered(click.key, accepted.event_id)

@@ -6,9 +6,11 @@ or another change notice, nor a message of another bot unless configured (the bo
 messages are dropped by Bolt before they get here). In a channel a message that mentions the
 bot arrives twice, as ``app_mention`` and as ``message``: only the first is used.
 
-A Slack retry (``x-slack-retry-num``) carries the event id of its first delivery, which the
-engine de-duplicates: the turn runs once and only the delivery that ran it answers. A retry
-shows no "thinking" placeholder, since the first delivery already shows one if it arrived.
+A message is recorded in the engine *before* Slack gets its acknowledgement (the listener's
+return): once acknowledged it cannot be lost with this process, and if recording fails Slack
+is told so (HTTP 500) and delivers it again. A Slack retry (``x-slack-retry-num``) carries the
+event id of its first delivery, which the engine de-duplicates: the turn runs once and only
+the delivery that recorded it answers.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from genie_bot.engine import Engine, Reply, SessionKey
+from genie_bot.engine import Accepted, Engine, Reply, SessionKey
 
 from .mrkdwn import to_plain
 from .poster import Poster
@@ -41,11 +43,10 @@ class Incoming:
     text: str
     event_id: str
     sequence: int
-    retry: bool
     only_in_bot_thread: bool
 
 
-def incoming(body: dict[str, Any], bot_user_id: str, ignore_bots: bool, retry_num: int) -> Incoming | None:
+def incoming(body: dict[str, Any], bot_user_id: str, ignore_bots: bool) -> Incoming | None:
     """The message of an ``app_mention`` or ``message`` event callback ``body``, or None if not for the bot."""
     event = body["event"]
     subtype = event.get("subtype")
@@ -60,7 +61,7 @@ def incoming(body: dict[str, Any], bot_user_id: str, ignore_bots: bool, retry_nu
     return Incoming(
         key=session_key(body["team_id"], channel, ts, thread_ts),
         user=event.get("user") or event.get("bot_id", ""), text=to_plain(event.get("text", ""), bot_user_id),
-        event_id=body["event_id"], sequence=sequence(ts), retry=retry_num > 0,
+        event_id=body["event_id"], sequence=sequence(ts),
         only_in_bot_thread=event["type"] == "message" and not is_direct_message(channel))
 
 
@@ -72,21 +73,33 @@ class MessageTurns:
         self.threads = threads
         self.bot_user_id = bot_user_id
 
-    async def run(self, message: Incoming) -> None:
-        """Run the turn of ``message`` (after the event was acknowledged) and post its replies."""
+    async def accept(self, message: Incoming) -> Accepted | None:
+        """Record ``message`` in the engine (before Slack is acknowledged); None if it is not for
+        the bot or was recorded before. Raises if it could not be recorded."""
+        if message.only_in_bot_thread and not await self._in_bot_thread(message.key):
+            return None
+        return await self.engine.accept_message(message.key, message.user, message.text, message.event_id,
+                                                message.sequence)
+
+    async def _in_bot_thread(self, key: SessionKey) -> bool:
+        """A thread with a session is the bot's (whichever process posted there); else Slack is asked."""
+        if self.threads.remembers(key.channel, key.thread):
+            return True
+        if await self.engine.has_session(key):
+            self.threads.add(key.channel, key.thread)
+            return True
+        return await self.threads.contains(key.channel, key.thread, self.bot_user_id)
+
+    async def run(self, message: Incoming, accepted: Accepted) -> None:
+        """Run the turn of ``message`` (recorded and acknowledged) and post its replies."""
         place = Place.of(message.key)
         async with self.in_order.turn(place):
-            if message.only_in_bot_thread and \
-                    not await self.threads.contains(place.channel, message.key.thread, self.bot_user_id):
-                return
-            placeholder = None if message.retry else await self.poster.placeholder(place)
+            placeholder = await self.poster.placeholder(place, accepted.event_id)
         try:
-            replies = await self.engine.handle_message(message.key, message.user, message.text, message.event_id,
-                                                       message.sequence)
+            replies = await self.engine.replies_of(accepted)
         except Exception:  # noqa: BLE001 - the user must hear back even when the engine is down
             log.exception("the turn of %s failed", message.key)
             await self.poster.post(place, [Reply(FAILURE)], placeholder)
             return
-        await self.poster.post(place, replies, placeholder)
-        if replies:  # posted: out of the engine's outbox (a duplicate delivery has none)
-            await self.engine.delivered(message.key, message.event_id)
+        await self.poster.post(place, replies, placeholder, accepted.event_id)
+        await self.engine.delivered(message.key, accepted.event_id)  # posted: out of the engine's outbox

@@ -3,7 +3,8 @@
 A turn can take seconds (an LLM, an API call), so before it runs the bot posts a short
 "thinking" message where it will answer; the first reply message then *replaces* that
 placeholder (``chat.update``) and the others follow it (``chat.postMessage``). A turn with
-nothing to say (a duplicate delivery, a refused click answered privately) deletes it.
+nothing to say deletes it. Every message of a turn carries the turn's event id as metadata
+(:mod:`.receipts`), so a reply recovered after a crash is never posted twice.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from genie_bot.engine import Reply
 
 from .blocks import SlackMessage, reply_messages
+from .receipts import receipts, reply_metadata, thinking_metadata
 from .sessions import Place
 from .threads import BotThreads
 
@@ -29,29 +31,41 @@ class Poster:
         self.client = client
         self.threads = threads
 
-    async def placeholder(self, place: Place) -> str:
-        """Post the "thinking" message; return its ``ts`` for :meth:`post` or :meth:`discard`."""
-        return await self._post(place, SlackMessage(THINKING))
+    async def placeholder(self, place: Place, event_id: str) -> str:
+        """Post the "thinking" message of ``event_id``; return its ``ts`` for :meth:`post` or :meth:`discard`."""
+        return await self._post(place, SlackMessage(THINKING), thinking_metadata(event_id))
 
-    async def post(self, place: Place, replies: list[Reply], placeholder: str | None = None) -> None:
-        messages = [message for reply in replies for message in reply_messages(reply)]
+    async def post(self, place: Place, replies: list[Reply], placeholder: str | None = None,
+                   event_id: str | None = None, first_part: int = 0) -> None:
+        """Post ``replies`` (those of ``event_id``, numbered from ``first_part``), the first one
+        replacing ``placeholder``."""
+        messages = [(message, reply_metadata(event_id, part) if event_id else None)
+                    for part, reply in enumerate(replies, start=first_part) for message in reply_messages(reply)]
         if placeholder is not None:
             if not messages:
                 await self.discard(place, placeholder)
                 return
-            await self.update(place.channel, placeholder, messages.pop(0))
-        for message in messages:
-            await self._post(place, message)
+            await self.update(place.channel, placeholder, *messages.pop(0))
+        for message, metadata in messages:
+            await self._post(place, message, metadata)
+
+    async def post_recovered(self, place: Place, reply: Reply, event_id: str, part: int) -> None:
+        """Post reply ``part`` of ``event_id`` for a process that died, unless that one posted it already."""
+        found = await receipts(self.client, place, event_id)
+        if part not in found.parts:
+            await self.post(place, [reply], found.placeholder if part == 0 else None, event_id, part)
 
     async def discard(self, place: Place, placeholder: str) -> None:
         await self.client.chat_delete(channel=place.channel, ts=placeholder)
 
-    async def update(self, channel: str, ts: str, message: SlackMessage) -> None:
-        await self.client.chat_update(channel=channel, ts=ts, text=message.text, **_blocks(message))
+    async def update(self, channel: str, ts: str, message: SlackMessage, metadata: dict | None = None) -> None:
+        await self.client.chat_update(channel=channel, ts=ts, text=message.text, **_blocks(message),
+                                      **({"metadata": metadata} if metadata else {}))
 
-    async def _post(self, place: Place, message: SlackMessage) -> str:
+    async def _post(self, place: Place, message: SlackMessage, metadata: dict | None = None) -> str:
         response = await self.client.chat_postMessage(channel=place.channel, thread_ts=place.thread_ts,
-                                                      text=message.text, **_blocks(message))
+                                                      text=message.text, **_blocks(message),
+                                                      **({"metadata": metadata} if metadata else {}))
         if place.thread_ts:
             self.threads.add(place.channel, place.thread_ts)
         return response["ts"]

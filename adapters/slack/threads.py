@@ -3,11 +3,13 @@
 Every thread the bot posts in is remembered (most recent first, bounded). A thread it does
 not remember, e.g. after a restart, is looked up once in its history
 (``conversations.replies``); only positive answers are kept, since the bot may be mentioned
-in any thread later and then posts there.
+in any thread later and then posts there. The lookup happens before Slack is acknowledged,
+so it gives up after :data:`LOOKUP_SECONDS` (and Slack delivers the message again).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 
@@ -15,6 +17,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 log = logging.getLogger(__name__)
+LOOKUP_SECONDS = 2.0
 
 
 class BotThreads:
@@ -29,11 +32,15 @@ class BotThreads:
         while len(self._known) > self.capacity:
             self._known.popitem(last=False)
 
+    def remembers(self, channel: str, thread_ts: str) -> bool:
+        return (channel, thread_ts) in self._known
+
     async def contains(self, channel: str, thread_ts: str, bot_user_id: str) -> bool:
-        if (channel, thread_ts) in self._known:
+        if self.remembers(channel, thread_ts):
             return True
         try:
-            history = await self.client.conversations_replies(channel=channel, ts=thread_ts, limit=200)
+            history = await asyncio.wait_for(
+                self.client.conversations_replies(channel=channel, ts=thread_ts, limit=200), LOOKUP_SECONDS)
         except SlackApiError as exc:
             log.warning("cannot read thread %s/%s to see whether it is the bot's: %s", channel, thread_ts,
                         exc.response.get("error"))

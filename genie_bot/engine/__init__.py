@@ -5,7 +5,8 @@ values; nothing here knows any chat platform.
 """
 
 from .engine import Engine
-from .types import ClickOutcome, Decision, EngineStatus, Notification, PendingActionView, ReloadReport, Reply, SessionKey
+from .types import (Accepted, ClickOutcome, Decision, EngineStatus, Notification, PendingActionView, ReloadReport,
+                    Reply, SessionKey)
 
-__all__ = ["ClickOutcome", "Decision", "Engine", "EngineStatus", "Notification", "PendingActionView", "ReloadReport", "Reply",
-           "SessionKey"]
+__all__ = ["Accepted", "ClickOutcome", "Decision", "Engine", "EngineStatus", "Notification", "PendingActionView",
+           "ReloadReport", "Reply", "SessionKey"]

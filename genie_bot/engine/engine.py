@@ -9,6 +9,12 @@ Per session, one turn at a time: callers in this process queue on an asyncio loc
 processes on the session's lease in the database (see :mod:`.inbox`). Whoever holds the
 lease runs every waiting event of the session in order; each caller then returns the
 replies of its own event, whichever process ran it.
+
+An adapter whose platform redelivers what it did not see acknowledged (Slack) records an
+event first (:meth:`Engine.accept_message`), acknowledges it, and only then awaits its
+replies (:meth:`Engine.replies_of`): an event acknowledged is never lost with its process.
+Every process's heartbeat renews its leases and its liveness row, and adopts what dead
+processes left: events they accepted but never ran, replies they committed but never posted.
 """
 
 from __future__ import annotations
@@ -26,17 +32,18 @@ from typing import Any, TypeVar
 from ..config import Config
 from ..keyed_locks import KeyedLocks
 from ..observability import Metrics, TurnObserver
-from ..store import Database, check_schema, current_revision, sessions
+from ..store import Database, check_schema, current_revision, engines, sessions
 from ..store import inbox as events
 from ..store import pending as actions
 from ..store.inbox import QUEUED, EventRow
 from .agents import AgentBuilder, AgentRegistry
 from .building import agent_builder
-from .identity import is_dead, new_engine_id
+from .identity import dead_among, new_engine_id
 from .inbox import Claim, Inbox
 from .maintenance import Maintenance
 from .turns import TurnOutcome, TurnRunner
-from .types import Decision, EngineStatus, Notification, ReloadReport, Reply, SessionKey, replies_from_json
+from .types import (Accepted, Decision, EngineStatus, Notification, ReloadReport, Reply, SessionKey,
+                    replies_from_json)
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +69,8 @@ class Engine:
         self.observer = TurnObserver(self.metrics, config.llm, config.logging)
         self.registry = AgentRegistry(config.agents, self.observer.metered(build_agent or agent_builder(config.llm)))
         self.inbox = Inbox(self.db, self.id, clock, config.engine.lease_seconds, config.engine.ordering_window_ms)
+        self.liveness_timeout = 2 * self.inbox.lease
+        """An engine on another host whose heartbeat is older than this is presumed dead."""
         self.turns = TurnRunner(self.db, self.registry, config, clock, self.id, self.observer)
         self.maintenance = Maintenance(self)
         self.undelivered: deque[Notification] = deque(maxlen=1000)
@@ -76,6 +85,7 @@ class Engine:
         self._turn_pool = ThreadPoolExecutor(config.engine.turn_threads, thread_name_prefix="genie-turn")
         self._db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="genie-db")
         self._heartbeat: asyncio.Task | None = None
+        self._adoption: asyncio.Task | None = None
         self._started = time.monotonic()
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -83,14 +93,20 @@ class Engine:
         """Check the schema, load every agent (raising on any problem), then recover after a crash."""
         await self.in_db(check_schema, self.db)
         await self.in_db(self.registry.load)
-        self._heartbeat = asyncio.create_task(self._renew_leases())
+        await self.in_db(self._beat)
+        self._heartbeat = asyncio.create_task(self._beating())
         if recover:
             await self.recover()
 
     async def stop(self) -> None:
-        if self._heartbeat:
-            self._heartbeat.cancel()
-            await asyncio.gather(self._heartbeat, return_exceptions=True)
+        for task in (self._heartbeat, self._adoption):
+            if task:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        try:
+            await self.in_db(self._gone)
+        except Exception:  # noqa: BLE001 - the others will presume this process dead a little later
+            log.exception("could not remove this engine's liveness row")
         self._turn_pool.shutdown(wait=True)
         self._db_pool.shutdown(wait=True)
         self.db.dispose()
@@ -124,18 +140,47 @@ class Engine:
     # -- the adapters' API -------------------------------------------------------------------------
     async def handle_message(self, session_key: SessionKey, user_id: str, text: str, event_id: str,
                              sequence: int | None = None) -> list[Reply]:
-        """Run a user's message; ``[]`` for a delivery of an event seen before.
-
-        ``sequence`` orders the messages of a session: when the user sent it (e.g. Slack ``ts``
-        in microseconds, a Discord snowflake); by default, when it arrived here.
-        """
-        return await self._handle(session_key, "message", user_id, event_id, sequence, text=text)
+        """Run a user's message; ``[]`` for a delivery of an event seen before."""
+        return await self._answer(await self.accept_message(session_key, user_id, text, event_id, sequence))
 
     async def handle_action(self, session_key: SessionKey, user_id: str, action_id: str, decision: Decision | str,
                             event_id: str, sequence: int | None = None) -> list[Reply]:
         """Run a Confirm or Cancel click on pending action ``action_id``."""
-        return await self._handle(session_key, "action", user_id, event_id, sequence, action_id=action_id,
+        return await self._answer(await self.accept_action(session_key, user_id, action_id, decision, event_id,
+                                                           sequence))
+
+    async def accept_message(self, session_key: SessionKey, user_id: str, text: str, event_id: str,
+                             sequence: int | None = None) -> Accepted | None:
+        """Record a user's message (a few milliseconds); None for a delivery of an event seen before.
+
+        ``sequence`` orders the messages of a session: when the user sent it (e.g. Slack ``ts``
+        in microseconds, a Discord snowflake); by default, when it arrived here.
+        """
+        return await self._accept(session_key, "message", user_id, event_id, sequence, text=text)
+
+    async def accept_action(self, session_key: SessionKey, user_id: str, action_id: str, decision: Decision | str,
+                            event_id: str, sequence: int | None = None) -> Accepted | None:
+        """Record a Confirm or Cancel click on pending action ``action_id``."""
+        return await self._accept(session_key, "action", user_id, event_id, sequence, action_id=action_id,
                                   decision=Decision(decision).value)
+
+    async def replies_of(self, accepted: Accepted) -> list[Reply]:
+        """Run the session's waiting events up to ``accepted`` (or wait for the process that does)."""
+        future = asyncio.get_running_loop().create_future()
+        self._waiters[accepted.pk] = future
+        try:
+            await self._drive(str(accepted.session_key), accepted.pk, future)
+            return future.result()
+        finally:
+            self._waiters.pop(accepted.pk, None)
+
+    async def has_session(self, session_key: SessionKey) -> bool:
+        """Whether ``session_key`` ever had an event (in any process): for adapters that answer
+        follow-ups without a mention only where the bot already talks."""
+        def exists() -> bool:
+            with self.db.read() as conn:
+                return sessions.exists(conn, str(session_key))
+        return await self.in_db(exists)
 
     async def reset(self, session_key: SessionKey) -> None:
         """Forget the conversation of a session; its pending actions are cancelled."""
@@ -171,49 +216,68 @@ class Engine:
 
     # -- recovery ----------------------------------------------------------------------------------
     async def recover(self) -> int:
-        """Pick up what dead processes left: free their leases, finish their sessions' waiting events.
+        """Pick up what dead processes left (at start-up: every waiting event no live process holds).
 
         A turn cut short re-runs (its transaction never committed); one cut short during a
         confirmed API call is reported to the user instead, never re-run. Replies whose caller
         died with its process go out as notifications. Returns the sessions resumed.
         """
-        def free_dead_leases() -> list[str]:
-            with self.db.write() as conn:
-                dead = [o for o in sessions.lease_owners(conn) if o != self.id and is_dead(o)]
-                sessions.expire_leases_of(conn, dead, self.clock())
-                return events.sessions_with_work(conn)
+        return await self._adopt(waiting_since=self.clock())
 
-        keys = await self.in_db(free_dead_leases)
-        for key in keys:
-            async with self._locks.hold(key):
-                await self._drain(key)
+    async def _adopt(self, waiting_since: dt.datetime) -> int:
+        """Free the leases of dead processes; run the sessions whose events were left behind (accepted
+        by a dead process, or waiting since before ``waiting_since``); post their unposted replies."""
+        def orphans() -> list[str]:
+            with self.db.write() as conn:
+                now = self.clock()
+                dead = self._dead(conn, sessions.lease_owners(conn) + events.waiting_acceptors(conn))
+                sessions.expire_leases_of(conn, dead, now)
+                return events.orphaned(conn, dead, waiting_since, now)
+
+        keys = await self.in_db(orphans)
+        await asyncio.gather(*(self._drain_held(key) for key in keys))
         await self.redeliver()
         return len(keys)
+
+    async def _drain_held(self, key: str) -> None:
+        async with self._locks.hold(key):
+            await self._drain(key)
 
     async def redeliver(self) -> int:
         """Post the replies that dead processes committed but never confirmed posting (the outbox).
 
-        Runs at start-up and with every lease heartbeat, so a surviving replica picks up what a
-        killed one left. Returns the events whose replies went out.
+        Runs at start-up and with every heartbeat, so a surviving replica picks up what a killed
+        one left. Returns the events whose replies went out.
         """
         def find() -> list[tuple[tuple[str, str], str, str]]:
             with self.db.read() as conn:
-                dead = [o for o in events.undelivered_owners(conn) if o != self.id and is_dead(o)]
+                dead = self._dead(conn, events.undelivered_owners(conn))
                 return events.undelivered_of(conn, dead) if dead else []
 
         sent = 0
         for pk, key, replies in await self.in_db(find):
             if pk[0] not in self._sinks:
                 continue  # kept until an adapter of that platform runs
-            session = SessionKey.parse(key)
-            if all([await self.notify(session, reply, "recovered") for reply in replies_from_json(replies)]):
-                await self.in_db(self._mark_delivered, pk)
+            if await self._notify_replies(SessionKey.parse(key), pk, replies_from_json(replies)):
                 sent += 1
         return sent
 
+    async def _notify_replies(self, key: SessionKey, pk: tuple[str, str], replies: list[Reply]) -> bool:
+        """Post the replies of an event whose caller is gone; True (and out of the outbox) if all went."""
+        posted = [await self.notify(key, reply, "recovered", event_id=pk[1], part=n) for n, reply in enumerate(replies)]
+        if all(posted):
+            await self.in_db(self._mark_delivered, pk)
+        return all(posted)
+
+    def _dead(self, conn: Any, owners: list[str]) -> list[str]:
+        return dead_among(conn, owners, self.id, self.clock() - self.liveness_timeout)
+
     # -- running events ----------------------------------------------------------------------------
-    async def _handle(self, key: SessionKey, kind: str, user_id: str, event_id: str, sequence: int | None,
-                      **payload: str) -> list[Reply]:
+    async def _answer(self, accepted: Accepted | None) -> list[Reply]:
+        return [] if accepted is None else await self.replies_of(accepted)
+
+    async def _accept(self, key: SessionKey, kind: str, user_id: str, event_id: str, sequence: int | None,
+                      **payload: str) -> Accepted | None:
         row = EventRow(platform=key.platform, event_id=str(event_id), session_key=str(key), kind=kind,
                        user_id=str(user_id), text=payload.get("text"), action_id=payload.get("action_id"),
                        decision=payload.get("decision"),
@@ -222,15 +286,7 @@ class Engine:
         agent = self.config.agent_for(key.platform, key.workspace, key.channel)
         async with self._arrivals.recording(row.session_key):
             accepted = await self.in_db(self.inbox.accept, key, agent, row)
-        if not accepted:
-            return []
-        future = asyncio.get_running_loop().create_future()
-        self._waiters[row.pk] = future
-        try:
-            await self._drive(row.session_key, row.pk, future)
-            return future.result()
-        finally:
-            self._waiters.pop(row.pk, None)
+        return Accepted(key, row.event_id) if accepted else None
 
     async def _drive(self, key: str, pk: tuple[str, str], future: asyncio.Future) -> None:
         """Run the session's waiting events until ``pk``'s replies are known (here or elsewhere)."""
@@ -277,14 +333,18 @@ class Engine:
         future = self._waiters.get(event.pk)
         if future is not None and not future.done():
             future.set_result(replies)
-        elif event.accepted_by != self.id and is_dead(event.accepted_by):
-            key = SessionKey.parse(event.session_key)  # its caller died with its process: tell the user directly
-            if all([await self.notify(key, reply, "recovered") for reply in replies]):
-                await self.in_db(self._mark_delivered, event.pk)
+        elif event.accepted_by != self.id and await self.in_db(self._is_dead, event.accepted_by):
+            # its caller died with its process: tell the user directly
+            await self._notify_replies(SessionKey.parse(event.session_key), event.pk, replies)
 
-    async def notify(self, session_key: SessionKey, reply: Reply, reason: str) -> bool:
+    def _is_dead(self, engine_id: str) -> bool:
+        with self.db.read() as conn:
+            return bool(self._dead(conn, [engine_id]))
+
+    async def notify(self, session_key: SessionKey, reply: Reply, reason: str, *, event_id: str | None = None,
+                     part: int = 0) -> bool:
         """Send a message the engine decided on (not an answer to a call); False if it could not."""
-        notification = Notification(session_key, reply, reason)
+        notification = Notification(session_key, reply, reason, event_id, part)
         sink = self._sinks.get(session_key.platform)
         if sink is None:
             log.info("no adapter for %s: notification kept undelivered: %s", session_key.platform, reply.text)
@@ -328,21 +388,37 @@ class Engine:
         """Run blocking store work in the database thread pool."""
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)
 
-    async def _renew_leases(self) -> None:
+    def _beat(self) -> None:
+        with self.db.write() as conn:
+            now = self.clock()
+            engines.beat(self.db, conn, self.id, now)
+            sessions.renew(conn, self.id, now + self.inbox.lease)
+
+    def _gone(self) -> None:
+        with self.db.write() as conn:
+            engines.gone(conn, self.id)
+
+    async def _beating(self) -> None:
+        """Every third of a lease: renew this process's leases and liveness, adopt what dead ones left.
+
+        Adoption runs beside the beats (never delaying a renewal), one round at a time; an event
+        counts as left behind once it has waited a whole lease without anyone running it.
+        """
         interval = max(0.05, self.config.engine.lease_seconds / 3)
-
-        def renew() -> None:
-            with self.db.write() as conn:
-                sessions.renew(conn, self.id, self.clock() + self.inbox.lease)
-
         while True:
             await asyncio.sleep(interval)
             try:
-                await self.in_db(renew)
-                if self._acknowledging:
-                    await self.redeliver()
+                await self.in_db(self._beat)
             except Exception:  # noqa: BLE001 - retried at the next beat
-                log.exception("renewing session leases or redelivering replies failed")
+                log.exception("renewing this engine's leases failed")
+            if self._adoption is None or self._adoption.done():
+                self._adoption = asyncio.create_task(self._adopt_logged(self.clock() - self.inbox.lease))
+
+    async def _adopt_logged(self, waiting_since: dt.datetime) -> None:
+        try:
+            await self._adopt(waiting_since)
+        except Exception:  # noqa: BLE001 - retried at the next beat
+            log.exception("adopting what dead engines left failed")
 
 
 _BUSY = object()

@@ -1,16 +1,22 @@
 """Who an engine process is, and whether another one is still alive.
 
-An engine's id is ``host:pid:nonce``. Leases and executing actions carry it, so a process
-restarting on the same host recognises what a dead predecessor left behind at once (its pid
-no longer runs) instead of waiting for the lease to time out. Owners on other hosts cannot be
-checked this way; their leases simply expire.
+An engine's id is ``host:pid:nonce``. Leases, events and executing actions carry it, so a
+process on the same host recognises what a dead one left behind at once (its pid no longer
+runs). An engine on another host is presumed dead once its heartbeat row
+(:mod:`..store.engines`) is older than the liveness timeout, or gone (it stopped).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import socket
 import uuid
+from collections.abc import Iterable
+
+from sqlalchemy import Connection
+
+from ..store import engines
 
 HOST = socket.gethostname()
 
@@ -44,3 +50,11 @@ def _is_zombie(pid: int) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] == "Z"
     except (OSError, IndexError):
         return False
+
+
+def dead_among(conn: Connection, owners: Iterable[str], me: str, seen_since: dt.datetime) -> list[str]:
+    """The ``owners`` (other than ``me``) that are dead: a gone pid on this host, or no heartbeat
+    row seen since ``seen_since``."""
+    others = sorted(set(owners) - {me})
+    seen = engines.last_seen(conn, others)
+    return [o for o in others if is_dead(o) or o not in seen or seen[o] < seen_since]

@@ -22,10 +22,9 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..store import Database
+from ..store import Database, sessions
 from ..store import inbox as events
 from ..store import pending as actions
-from ..store import sessions
 from ..store.inbox import DONE, FAILED, EventRow
 from ..store.pending import PendingRow
 from ..store.sessions import SessionRow

@@ -15,7 +15,7 @@ from ..parsers import Parse
 from ..state import DialogueState
 from ..store import inbox as events
 from ..store import pending as actions
-from ..store import sessions, traces
+from ..store import engines, sessions, traces
 from ..store.pending import CANCELLED, EXPIRED, PENDING
 from .types import Reply, SessionKey
 
@@ -142,12 +142,12 @@ class Maintenance:
         return f"{self.engine.config.scheduler.reminder_message}\n\n{asked}"
 
     async def purge(self, now: dt.datetime | None = None) -> dict[str, int]:
-        """Delete turn traces, finished events and finished actions older than the retention period."""
+        """Delete turn traces, finished events and actions, and engines not seen, older than the retention period."""
         before = self._now(now) - dt.timedelta(days=self.engine.config.scheduler.retention_days)
 
         def purge() -> dict[str, int]:
             with self.engine.db.write() as conn:
                 return {"turns": traces.purge(conn, before), "events": events.purge(conn, before),
-                        "pending_actions": actions.purge(conn, before)}
+                        "pending_actions": actions.purge(conn, before), "engines": engines.purge(conn, before, keep=self.engine.id)}
 
         return await self.engine.in_db(purge)

@@ -114,6 +114,24 @@ class Notification:
     session_key: SessionKey
     reply: Reply
     reason: str  # closed | expired | reminder | recovered | interrupted
+    event_id: str | None = None
+    """For a recovered reply: the event it answers, so an adapter can tell whether a process that
+    died after posting it (but before acknowledging it) already did."""
+    part: int = 0
+    """For a recovered reply: its place among the replies of ``event_id``."""
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """An event recorded in its session's inbox: from now on it runs even if this process dies
+    (another process runs it and posts its replies as notifications)."""
+
+    session_key: SessionKey
+    event_id: str
+
+    @property
+    def pk(self) -> tuple[str, str]:
+        return self.session_key.platform, self.event_id
 
 
 @dataclass

@@ -11,10 +11,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, fields
 
-from sqlalchemy import Connection, bindparam, delete, func, select, update
+from sqlalchemy import Connection, bindparam, delete, func, or_, select, update
 
 from .database import Database
 from .schema import events as t
+from .schema import sessions as session_table
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 
@@ -41,8 +42,9 @@ class EventRow:
 
 
 _THIS = (t.c.platform == bindparam("b_platform"), t.c.event_id == bindparam("b_event"))
+_UNFINISHED = t.c.status.in_((QUEUED, RUNNING))
 _WAITING = select(*(t.c[f.name] for f in fields(EventRow))).where(
-    t.c.session_key == bindparam("b_key"), t.c.status.in_((QUEUED, RUNNING))
+    t.c.session_key == bindparam("b_key"), _UNFINISHED
 ).order_by(t.c.sequence, t.c.received_at, t.c.event_id)
 _START = update(t).where(*_THIS).values(status=RUNNING, attempts=t.c.attempts + 1)
 _FINISH = update(t).where(*_THIS).values(status=bindparam("b_status"), reply=bindparam("b_reply"),
@@ -100,8 +102,22 @@ def outcome(conn: Connection, pk: tuple[str, str]) -> tuple[str, str | None] | N
     return (row.status, row.reply) if row else None
 
 
-def sessions_with_work(conn: Connection) -> list[str]:
-    return list(conn.scalars(select(t.c.session_key).where(t.c.status.in_((QUEUED, RUNNING))).distinct()))
+def waiting_acceptors(conn: Connection) -> list[str]:
+    """Engines that accepted events still waiting to run (or cut short while running)."""
+    return list(conn.scalars(select(t.c.accepted_by).where(_UNFINISHED).distinct()))
+
+
+def orphaned(conn: Connection, dead: list[str], waiting_since: dt.datetime, now: dt.datetime) -> list[str]:
+    """Sessions with events nobody will run unless asked: no live lease on the session, and an
+    event accepted by a ``dead`` engine or waiting since before ``waiting_since`` (the engine that
+    accepted it runs it at once, so one waiting that long was left behind)."""
+    s = session_table
+    left = t.c.received_at < waiting_since
+    if dead:
+        left = or_(left, t.c.accepted_by.in_(dead))
+    query = (select(t.c.session_key).distinct().join(s, s.c.key == t.c.session_key)
+             .where(_UNFINISHED, left, or_(s.c.lease_owner.is_(None), s.c.lease_until < now)))
+    return list(conn.scalars(query))
 
 
 def count_by_status(conn: Connection) -> dict[str, int]:

@@ -57,6 +57,7 @@ events = Table(
     Index("ix_genie_events_session_status", "session_key", "status", "sequence"),
     Index("ix_genie_events_received_at", "received_at"),
     Index("ix_genie_events_undelivered", "delivered_at", "status"),
+    Index("ix_genie_events_status", "status", "received_at"),
 )
 
 turns = Table(
@@ -110,4 +111,11 @@ pending_actions = Table(
     Column("updated_at", DateTime, nullable=False),
     Index("ix_genie_pending_session_status", "session_key", "status"),
     Index("ix_genie_pending_status_expires", "status", "expires_at"),
+)
+
+engines = Table(
+    "genie_engines", metadata,
+    Column("id", String(200), primary_key=True),  # host:pid:nonce (engine.identity)
+    Column("started_at", DateTime, nullable=False),
+    Column("seen_at", DateTime, nullable=False),  # its last heartbeat
 )

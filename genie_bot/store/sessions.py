@@ -78,6 +78,10 @@ def ensure(db: Database, conn: Connection, key: str, parts: tuple[str, str, str,
                                 agent=agent, status="active", turns=0, created_at=now, updated_at=now))
 
 
+def exists(conn: Connection, key: str) -> bool:
+    return conn.scalar(select(t.c.key).where(t.c.key == key)) is not None
+
+
 def load(conn: Connection, key: str) -> SessionRow | None:
     row = conn.execute(_LOAD, {"b_key": key}).first()
     return SessionRow(**row._mapping) if row else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from genie_bot.engine import SessionKey
+from genie_bot.engine import Reply, SessionKey
 from genie_bot.engine.engine import utcnow
 from genie_bot.store import sessions
 from genie_bot.submissions import submissions
@@ -104,3 +104,22 @@ async def test_engine_notifications_reach_the_thread_split_within_discords_limit
         pieces = [(await chat.next())["content"] for _ in range(3)]
         assert all(len(piece) <= 2000 for piece in pieces)
         assert re.sub(r"\s+", " ", " ".join(pieces)) == re.sub(r"\s+", " ", closing)
+
+
+@async_test
+async def test_a_recovered_reply_already_posted_is_not_posted_again(deployment: Deployment) -> None:
+    async with FakeDiscord() as fake, serving(deployment.config(fake)) as bot:
+        first = await fake.send_message(fake.channel_id, ENROLMENT[0], author=fake.tester, mentions_bot=True)
+        chat = Chat(fake, int(first["id"]))
+        answer = await chat.next()
+        key = SessionKey("discord", str(fake.guild_id), str(fake.channel_id), str(chat.channel_id))
+
+        # the outbox re-sends it: the process that posted it died before acknowledging it
+        assert await bot.engine.notify(key, Reply(answer["content"]), "recovered", event_id=first["id"], part=0)
+        assert await bot.engine.notify(key, Reply("A reply never posted."), "recovered", event_id="123", part=0)
+        await chat.next()
+        await chat.next()
+
+        posted = [m["content"] for m in fake.world.messages.values()
+                  if m["channel_id"] == str(chat.channel_id) and m["author"]["id"] == str(fake.world.bot.id)]
+        assert posted == [answer["content"], "A reply never posted."]

@@ -31,7 +31,7 @@ def test_db_upgrade_creates_the_schema_once(tmp_path, shop, capsys):
     assert main(["db", "upgrade", "--config", path]) == 0
     assert main(["db", "upgrade", "--config", path]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].endswith("schema revision (none) -> 0002") and lines[1].endswith("schema revision 0002 -> 0002")
+    assert lines[0].endswith("schema revision (none) -> 0003") and lines[1].endswith("schema revision 0003 -> 0003")
 
 
 def test_run_refuses_an_outdated_schema_and_says_what_to_run(tmp_path, shop):

@@ -1,23 +1,33 @@
-"""The reply outbox: replies a process committed but never posted are posted by another one.
+"""What a dead process leaves is picked up by the others: its replies and its accepted events.
 
 An adapter that acknowledges deliveries (Slack, Discord) calls ``engine.delivered`` once it
 has posted a turn's replies. A process killed between its commit and that call leaves the
 replies in the outbox; a surviving or restarted process posts them as notifications, once.
+A message a process recorded (and Slack saw acknowledged) but never ran is run by another.
+A process on another host counts as dead once it stopped or its heartbeat row went stale.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 
 from genie_bot.engine import Engine
+from genie_bot.engine.engine import utcnow
+from genie_bot.engine.identity import dead_among
+from genie_bot.store import Database, engines
+from genie_bot.store import inbox as events
 
 from .support import KEY, ORDER, build_agent, make_config, make_engine, run
 from .test_recovery import dead_engine_id
 
+ELSEWHERE = "another-host:4242:a1b2c3d4"
+"""An engine id of a process on another host: only its heartbeat row tells whether it lives."""
 
-def dead_process_turns(store_url, shop, acknowledges: bool) -> list[str]:
+
+def dead_process_turns(store_url, shop, acknowledges: bool, engine_id: str | None = None) -> list[str]:
     """Two turns run by a process that then 'dies': the first reply posted, the second not."""
-    engine = Engine(make_config(store_url, shop), build_agent=build_agent, engine_id=dead_engine_id())
+    engine = Engine(make_config(store_url, shop), build_agent=build_agent, engine_id=engine_id or dead_engine_id())
 
     async def ignore(notification):
         pass
@@ -61,7 +71,9 @@ def test_replies_of_platforms_without_acknowledgements_count_as_delivered_when_c
     assert survivor_notes(store_url, shop)[0] == []
 
 
-def test_a_running_survivor_picks_up_lost_replies_at_its_heartbeat(store_url, shop):
+def running_survivor(store_url, shop, meanwhile) -> tuple[list, object]:
+    """A survivor with a short lease runs while ``meanwhile()`` (another 'process') runs in a thread;
+    returns what the survivor notified within a few heartbeats, and what ``meanwhile`` returned."""
     notes = []
 
     async def sink(notification):
@@ -71,12 +83,61 @@ def test_a_running_survivor_picks_up_lost_replies_at_its_heartbeat(store_url, sh
         survivor = make_engine(store_url, shop, lease_seconds=0.3)
         survivor.add_sink("slack", sink, acknowledges=True)
         async with survivor:
-            lost = await asyncio.to_thread(dead_process_turns, store_url, shop, True)
+            result = await asyncio.to_thread(meanwhile)
             for _ in range(50):
                 if notes:
                     break
                 await asyncio.sleep(0.05)
-        return lost
+        return result
 
-    lost = run(scenario())
-    assert [n.reply.text for n in notes] == [lost[1]]
+    result = run(scenario())
+    return notes, result
+
+
+def test_a_running_survivor_picks_up_lost_replies_at_its_heartbeat(store_url, shop):
+    notes, lost = running_survivor(store_url, shop, lambda: dead_process_turns(store_url, shop, True))
+    assert [(n.reply.text, n.event_id, n.part) for n in notes] == [(lost[1], "m1", 0)]
+
+
+def test_a_message_a_dead_process_recorded_but_never_ran_is_run_and_answered_by_a_survivor(store_url, shop):
+    def record_then_die():
+        engine = Engine(make_config(store_url, shop), build_agent=build_agent, engine_id=dead_engine_id())
+
+        async def accept():
+            async with engine:  # acknowledged to Slack from here on; the process dies before running it
+                return await engine.accept_message(KEY, "U1", ORDER[0], "m0")
+
+        return run(accept())
+
+    notes, accepted = running_survivor(store_url, shop, record_then_die)
+    assert accepted is not None
+    assert [(n.session_key, n.event_id, n.reason) for n in notes] == [(KEY, "m0", "recovered")]
+    assert notes[0].reply.text.startswith("Hi! Orders food.")
+    assert event_state(store_url, "m0") == ("done", True)  # run once, and out of the outbox
+
+
+def test_an_engine_on_another_host_is_dead_once_its_heartbeat_is_stale_or_gone(store_url):
+    db = Database(store_url)
+    now = utcnow()
+    with db.write() as conn:
+        engines.beat(db, conn, "another-host:1:fresh", now)
+        engines.beat(db, conn, "another-host:1:stale", now - dt.timedelta(minutes=5))
+        dead = dead_among(conn, ["another-host:1:fresh", "another-host:1:stale", "another-host:1:gone", "me:1:x"],
+                          "me:1:x", now - dt.timedelta(minutes=1))
+    db.dispose()
+    assert dead == ["another-host:1:gone", "another-host:1:stale"]
+
+
+def test_replies_a_stopped_process_on_another_host_never_posted_are_posted_by_a_survivor(store_url, shop):
+    notes, lost = running_survivor(store_url, shop, lambda: dead_process_turns(store_url, shop, True, ELSEWHERE))
+    assert [(n.reply.text, n.event_id) for n in notes] == [(lost[1], "m1")]
+
+
+def event_state(store_url, event_id) -> tuple[str, bool]:
+    """(status, posted) of a Slack event."""
+    db = Database(store_url)
+    with db.read() as conn:
+        status, _ = events.outcome(conn, ("slack", event_id))
+        undelivered = [pk for pk, _, _ in events.undelivered_of(conn, [o for o in events.undelivered_owners(conn)])]
+    db.dispose()
+    return status, ("slack", event_id) not in undelivered

@@ -285,7 +285,16 @@ class World:
         attachments: Sequence[Payload] = (),
         extra: Payload | None = None,
     ) -> Payload:
-        """Store a message built from a create-message request body (or an equivalent dict)."""
+        """Store a message built from a create-message request body (or an equivalent dict).
+
+        With ``enforce_nonce``, a message the same author already sent with that nonce is
+        returned instead (Discord checks the last few minutes; this fake, all of them).
+        """
+        if body.get("nonce") is not None and body.get("enforce_nonce"):
+            sent = next((m for m in self.messages.values() if m.get("nonce") == str(body["nonce"])
+                         and m["author"]["id"] == author.payload()["id"]), None)
+            if sent is not None:
+                return sent
         channel = self.channels[channel_id]
         content = body.get("content") or ""
         reference = body.get("message_reference")

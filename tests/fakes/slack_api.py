@@ -278,6 +278,11 @@ class MockSlackWebAPI:
 
     # -- response URLs -----------------------------------------------------
 
+    def messages(self, channel: str) -> list[dict[str, Any]]:
+        """Copies of every message of ``channel`` as it is now (updates applied, deletions gone)."""
+        with self._cond:
+            return [dict(m) for m in self._messages.get(channel, [])]
+
     def response_url(self, name: str) -> str:
         """A URL on this server recording what is posted to it, under ``name``."""
         return self._url("http", f"/response/{name}")
@@ -524,8 +529,16 @@ class MockSlackWebAPI:
             return {"ok": False, "error": "thread_not_found"}
         replies = [m for m in self._messages[channel] if m.get("thread_ts") == ts and m["ts"] != ts]
         head = {**parent, "thread_ts": ts, "reply_count": len(replies)} if replies else dict(parent)
-        messages = [head] + [dict(m) for m in sorted(replies, key=lambda m: m["ts"])]
-        return {"ok": True, "messages": messages, "has_more": False, "response_metadata": {"next_cursor": ""}}
+        messages = [head] + sorted(replies, key=lambda m: m["ts"])
+        return {"ok": True, "messages": _as_listed(messages, params), "has_more": False,
+                "response_metadata": {"next_cursor": ""}}
+
+    def _history(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A channel's top-level messages, newest first (``limit`` of them)."""
+        top = [m for m in self._messages.get(params.get("channel", ""), []) if m.get("thread_ts") in (None, m["ts"])]
+        newest = sorted(top, key=lambda m: m["ts"], reverse=True)[:int(params.get("limit", 100))]
+        return {"ok": True, "messages": _as_listed(newest, params), "has_more": False,
+                "response_metadata": {"next_cursor": ""}}
 
     def _conversations_info(self, params: dict[str, Any]) -> dict[str, Any]:
         channel = params.get("channel")
@@ -555,6 +568,13 @@ class MockSlackWebAPI:
         "chat.postEphemeral": _post_ephemeral,
         "users.info": _users_info,
         "conversations.replies": _replies,
+        "conversations.history": _history,
         "conversations.info": _conversations_info,
         "apps.connections.open": _connections_open,
     }
+
+
+def _as_listed(messages: list[dict[str, Any]], params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Copies of ``messages`` as Slack lists them: metadata only when ``include_all_metadata`` is asked."""
+    with_metadata = str(params.get("include_all_metadata", "")).lower() in ("1", "true")
+    return [m if with_metadata else {k: v for k, v in m.items() if k != "metadata"} for m in map(dict, messages)]

@@ -19,12 +19,14 @@ from urllib.parse import urlencode
 import aiohttp
 from slack_sdk import WebClient
 from slack_sdk.signature import SignatureVerifier
+from sqlalchemy import text as sql_text
 
 from adapters.slack import SlackAdapter, create_adapter
 from adapters.slack.blocks import BUTTONS_BLOCK
 from adapters.slack.receivers import HttpReceiver
 from genie_bot.config import AgentConfig, Config, ConfirmationSettings, SchedulerSettings
 from genie_bot.engine import Engine
+from genie_bot.store import inbox as events
 from tests.engine.support import ORDER, build_agent
 from tests.fakes.slack_api import BOT_ID, BOT_USER_ID, TEAM_ID, MockSlackWebAPI, SlackCall, event_callback, \
     slash_command
@@ -160,6 +162,21 @@ class SlackHarness:
         """Wait until every turn acknowledged so far has posted its replies."""
         await asyncio.sleep(0.05)  # Bolt starts listeners right after the ack
         await self.adapter.tasks.drain(10)
+
+    async def event_status(self, event_id: str) -> str | None:
+        """The status of a Slack event in the engine's inbox (None: never recorded)."""
+        def read() -> str | None:
+            with self.engine.db.read() as conn:
+                found = events.outcome(conn, ("slack", event_id))
+            return found[0] if found else None
+        return await self.engine.in_db(read)
+
+    async def sql(self, statement: str) -> None:
+        """Change the engine's database behind its back (to break it for a while)."""
+        def execute() -> None:
+            with self.engine.db.write() as conn:
+                conn.execute(sql_text(statement))
+        await self.engine.in_db(execute)
 
     async def thread(self, thread_ts: str) -> list[dict[str, Any]]:
         """The bot's messages in a thread of C1 as they are now (updates applied, deletions gone)."""

@@ -7,6 +7,7 @@ import asyncio
 from adapters.slack import create_adapter
 from adapters.slack.blocks import SECTION_LIMIT
 from adapters.slack.poster import THINKING
+from adapters.slack.sessions import Place
 from genie_bot.engine import Engine, Reply, SessionKey
 from genie_bot.submissions import submissions
 from tests.conftest import WORKSHEETS
@@ -49,21 +50,44 @@ def test_a_ticket_is_filed_in_a_thread_and_confirmed_with_the_button(slack, stor
     assert [s["payload"]["email"] for s in submissions("ticket")] == ["ann@stanford.edu"]
 
 
-def test_every_message_is_acknowledged_before_its_turn_runs(slack, store_url, shop):
+def test_every_message_is_recorded_then_acknowledged_before_its_turn_runs(slack, store_url, shop):
     async def scenario():
         async with SlackHarness(slack, make_config(store_url, shop, slack_settings(slack)), build_agent=slow_agent) as h:
             ts = slack.add_message("C1", "slow")
             status, ack_seconds = await h.event({"type": "app_mention", "user": "U1", "channel": "C1", "ts": ts,
-                                                 "text": f"<@{BOT_USER_ID}> {ORDER[0]} # slowly"})
+                                                 "text": f"<@{BOT_USER_ID}> {ORDER[0]} # slowly"}, event_id="Ev1")
+            recorded_at_ack = await h.event_status("Ev1")
             answered_at_ack = slack.calls_to("chat.update")
             [placeholder] = await h.wait_for("chat.postMessage")
             await h.settle()
-            return ts, status, ack_seconds, answered_at_ack, placeholder, await h.texts(ts)
+            return ts, status, ack_seconds, recorded_at_ack, answered_at_ack, placeholder, await h.texts(ts)
 
-    ts, status, ack_seconds, answered_at_ack, placeholder, texts = run(scenario())
+    ts, status, ack_seconds, recorded_at_ack, answered_at_ack, placeholder, texts = run(scenario())
     assert status == 200 and answered_at_ack == [] and ack_seconds < 0.9  # the turn takes a second
-    assert placeholder.params == {"channel": "C1", "thread_ts": ts, "text": THINKING}
+    assert recorded_at_ack in ("queued", "running")  # a process dying now leaves it to the others
+    assert placeholder.params == {"channel": "C1", "thread_ts": ts, "text": THINKING, "metadata": {
+        "event_type": "genie_thinking", "event_payload": {"event_id": "Ev1"}}}
     assert texts == ["Hi! Orders food.\n\nWhat is the how many?"]  # the placeholder, replaced
+    [update] = slack.calls_to("chat.update")
+    assert update.params["metadata"] == {"event_type": "genie_reply", "event_payload": {"event_id": "Ev1", "part": 0}}
+
+
+def test_a_message_that_cannot_be_recorded_is_refused_so_that_slack_delivers_it_again(slack, shop_config):
+    async def scenario():
+        async with SlackHarness(slack, shop_config(), build_agent=build_agent) as h:
+            ts = slack.add_message("C1", ORDER[0])
+            mention = {"type": "app_mention", "user": "U1", "channel": "C1", "ts": ts,
+                       "text": f"<@{BOT_USER_ID}> {ORDER[0]}"}
+            await h.sql("ALTER TABLE genie_events RENAME TO genie_events_away")  # the inbox is unusable
+            refused, _ = await h.event(mention, event_id="Ev1")
+            await h.sql("ALTER TABLE genie_events_away RENAME TO genie_events")
+            retried, _ = await h.event(mention, event_id="Ev1", retry_num=1)
+            await h.settle()
+            return refused, retried, await h.texts(ts), slack.calls_to("chat.postMessage")
+
+    refused, retried, texts, posts = run(scenario())
+    assert (refused, retried) == (500, 200)
+    assert texts == ["Hi! Orders food.\n\nWhat is the how many?"] and len(posts) == 1  # nothing posted for the refusal
 
 
 def test_a_mention_in_someone_elses_thread_makes_it_a_session_there(slack, shop_config):
@@ -229,3 +253,36 @@ def test_engine_notifications_are_posted_into_the_thread(slack, shop_config):
     params, undelivered = run(scenario())
     assert params == {"channel": "C1", "thread_ts": key.thread, "text": "I was interrupted while running place_order."}
     assert undelivered == []
+
+
+def test_a_recovered_reply_replaces_the_placeholder_a_dead_process_left_and_is_never_posted_twice(slack, shop_config):
+    async def scenario():
+        async with SlackHarness(slack, shop_config(), build_agent=build_agent) as h:
+            thread = await h.mention(ORDER[0])
+            await h.settle()
+            key, place = SessionKey("slack", TEAM_ID, "C1", thread), Place("C1", thread)
+            # what a process killed mid-way left: Ev1 thinking, Ev2 answered but not acknowledged
+            await h.adapter.poster.placeholder(place, "Ev1")
+            await h.adapter.poster.post(place, [Reply("Ev2's answer")], await h.adapter.poster.placeholder(place, "Ev2"),
+                                        "Ev2")
+            posts_before = len(slack.calls_to("chat.postMessage"))
+            for event_id, text in (("Ev1", "Ev1's answer"), ("Ev2", "Ev2's answer"), ("Ev1", "Ev1's answer")):
+                assert await h.engine.notify(key, Reply(text), "recovered", event_id=event_id, part=0)
+            return await h.texts(thread), len(slack.calls_to("chat.postMessage")) - posts_before
+
+    texts, posted = run(scenario())
+    assert texts == ["Hi! Orders food.\n\nWhat is the how many?", "Ev1's answer", "Ev2's answer"]
+    assert posted == 0  # Ev1 took its placeholder's place; Ev2 and Ev1 again were already there
+
+
+def test_in_a_direct_message_a_recovered_reply_already_posted_is_not_posted_again(slack, shop_config):
+    async def scenario():
+        async with SlackHarness(slack, shop_config(), build_agent=build_agent) as h:
+            key, place = SessionKey("slack", TEAM_ID, "D1", ""), Place("D1", None)
+            await h.adapter.poster.post(place, [Reply("Ev2's answer")], None, "Ev2")
+            await h.adapter.poster.placeholder(place, "Ev3")
+            for event_id in ("Ev2", "Ev3"):
+                assert await h.engine.notify(key, Reply(f"{event_id}'s answer"), "recovered", event_id=event_id)
+            return [m["text"] for m in slack.messages("D1")]
+
+    assert run(scenario()) == ["Ev2's answer", "Ev3's answer"]
