@@ -51,15 +51,10 @@ async def purge_traces() -> None:
     log.info("purged %s", await _attached().maintenance.purge())
 
 
-async def recover() -> None:
-    """Resume sessions left by processes that died (their leases expired) while this one runs."""
-    await _attached().recover()
-
-
 def planned_jobs(settings: SchedulerSettings) -> dict[str, float]:
     """Job name -> interval in seconds, for the jobs the settings enable."""
     every = settings.check_every_seconds
-    jobs = {"expire_pending_actions": every, "purge_traces": max(every, 3600.0), "recover": every}
+    jobs = {"expire_pending_actions": every, "purge_traces": max(every, 3600.0)}
     if settings.idle_session_minutes is not None:
         jobs["close_idle_sessions"] = every
     if settings.reminder_after_minutes is not None:

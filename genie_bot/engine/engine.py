@@ -38,6 +38,7 @@ from ..store import pending as actions
 from ..store.inbox import QUEUED, EventRow
 from .agents import AgentBuilder, AgentRegistry
 from .building import agent_builder
+from .deliveries import RecentDeliveries
 from .identity import dead_among, new_engine_id
 from .inbox import Claim, Inbox
 from .maintenance import Maintenance
@@ -50,6 +51,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Sink = Callable[[Notification], Awaitable[None]]
 DB_THREADS = 8
+ACCEPT_THREADS = 4
+"""Threads that only record arriving events: an acknowledgement waits for them, never behind other work."""
 
 
 def utcnow() -> dt.datetime:
@@ -82,8 +85,10 @@ class Engine:
         self._waiters: dict[tuple[str, str], asyncio.Future] = {}
         self._locks = KeyedLocks()
         self._arrivals = _Arrivals()
+        self._recent = RecentDeliveries(clock)
         self._turn_pool = ThreadPoolExecutor(config.engine.turn_threads, thread_name_prefix="genie-turn")
         self._db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="genie-db")
+        self._accept_pool = ThreadPoolExecutor(ACCEPT_THREADS, thread_name_prefix="genie-accept")
         self._heartbeat: asyncio.Task | None = None
         self._adoption: asyncio.Task | None = None
         self._started = time.monotonic()
@@ -109,6 +114,7 @@ class Engine:
             log.exception("could not remove this engine's liveness row")
         self._turn_pool.shutdown(wait=True)
         self._db_pool.shutdown(wait=True)
+        self._accept_pool.shutdown(wait=True)
         self.db.dispose()
 
     async def __aenter__(self) -> "Engine":
@@ -284,9 +290,12 @@ class Engine:
                        sequence=time.time_ns() // 1000 if sequence is None else int(sequence),
                        status=QUEUED, attempts=0, accepted_by=self.id, received_at=self.clock())
         agent = self.config.agent_for(key.platform, key.workspace, key.channel)
-        async with self._arrivals.recording(row.session_key):
-            accepted = await self.in_db(self.inbox.accept, key, agent, row)
-        return Accepted(key, row.event_id) if accepted else None
+        async def record() -> bool:
+            async with self._arrivals.recording(row.session_key):
+                return await asyncio.get_running_loop().run_in_executor(self._accept_pool, self.inbox.accept, key,
+                                                                        agent, row)
+
+        return Accepted(key, row.event_id) if await self._recent.record_once(row.pk, record) else None
 
     async def _drive(self, key: str, pk: tuple[str, str], future: asyncio.Future) -> None:
         """Run the session's waiting events until ``pk``'s replies are known (here or elsewhere)."""

@@ -16,7 +16,9 @@ duplicate deliveries, and end with a Confirm click. Runs:
 Reported: turns per second, p50/p99 of the ack time (HTTP response) and of the time to reply
 (request sent -> the mock Web API receives the reply in that thread), replies lost or
 duplicated, side effects (tickets in the ledger ``$GENIE_DATA_DIR/submissions.sqlite3``) per
-user, and the state of every session, pending action and event after the run.
+user, the state of every session, pending action and event after the run, and the CPU
+seconds each part used while users were driven (bots, LLM server, this driver with the mock
+Slack, PostgreSQL) with how busy the machine was: the ceiling any scale-out figure hits.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from tests.conftest import POSTGRES_URL, REPO, WORKSHEETS
 from tests.engine.conftest import postgres_schema_url
 from tests.engine.support import prepare_database
 
+from .cpu import CpuReading
 from .loadtest_slack import SECRET, Deliveries, RecordingSlack
 from .loadtest_users import Figures, SimulatedUser, UserSettings, conversation
 
@@ -197,9 +200,13 @@ def run(options: Options, processes_count: int, kill: bool) -> dict[str, Any]:
             killed["at"] = time.monotonic()
             await asyncio.to_thread(processes.bots[0].wait)
 
+        pids = {"driver_and_mock_slack": os.getpid(), "llm_server": processes.llm.pid,
+                **{f"bot_{n}": bot.pid for n, bot in enumerate(processes.bots)}}
+        cpu_before = CpuReading.now(pids)
         started = time.monotonic()
         figures, users, failed_attempts = loop.run_until_complete(
             drive(options, slack, targets, killer if kill else None))
+        cpu = CpuReading.now(pids).since(cpu_before)
         elapsed = figures.last_reply - figures.first_sent
         settled = settle(database_url)
         time.sleep(1.0)  # the last recovered notifications reach the mock
@@ -215,7 +222,7 @@ def run(options: Options, processes_count: int, kill: bool) -> dict[str, Any]:
             "failed_delivery_attempts": failed_attempts,
             "acked_but_never_recorded": None, "confirmed_users": figures.confirmed, "settled": settled,
             **thread_replies(slack, users), **ledger(data_dir), **store_state(database_url),
-            "metrics": merge_metrics(scraped),
+            "metrics": merge_metrics(scraped), **cpu,
         }
         distinct_events = figures.turns_sent + figures.double_clicks
         report["acked_but_never_recorded"] = max(0, distinct_events - figures.never_acked

@@ -151,6 +151,6 @@ def test_the_scheduler_persists_its_jobs_and_runs_them_on_the_engine(store_url, 
             return jobs, stored, statuses
 
     jobs, stored, statuses = run(scenario())
-    expected = ["close_idle_sessions", "expire_pending_actions", "purge_traces", "recover", "send_reminders"]
+    expected = ["close_idle_sessions", "expire_pending_actions", "purge_traces", "send_reminders"]
     assert jobs == stored == expected
     assert statuses == ["expired"] and notes[0].reason == "expired"
