@@ -9,6 +9,7 @@ ephemerally, and leaves the card untouched for its owner.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -62,10 +63,11 @@ class ClickTurns:
 
     async def run(self, click: Click, accepted: Accepted, respond: Respond) -> None:
         place = Place.of(click.key)
+        turn = asyncio.ensure_future(self.engine.replies_of(accepted))  # runs while the placeholder is posted
         async with self.in_order.turn(place):
             placeholder = await self.poster.placeholder(place, accepted.event_id)
         try:
-            replies = await self.engine.replies_of(accepted)
+            replies = await turn
         except Exception:  # noqa: BLE001 - the user must hear back even when the engine is down
             log.exception("the click on %s failed", click.pending_action)
             await self.poster.post(place, [Reply(FAILURE)], placeholder)

@@ -15,6 +15,7 @@ the delivery that recorded it answers.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -91,12 +92,15 @@ class MessageTurns:
         return await self.threads.contains(key.channel, key.thread, self.bot_user_id)
 
     async def run(self, message: Incoming, accepted: Accepted) -> None:
-        """Run the turn of ``message`` (recorded and acknowledged) and post its replies."""
+        """Run the turn of ``message`` (recorded and acknowledged) and post its replies.
+
+        The turn starts at once; the "thinking" placeholder is posted while it runs."""
         place = Place.of(message.key)
+        turn = asyncio.ensure_future(self.engine.replies_of(accepted))
         async with self.in_order.turn(place):
             placeholder = await self.poster.placeholder(place, accepted.event_id)
         try:
-            replies = await self.engine.replies_of(accepted)
+            replies = await turn
         except Exception:  # noqa: BLE001 - the user must hear back even when the engine is down
             log.exception("the turn of %s failed", message.key)
             await self.poster.post(place, [Reply(FAILURE)], placeholder)

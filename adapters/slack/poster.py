@@ -9,9 +9,11 @@ nothing to say deletes it. Every message of a turn carries the turn's event id a
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from genie_bot.engine import Reply
@@ -20,6 +22,8 @@ from .blocks import SlackMessage, reply_messages
 from .receipts import receipts, reply_metadata, thinking_metadata
 from .sessions import Place
 from .threads import BotThreads
+
+log = logging.getLogger(__name__)
 
 THINKING = ":hourglass_flowing_sand: _Thinking…_"
 Respond = Callable[..., Awaitable[Any]]
@@ -31,9 +35,14 @@ class Poster:
         self.client = client
         self.threads = threads
 
-    async def placeholder(self, place: Place, event_id: str) -> str:
-        """Post the "thinking" message of ``event_id``; return its ``ts`` for :meth:`post` or :meth:`discard`."""
-        return await self._post(place, SlackMessage(THINKING), thinking_metadata(event_id))
+    async def placeholder(self, place: Place, event_id: str) -> str | None:
+        """Post the "thinking" message of ``event_id``; return its ``ts`` for :meth:`post` or :meth:`discard`,
+        or None if Slack refused it (the replies are then posted without one)."""
+        try:
+            return await self._post(place, SlackMessage(THINKING), thinking_metadata(event_id))
+        except SlackApiError as exc:
+            log.warning("could not post the placeholder of %s: %s", event_id, exc.response.get("error"))
+            return None
 
     async def post(self, place: Place, replies: list[Reply], placeholder: str | None = None,
                    event_id: str | None = None, first_part: int = 0) -> None:
@@ -55,8 +64,9 @@ class Poster:
         if part not in found.parts:
             await self.post(place, [reply], found.placeholder if part == 0 else None, event_id, part)
 
-    async def discard(self, place: Place, placeholder: str) -> None:
-        await self.client.chat_delete(channel=place.channel, ts=placeholder)
+    async def discard(self, place: Place, placeholder: str | None) -> None:
+        if placeholder is not None:
+            await self.client.chat_delete(channel=place.channel, ts=placeholder)
 
     async def update(self, channel: str, ts: str, message: SlackMessage, metadata: dict | None = None) -> None:
         await self.client.chat_update(channel=channel, ts=ts, text=message.text, **_blocks(message),

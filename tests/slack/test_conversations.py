@@ -286,3 +286,14 @@ def test_in_a_direct_message_a_recovered_reply_already_posted_is_not_posted_agai
             return [m["text"] for m in slack.messages("D1")]
 
     assert run(scenario()) == ["Ev2's answer", "Ev3's answer"]
+
+
+def test_a_turn_whose_placeholder_slack_refused_still_answers(slack, shop_config):
+    async def scenario():
+        async with SlackHarness(slack, shop_config(), build_agent=build_agent) as h:
+            slack.fail("chat.postMessage", "ratelimited")  # the "thinking" message
+            thread = await h.mention(ORDER[0])
+            await h.settle()
+            return await h.texts(thread)
+
+    assert run(scenario()) == ["Hi! Orders food.\n\nWhat is the how many?"]
