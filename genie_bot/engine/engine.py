@@ -36,6 +36,7 @@ from ..store import Database, check_schema, current_revision, engines, sessions
 from ..store import inbox as events
 from ..store import pending as actions
 from ..store.inbox import QUEUED, EventRow
+from .admission import TurnAdmission
 from .agents import AgentBuilder, AgentRegistry
 from .building import agent_builder
 from .deliveries import RecentDeliveries
@@ -87,10 +88,13 @@ class Engine:
         self._arrivals = _Arrivals()
         self._recent = RecentDeliveries(clock)
         self._turn_pool = ThreadPoolExecutor(config.engine.turn_threads, thread_name_prefix="genie-turn")
+        self.admission = TurnAdmission(config.engine.turn_threads)
+        self.metrics.turn_limit.set_function(lambda: self.admission.limit)
         self._db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="genie-db")
         self._accept_pool = ThreadPoolExecutor(ACCEPT_THREADS, thread_name_prefix="genie-accept")
         self._heartbeat: asyncio.Task | None = None
         self._adoption: asyncio.Task | None = None
+        self._admission_watch: asyncio.Task | None = None
         self._started = time.monotonic()
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -100,11 +104,12 @@ class Engine:
         await self.in_db(self.registry.load)
         await self.in_db(self._beat)
         self._heartbeat = asyncio.create_task(self._beating())
+        self._admission_watch = asyncio.create_task(self.admission.watch())
         if recover:
             await self.recover()
 
     async def stop(self) -> None:
-        for task in (self._heartbeat, self._adoption):
+        for task in (self._heartbeat, self._adoption, self._admission_watch):
             if task:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
@@ -316,7 +321,9 @@ class Engine:
         """Run waiting events of ``key`` while this process holds its lease; False if another does."""
         while True:
             await self._arrivals.recorded(key)
-            claim, outcome = await asyncio.get_running_loop().run_in_executor(self._turn_pool, self._next_turn, key)
+            async with self.admission.slot():
+                claim, outcome = await asyncio.get_running_loop().run_in_executor(self._turn_pool, self._next_turn,
+                                                                                  key)
             if claim.busy:
                 return False
             if outcome is None:

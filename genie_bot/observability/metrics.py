@@ -54,6 +54,8 @@ class Metrics:
                                      ["status"], registry=r)
         self.active_sessions = Gauge("genie_active_sessions", "Sessions with a conversation in progress "
                                      "(whole database), by agent", ["agent"], registry=r)
+        self.turn_limit = Gauge("genie_turn_limit", "Turns this process lets run at once: engine.turn_threads, "
+                                "lower while its event loop is late (CPU-bound)", registry=r)
 
     def turn(self, trace: TraceRow) -> None:
         self.turns.labels(trace.agent or "", trace.kind, trace.outcome).inc()

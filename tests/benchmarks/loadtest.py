@@ -71,6 +71,7 @@ class Options:
     double_click_share: float
     seed: int
     base_url: str
+    turn_threads: int
 
 
 # -- processes ------------------------------------------------------------------------------------------------
@@ -124,7 +125,7 @@ def wait_healthy(url: str, bot: subprocess.Popen, timeout: float = 90) -> None:
 
 
 def bot_config(directory: Path, number: int, database_url: str, llm_url: str, slack_url: str, port: int,
-               metrics_port: int) -> Path:
+               metrics_port: int, turn_threads: int) -> Path:
     config = {
         "database": {"url": database_url},
         "llm": {"parser": "tests.benchmarks.loadtest_llm:parser", "responder": "genie_bot.llm.hooks:responder",
@@ -133,7 +134,7 @@ def bot_config(directory: Path, number: int, database_url: str, llm_url: str, sl
         "agents": {"tickets": str(WORKSHEETS / "ticket_submission")},
         "platforms": {"slack": {"mode": "http", "host": "127.0.0.1", "port": port, "api_base_url": slack_url,
                                 "shutdown_grace_seconds": 5}},
-        "engine": {"lease_seconds": 10},
+        "engine": {"lease_seconds": 10, "turn_threads": turn_threads},
         "scheduler": {"check_every_seconds": 2},
         "logging": {"level": "INFO", "format": "json", "file": f"bot-{number}.log"},
         "metrics": {"host": "127.0.0.1", "port": metrics_port},
@@ -185,7 +186,8 @@ def run(options: Options, processes_count: int, kill: bool) -> dict[str, Any]:
         targets, metrics = [], []
         for number in range(processes_count):
             port, metrics_port = free_port(), free_port()
-            config = bot_config(directory, number, database_url, llm_url, slack.base_url, port, metrics_port)
+            config = bot_config(directory, number, database_url, llm_url, slack.base_url, port, metrics_port,
+                                options.turn_threads)
             bot = processes.start_bot(config, env)
             wait_healthy(f"http://127.0.0.1:{port}", bot)
             targets.append(f"http://127.0.0.1:{port}")
@@ -382,10 +384,11 @@ def main() -> None:
     parser.add_argument("--double-clicks", type=float, default=0.05, help="share of users clicking Confirm twice")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", default=POSTGRES_URL, help="PostgreSQL (a schema of its own is made per run)")
+    parser.add_argument("--turn-threads", type=int, default=64, help="engine.turn_threads of each bot process")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
     args = parser.parse_args()
     options = Options(args.users, args.llm_ms, args.think_ms / 1000, args.ramp_s, args.channels, args.duplicates,
-                      args.double_clicks, args.seed, args.url)
+                      args.double_clicks, args.seed, args.url, args.turn_threads)
     failed = False
     for name in args.runs.split(","):
         report = run(options, 1 if name == "1" else 2, kill=name == "kill")
