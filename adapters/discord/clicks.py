@@ -1,9 +1,11 @@
 """What a Confirm or Cancel click does.
 
 Discord gives an interaction 3 seconds for its first answer, while the engine may run a slow
-API call; so every click is deferred at once (an invisible "update the message later"
-answer) and the engine runs afterwards. Then the summary message is edited (buttons
-disabled, outcome shown) and the engine's replies are posted in the conversation.
+API call; so every click is recorded in the engine (a few milliseconds: from then on it runs
+even if this process dies), then deferred (an invisible "update the message later" answer),
+and the turn runs afterwards. Then the summary message is edited (buttons disabled, outcome
+shown) and the engine's replies are posted in the conversation. A click that cannot be
+recorded is answered, ephemerally, with a request to try again.
 
 A click the engine reports as refused (not the owner's, an action already finished) or failed
 changed nothing: the answer goes to the clicker alone, ephemerally, and the buttons stay
@@ -17,14 +19,19 @@ in the conversation or re-settle the message.
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
-from genie_bot.engine import ClickOutcome, Decision, Engine, Reply
+from genie_bot.engine import Accepted, ClickOutcome, Decision, Engine, Reply
 
 from .render import post, settled
 from .sessions import session_key
 
+log = logging.getLogger(__name__)
+
 ALREADY_HANDLING = "That is already being handled."
+NOT_RECORDED = "Sorry, I could not take that click just now. Please try again in a moment."
 
 
 class DecisionClicks:
@@ -40,10 +47,11 @@ class DecisionClicks:
         self._handling.add(action_id)
         channel = interaction.channel
         try:
-            await interaction.response.defer()
+            accepted = await self._record(interaction, action_id, decision)
+            if accepted is None:
+                return
             async with channel.typing():
-                replies = await self.engine.handle_action(session_key(channel), str(interaction.user.id), action_id,
-                                                          decision, str(interaction.id), interaction.id)
+                replies = await self.engine.replies_of(accepted)
             refused = _changed_nothing(replies)
             if refused:
                 await interaction.followup.send(replies[0].text, ephemeral=True)
@@ -55,6 +63,20 @@ class DecisionClicks:
         if not refused:
             await post(channel, replies, str(interaction.id))
         await self.engine.delivered(session_key(channel), str(interaction.id))
+
+
+    async def _record(self, interaction: discord.Interaction, action_id: str, decision: Decision) -> Accepted | None:
+        """Record the click, then answer Discord (defer). None when there is no turn to run: the click
+        could not be recorded (its clicker is asked to try again), or it was seen before."""
+        try:
+            accepted = await self.engine.accept_action(session_key(interaction.channel), str(interaction.user.id),
+                                                       action_id, decision, str(interaction.id), interaction.id)
+        except Exception:  # noqa: BLE001 - the clicker must hear back
+            log.exception("could not record the click on %s", action_id)
+            await interaction.response.send_message(NOT_RECORDED, ephemeral=True)
+            return None
+        await interaction.response.defer()
+        return accepted
 
 
 def outcome(decision: Decision, user: discord.abc.User) -> str:

@@ -7,8 +7,9 @@ import time
 from typing import Any
 
 from adapters.discord.clicks import ALREADY_HANDLING
-from genie_bot.engine import ClickOutcome, Engine, Reply
+from genie_bot.engine import Accepted, ClickOutcome, Engine, Reply
 from genie_bot.engine.turns import APOLOGY, NOT_OWNER
+from genie_bot.store import inbox as events
 from genie_bot.submissions import submissions
 from tests.fakes.discord_server import FakeDiscord
 
@@ -17,7 +18,7 @@ from .harness import (Chat, Deployment, async_test, buttons, custom_id, enroll, 
 
 
 class ClickStandIn:
-    """The real engine, except for clicks (``handle_action``), which subclasses replace."""
+    """The real engine, except for running recorded clicks (``replies_of``), which subclasses replace."""
 
     def __init__(self, engine: Engine):
         self.engine = engine
@@ -34,16 +35,16 @@ class HeldEngine(ClickStandIn):
         super().__init__(engine)
         self.release = asyncio.Event()
 
-    async def handle_action(self, *args: Any, **kwargs: Any) -> list[Reply]:
+    async def replies_of(self, accepted: Accepted) -> list[Reply]:
         self.calls += 1
         await self.release.wait()
-        return await self.engine.handle_action(*args, **kwargs)
+        return await self.engine.replies_of(accepted)
 
 
 class FailingEngine(ClickStandIn):
     """A click's turn fails: the engine apologises and changes nothing."""
 
-    async def handle_action(self, *args: Any, **kwargs: Any) -> list[Reply]:
+    async def replies_of(self, accepted: Accepted) -> list[Reply]:
         self.calls += 1
         return [Reply(APOLOGY, outcome=ClickOutcome.FAILED)]
 
@@ -119,6 +120,8 @@ async def test_a_slow_click_is_deferred_within_three_seconds_and_settled_later(d
             click = await fake.click_button(custom_id(summary, "confirm"), message_id=int(summary["id"]))
             [callback] = await fake.wait_for_request("POST", click.callback_path)
             assert callback.json["type"] == 6 and time.monotonic() - clicked < 3
+            with bot.engine.db.read() as conn:  # recorded before the deferral: it survives this process
+                assert events.outcome(conn, ("discord", str(click.id)))[0] in ("queued", "running")
             await eventually(lambda: held.calls == 1)  # acknowledged, and the engine is still working
             await fake.wait_for_request("POST", rf"/channels/{chat.channel_id}/typing", count=chat.seen + 1)
 
