@@ -9,22 +9,18 @@ ephemerally, and leaves the card untouched for its owner.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from dataclasses import dataclass
 from typing import Any
 
-from genie_bot.engine import Accepted, ClickOutcome, Decision, Engine, Reply, SessionKey
+from genie_bot.engine import Accepted, ClickOutcome, Decision, Engine, SessionKey
 
 from .blocks import ACTION_ID, Block, SlackMessage, settled_card
-from .messages import FAILURE
+from .messages import answer_with_placeholder
 from .mrkdwn import to_mrkdwn
 from .outcomes import classify
 from .poster import Poster, Respond
 from .sessions import Place, sequence, session_key
 from .tasks import InOrder
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -63,15 +59,10 @@ class ClickTurns:
 
     async def run(self, click: Click, accepted: Accepted, respond: Respond) -> None:
         place = Place.of(click.key)
-        turn = asyncio.ensure_future(self.engine.replies_of(accepted))  # runs while the placeholder is posted
-        async with self.in_order.turn(place):
-            placeholder = await self.poster.placeholder(place, accepted.event_id)
-        try:
-            replies = await turn
-        except Exception:  # noqa: BLE001 - the user must hear back even when the engine is down
-            log.exception("the click on %s failed", click.pending_action)
-            await self.poster.post(place, [Reply(FAILURE)], placeholder)
+        answered = await answer_with_placeholder(self.engine, self.poster, self.in_order, place, accepted)
+        if answered is None:
             return
+        replies, placeholder = answered
         outcome = classify(replies)
         if outcome.outcome is ClickOutcome.REFUSED:
             await self.poster.discard(place, placeholder)

@@ -92,18 +92,27 @@ class MessageTurns:
         return await self.threads.contains(key.channel, key.thread, self.bot_user_id)
 
     async def run(self, message: Incoming, accepted: Accepted) -> None:
-        """Run the turn of ``message`` (recorded and acknowledged) and post its replies.
-
-        The turn starts at once; the "thinking" placeholder is posted while it runs."""
+        """Run the turn of ``message`` (recorded and acknowledged) and post its replies."""
         place = Place.of(message.key)
-        turn = asyncio.ensure_future(self.engine.replies_of(accepted))
-        async with self.in_order.turn(place):
-            placeholder = await self.poster.placeholder(place, accepted.event_id)
-        try:
-            replies = await turn
-        except Exception:  # noqa: BLE001 - the user must hear back even when the engine is down
-            log.exception("the turn of %s failed", message.key)
-            await self.poster.post(place, [Reply(FAILURE)], placeholder)
+        answered = await answer_with_placeholder(self.engine, self.poster, self.in_order, place, accepted)
+        if answered is None:
             return
+        replies, placeholder = answered
         await self.poster.post(place, replies, placeholder, accepted.event_id)
         await self.engine.delivered(message.key, accepted.event_id)  # posted: out of the engine's outbox
+
+
+async def answer_with_placeholder(engine: Engine, poster: Poster, in_order: InOrder, place: Place,
+                                  accepted: Accepted) -> tuple[list[Reply], str | None] | None:
+    """Run the turn of ``accepted`` while its "thinking" placeholder is posted (in arrival order per
+    place). Returns its replies and the placeholder they replace; None if the turn failed, in which
+    case the apology has replaced the placeholder."""
+    turn = asyncio.ensure_future(engine.replies_of(accepted))
+    async with in_order.turn(place):
+        placeholder = await poster.placeholder(place, accepted.event_id)
+    try:
+        return await turn, placeholder
+    except Exception:  # noqa: BLE001 - the user must hear back even when the engine is down
+        log.exception("the turn of event %s failed", accepted.event_id)
+        await poster.post(place, [Reply(FAILURE)], placeholder)
+        return None

@@ -52,7 +52,7 @@ class TurnAdmission:
         finally:
             self._release()
 
-    async def observe(self, lag_seconds: float) -> None:
+    def observe(self, lag_seconds: float) -> None:
         """Adapt the limit to how late the event loop was at the last tick."""
         if lag_seconds > LATE_SECONDS:
             self.limit = max(min(MINIMUM, self.maximum), int(self.limit * 0.8))
@@ -66,7 +66,7 @@ class TurnAdmission:
         while True:
             started = loop.time()
             await asyncio.sleep(TICK_SECONDS)
-            await self.observe(loop.time() - started - TICK_SECONDS)
+            self.observe(loop.time() - started - TICK_SECONDS)
 
     def _release(self) -> None:
         self.running -= 1

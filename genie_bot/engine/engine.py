@@ -275,10 +275,11 @@ class Engine:
 
     async def _notify_replies(self, key: SessionKey, pk: tuple[str, str], replies: list[Reply]) -> bool:
         """Post the replies of an event whose caller is gone; True (and out of the outbox) if all went."""
-        posted = [await self.notify(key, reply, "recovered", event_id=pk[1], part=n) for n, reply in enumerate(replies)]
-        if all(posted):
+        posted = all([await self.notify(key, reply, "recovered", event_id=pk[1], part=n)
+                      for n, reply in enumerate(replies)])
+        if posted:
             await self.in_db(self._mark_delivered, pk)
-        return all(posted)
+        return posted
 
     def _dead(self, conn: Any, owners: list[str]) -> list[str]:
         return dead_among(conn, owners, self.id, self.clock() - self.liveness_timeout)

@@ -13,7 +13,7 @@ def test_a_late_loop_shrinks_the_limit_and_turns_beyond_it_wait_until_it_grows_b
     async def scenario():
         admission = TurnAdmission(maximum=10)
         for _ in range(20):
-            await admission.observe(LATE_SECONDS * 2)
+            admission.observe(LATE_SECONDS * 2)
         shrunk = admission.limit
         held = [admission.slot() for _ in range(shrunk)]
         for slot in held:
@@ -21,11 +21,11 @@ def test_a_late_loop_shrinks_the_limit_and_turns_beyond_it_wait_until_it_grows_b
         waiting = asyncio.create_task(_take(admission))
         await asyncio.sleep(0.01)
         blocked = not waiting.done()
-        await admission.observe(0.0)  # on time again: one more slot
+        admission.observe(0.0)  # on time again: one more slot
         await asyncio.wait_for(waiting, 1)
         for slot in held:
             await slot.__aexit__(None, None, None)
-        grown = [await _observe(admission, 0.0) for _ in range(20)][-1]
+        grown = [_observe(admission, 0.0) for _ in range(20)][-1]
         return shrunk, blocked, grown, admission.running
 
     shrunk, blocked, grown, running = run(scenario())
@@ -36,9 +36,9 @@ def test_a_late_loop_shrinks_the_limit_and_turns_beyond_it_wait_until_it_grows_b
 def test_a_loop_neither_late_nor_quite_on_time_keeps_the_limit():
     async def scenario():
         admission = TurnAdmission(maximum=10)
-        await admission.observe(LATE_SECONDS * 2)
+        admission.observe(LATE_SECONDS * 2)
         before = admission.limit
-        await admission.observe(LATE_SECONDS / 2)
+        admission.observe(LATE_SECONDS / 2)
         return before, admission.limit
 
     assert run(scenario()) == (8, 8)
@@ -47,7 +47,7 @@ def test_a_loop_neither_late_nor_quite_on_time_keeps_the_limit():
 def test_a_maximum_below_the_minimum_is_kept():
     async def scenario():
         admission = TurnAdmission(maximum=2)
-        await admission.observe(LATE_SECONDS * 2)
+        admission.observe(LATE_SECONDS * 2)
         return admission.limit
 
     assert run(scenario()) == 2
@@ -58,8 +58,8 @@ async def _take(admission: TurnAdmission) -> None:
         pass
 
 
-async def _observe(admission: TurnAdmission, lag: float) -> int:
-    await admission.observe(lag)
+def _observe(admission: TurnAdmission, lag: float) -> int:
+    admission.observe(lag)
     return admission.limit
 
 
