@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import GenieError
 from .names import closest
 from .spec.diagnostics import Loc, SpecError
 from .spec.yaml_source import LocatedList, LocatedMap, load_located_yaml
@@ -37,7 +38,7 @@ name the same setting. Platform credentials apply only to platforms present in t
 listing a platform under ``platforms`` is what enables its adapter."""
 
 
-class ConfigInvalid(Exception):
+class ConfigInvalid(GenieError):
     """The configuration has problems; ``errors`` lists every one as ``file:line:col: message``."""
 
     def __init__(self, errors: list[SpecError]):

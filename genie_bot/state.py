@@ -13,6 +13,7 @@ import copy
 import json
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .acts import Act, act_from_dict
@@ -20,7 +21,17 @@ from .names import snake_case
 from .spec.types import InstanceRef
 from .values import decode_value, encode_value
 
-ACTIVE, PROPOSED, COMPLETED, ABANDONED = "active", "proposed", "completed", "abandoned"
+class InstanceStatus(StrEnum):
+    """Where a worksheet instance is in its life."""
+
+    ACTIVE = "active"
+    """Being filled in."""
+    PROPOSED = "proposed"
+    """Offered by the agent (``propose``), not yet accepted by the user."""
+    COMPLETED = "completed"
+    """Its API and actions ran."""
+    ABANDONED = "abandoned"
+    """Cancelled by the user (``exitws``) or a declined proposal."""
 
 
 @dataclass
@@ -31,7 +42,7 @@ class WorksheetInstance:
     worksheet: str
     values: dict[str, Any] = field(default_factory=dict)
     confirmed_fields: list[str] = field(default_factory=list)
-    status: str = ACTIVE
+    status: InstanceStatus = InstanceStatus.ACTIVE
     confirmed: bool | None = None
     """Whole-worksheet confirmation before a side-effecting API (or acceptance of a proposal)."""
     actions_done: bool = False
@@ -43,7 +54,18 @@ class WorksheetInstance:
 
     @property
     def open(self) -> bool:
-        return self.status in (ACTIVE, PROPOSED)
+        return self.status in (InstanceStatus.ACTIVE, InstanceStatus.PROPOSED)
+
+
+class AnswerStatus(StrEnum):
+    """Where a knowledge query is."""
+
+    PENDING = "pending"
+    """Asked (or its parameters changed) this turn; the policy runs it."""
+    NEEDS_PARAM = "needs_param"
+    """A required parameter is missing and was asked for (``missing``)."""
+    DONE = "done"
+    ERROR = "error"
 
 
 @dataclass
@@ -55,7 +77,7 @@ class KnowledgeAnswer:
     table: str | None = None
     query: str | None = None
     result: Any = None
-    status: str = "pending"  # pending | needs_param | done | error
+    status: AnswerStatus = AnswerStatus.PENDING
     target: tuple[str, str] | None = None
     """(instance, field) to receive the record when the answer is a single record."""
     missing: str | None = None
@@ -81,7 +103,7 @@ class DialogueState:
         return f"{base}_{max(used, default=-1) + 1}"
 
     def add_instance(self, worksheet: str, name: str | None = None, parent: tuple[str, str] | None = None,
-                     status: str = ACTIVE) -> WorksheetInstance:
+                     status: str = InstanceStatus.ACTIVE) -> WorksheetInstance:
         instance = WorksheetInstance(name=name or self.new_instance_name(worksheet), worksheet=worksheet,
                                      parent=parent, status=status, touched=self.tick())
         self.instances[instance.name] = instance
@@ -132,7 +154,7 @@ class DialogueState:
             instances={i["name"]: _instance_from_dict(i) for i in data.get("instances", [])},
             answer=None if answer is None else KnowledgeAnswer(
                 question=answer["question"], params=decode_value(answer["params"]), table=answer["table"],
-                query=answer["query"], result=decode_value(answer["result"]), status=answer["status"],
+                query=answer["query"], result=decode_value(answer["result"]), status=AnswerStatus(answer["status"]),
                 target=tuple(answer["target"]) if answer["target"] else None, missing=answer["missing"],
             ),
             last_acts=[act_from_dict(a) for a in data.get("last_acts", [])],
@@ -160,7 +182,7 @@ def _instance_to_dict(i: WorksheetInstance) -> dict[str, Any]:
 def _instance_from_dict(d: dict[str, Any]) -> WorksheetInstance:
     return WorksheetInstance(
         name=d["name"], worksheet=d["worksheet"], values=decode_value(d["values"]),
-        confirmed_fields=list(d["confirmed_fields"]), status=d["status"], confirmed=d["confirmed"],
+        confirmed_fields=list(d["confirmed_fields"]), status=InstanceStatus(d["status"]), confirmed=d["confirmed"],
         actions_done=d["actions_done"], result=decode_value(d["result"]),
         parent=tuple(d["parent"]) if d["parent"] else None, touched=d["touched"],
     )

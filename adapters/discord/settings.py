@@ -11,11 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
+from genie_bot.errors import GenieError
+
+
 AUTO = "auto"
 SECTION = "platforms.discord"
 
 
-class DiscordSettingsInvalid(ValueError):
+class DiscordSettingsInvalid(GenieError, ValueError):
     """Every problem of the section at once, one ``platforms.discord.<key>: message`` per line."""
 
     def __init__(self, problems: list[str]):

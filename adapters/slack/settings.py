@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, get_args, get_type_hints
 
+from genie_bot.errors import GenieError
 from genie_bot.names import closest
 
 SLACK_API = "https://slack.com/api/"
 
 
-class SlackSettingsInvalid(ValueError):
+class SlackSettingsInvalid(GenieError, ValueError):
     """``platforms.slack`` has problems; the message lists every one."""
 
 

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 
 from ..agent import Agent
 from ..config import AgentConfig
+from ..errors import GenieError
 from ..spec import AgentSpec, TaskWorksheet, check_agent
 
 AgentBuilder = Callable[[AgentSpec], Agent]
 
 
-class AgentsInvalid(Exception):
+class AgentsInvalid(GenieError):
     def __init__(self, errors: list[str]):
         self.errors = errors
         super().__init__("\n".join(errors))

@@ -24,7 +24,7 @@ from ..runtime import ApiRequest, KnowledgeUnavailable
 from ..runtime.policy import summary_values
 from ..runtime.turn import Turn
 from ..state import DialogueState, KnowledgeAnswer
-from ..store.pending import CANCELLED, INVALIDATED, PENDING, PendingRow
+from ..store.pending import ActionStatus, PendingRow
 from ..values import decode_value, encode_value
 from .agents import LoadedAgent
 from .types import PendingActionView
@@ -95,26 +95,27 @@ def plan_confirmations(loaded: LoadedAgent, state: DialogueState, acts: list[Act
             plan.shown = existing
             continue
         if existing:
-            plan.close.append((existing.id, INVALIDATED, "asked again with other details"))
+            plan.close.append((existing.id, ActionStatus.INVALIDATED, "asked again with other details"))
         args = frozen_arguments(loaded.agent, state, act.instance)
         plan.shown = PendingRow(
             id=uuid.uuid4().hex, session_key=session_key, instance=act.instance, worksheet=act.worksheet, api=act.api,
             summary=frozen(act.values), args=None if args is None else frozen(args), api_fingerprint=fingerprint,
             spec_version=loaded.version, owner=owner, destructive=act.api in loaded.config.destructive_apis,
-            status=PENDING, created_at=now, expires_at=now + dt.timedelta(minutes=settings.expires_after_minutes),
+            status=ActionStatus.PENDING, created_at=now,
+            expires_at=now + dt.timedelta(minutes=settings.expires_after_minutes),
             updated_at=now)
         plan.create.append(plan.shown)
     turn = Turn(loaded.spec, state, loaded.agent.runtime.executor, now.date(), now)
     for action in by_instance.values():
         instance = state.instances.get(action.instance)
         if instance is not None and instance.confirmed is False:
-            plan.close.append((action.id, CANCELLED, "declined"))
+            plan.close.append((action.id, ActionStatus.CANCELLED, "declined"))
         elif instance is None or not instance.open:
-            plan.close.append((action.id, INVALIDATED, "the task was closed"))
+            plan.close.append((action.id, ActionStatus.INVALIDATED, "the task was closed"))
         elif loaded.fingerprints.get(action.worksheet) != action.api_fingerprint:
-            plan.close.append((action.id, INVALIDATED, "the agent was updated"))
+            plan.close.append((action.id, ActionStatus.INVALIDATED, "the agent was updated"))
         elif not same_values(action.summary, summary_values(turn, instance)):
-            plan.close.append((action.id, INVALIDATED, "the details changed after the summary was shown"))
+            plan.close.append((action.id, ActionStatus.INVALIDATED, "the details changed after the summary was shown"))
     return plan
 
 

@@ -35,7 +35,7 @@ from ..observability import Metrics, TurnObserver
 from ..store import Database, check_schema, current_revision, engines, sessions
 from ..store import inbox as events
 from ..store import pending as actions
-from ..store.inbox import QUEUED, EventRow
+from ..store.inbox import EventRow, EventStatus
 from .admission import TurnAdmission
 from .agents import AgentBuilder, AgentRegistry
 from .building import agent_builder
@@ -294,7 +294,7 @@ class Engine:
                        user_id=str(user_id), text=payload.get("text"), action_id=payload.get("action_id"),
                        decision=payload.get("decision"),
                        sequence=time.time_ns() // 1000 if sequence is None else int(sequence),
-                       status=QUEUED, attempts=0, accepted_by=self.id, received_at=self.clock())
+                       status=EventStatus.QUEUED, attempts=0, accepted_by=self.id, received_at=self.clock())
         agent = self.config.agent_for(key.platform, key.workspace, key.channel)
         async def record() -> bool:
             async with self._arrivals.recording(row.session_key):

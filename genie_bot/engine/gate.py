@@ -18,18 +18,19 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from ..errors import GenieError
 from ..runtime import ApiRequest, KnowledgeResult, LocalApiExecutor
 from ..state import KnowledgeAnswer
 from ..store import Database
 from ..store import pending as actions
-from ..store.pending import DONE, EXECUTING, FAILED, INVALIDATED, PENDING, PendingRow
+from ..store.pending import ActionStatus, PendingRow
 from ..values import decode_value, encode_value
 from .confirmations import same_values
 
 log = logging.getLogger(__name__)
 
 
-class ConfirmationRefused(Exception):
+class ConfirmationRefused(GenieError):
     """A side effect that may not run now; the policy reports it to the user as a failed call."""
 
 
@@ -38,13 +39,13 @@ class TurnAborted(BaseException):
 
 
 _WHY = {
-    "done": "it was already done",
-    "executing": "it is already running",
-    "cancelled": "it was cancelled",
-    "expired": "the confirmation expired",
-    "invalidated": "the details changed after the summary was shown",
-    "interrupted": "an earlier attempt was interrupted, so it needs a fresh confirmation",
-    "failed": "the earlier attempt failed, so it needs a fresh confirmation",
+    ActionStatus.DONE: "it was already done",
+    ActionStatus.EXECUTING: "it is already running",
+    ActionStatus.CANCELLED: "it was cancelled",
+    ActionStatus.EXPIRED: "the confirmation expired",
+    ActionStatus.INVALIDATED: "the details changed after the summary was shown",
+    ActionStatus.INTERRUPTED: "an earlier attempt was interrupted, so it needs a fresh confirmation",
+    ActionStatus.FAILED: "the earlier attempt failed, so it needs a fresh confirmation",
 }
 
 
@@ -80,20 +81,20 @@ class ConfirmationGate:
             self.refused_owner = True
             raise ConfirmationRefused("only the person who started this conversation can confirm it")
         if action.args is not None and not same_values(action.args, request.args):
-            self._close(action, INVALIDATED, "the arguments differ from the confirmed summary")
+            self._close(action, ActionStatus.INVALIDATED, "the arguments differ from the confirmed summary")
             raise ConfirmationRefused(_WHY["invalidated"])
         if not self._store(lambda conn: actions.claim(conn, action.id, self.engine_id, self.clock())):
             current = self._store(lambda conn: actions.get(conn, action.id))
-            if current is not None and current.status == DONE:  # ran before, its turn was not saved: replay
+            if current is not None and current.status == ActionStatus.DONE:  # ran before, its turn was not saved: replay
                 self.executed.append(action.id)
                 return decode_value(json.loads(current.result or "null"))
             raise ConfirmationRefused(_WHY.get(current.status if current else "", "it is no longer pending"))
         try:
             result = replace(self.inner, idempotency_key=action.id).call_api(request)
         except Exception as exc:
-            self._close(action, FAILED, f"{type(exc).__name__}: {exc}", from_status=EXECUTING)
+            self._close(action, ActionStatus.FAILED, f"{type(exc).__name__}: {exc}", from_status=ActionStatus.EXECUTING)
             raise
-        self._store(lambda conn: actions.transition(conn, action.id, (EXECUTING,), DONE, self.clock(),
+        self._store(lambda conn: actions.transition(conn, action.id, (ActionStatus.EXECUTING,), ActionStatus.DONE, self.clock(),
                                                     result=json.dumps(encode_value(result), default=str)))
         self.executed.append(action.id)
         return result
@@ -101,9 +102,9 @@ class ConfirmationGate:
     def _action_for(self, instance: str) -> PendingRow | None:
         if self.clicked is not None and self.clicked.instance == instance:
             return self.clicked
-        return next((a for a in reversed(self.open_actions) if a.instance == instance and a.status == PENDING), None)
+        return next((a for a in reversed(self.open_actions) if a.instance == instance and a.status == ActionStatus.PENDING), None)
 
-    def _close(self, action: PendingRow, status: str, reason: str, from_status: str = PENDING) -> None:
+    def _close(self, action: PendingRow, status: str, reason: str, from_status: str = ActionStatus.PENDING) -> None:
         self._store(lambda conn: actions.transition(conn, action.id, (from_status,), status, self.clock(), reason=reason))
         self.closed[action.id] = status
 

@@ -16,7 +16,7 @@ from ..state import DialogueState
 from ..store import inbox as events
 from ..store import pending as actions
 from ..store import engines, sessions, traces
-from ..store.pending import CANCELLED, EXPIRED, PENDING
+from ..store.pending import ActionStatus
 from .types import Reply, SessionKey
 
 if TYPE_CHECKING:
@@ -58,10 +58,10 @@ class Maintenance:
             if session is None or (idle_before is not None and not (session.state and session.updated_at < idle_before)):
                 return False
             sessions.close(conn, key, now)
-            status, why = (CANCELLED, "the conversation was reset") if reason == "reset" else \
-                (EXPIRED, "the conversation was closed after being idle")
+            status, why = (ActionStatus.CANCELLED, "the conversation was reset") if reason == "reset" else \
+                (ActionStatus.EXPIRED, "the conversation was closed after being idle")
             for action in actions.of_session(conn, key):
-                actions.transition(conn, action.id, (PENDING,), status, now, reason=why)
+                actions.transition(conn, action.id, (ActionStatus.PENDING,), status, now, reason=why)
             return True
 
         closed = bool(await self.engine.with_session(key, close, wait=wait))
@@ -96,7 +96,8 @@ class Maintenance:
         for action_id in ids:
             action = actions.get(conn, action_id)
             if action and action.expires_at <= now and \
-                    actions.transition(conn, action_id, (PENDING,), EXPIRED, now, reason="it expired"):
+                    actions.transition(conn, action_id, (ActionStatus.PENDING,), ActionStatus.EXPIRED, now,
+                                       reason="it expired"):
                 titles.append(self._title(session.agent if session else None, action.worksheet))
         return titles
 

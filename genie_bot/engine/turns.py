@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ..acts import AskForConfirmation
 from ..agent import AgentReply
 from ..config import Config
+from ..errors import GenieError
 from ..observability import TurnObserver, TurnUsage, measuring
 from ..observability.observer import parse_source
 from ..state import DialogueState
@@ -25,11 +26,8 @@ from ..store import Database
 from ..store import inbox as events
 from ..store import pending as actions
 from ..store import sessions
-from ..store.inbox import DONE, FAILED
-from ..store.pending import (
-    CANCELLED, EXECUTING, EXPIRED, INTERRUPTED, INVALIDATED, PENDING, PendingRow,
-)
-from ..store.pending import DONE as ACTION_DONE
+from ..store.inbox import EventStatus
+from ..store.pending import ActionStatus, PendingRow
 from ..store.sessions import SessionUpdate
 from ..store.traces import TraceRow, insert_trace
 from .agents import AgentRegistry, LoadedAgent
@@ -50,13 +48,13 @@ MAX_ATTEMPTS = 3
 """A message whose turn was cut short this many times (the process died each time) gets an apology."""
 
 _STATUS_TEXT = {
-    ACTION_DONE: "That was already done.",
-    EXECUTING: "That is being done right now.",
-    CANCELLED: "That was cancelled.",
+    ActionStatus.DONE: "That was already done.",
+    ActionStatus.EXECUTING: "That is being done right now.",
+    ActionStatus.CANCELLED: "That was cancelled.",
 }
 
 
-class LeaseLost(Exception):
+class LeaseLost(GenieError):
     """Another process took the session over while this turn ran; the turn is discarded."""
 
 
@@ -77,7 +75,7 @@ class _Result:
     """The new dialogue state; None leaves it as it was (a refusal, an interruption notice)."""
     spec_version: str | None = None
     plan: ConfirmationPlan = field(default_factory=ConfirmationPlan)
-    event_status: str = DONE
+    event_status: str = EventStatus.DONE
     migrated: bool = False
 
 
@@ -198,11 +196,12 @@ class TurnRunner:
             return self._refusal(ctx, "I can't find that action any more.")
         if self.config.confirmation.owner_only and clicked.owner not in (None, ctx.user):
             return self._refusal(ctx, NOT_OWNER)
-        if clicked.status == PENDING and clicked.expires_at <= self.clock():
-            return self._not_pending(ctx, clicked, closing=(EXPIRED, "it expired"))
-        if clicked.status == PENDING and clicked.api_fingerprint != ctx.loaded.fingerprints.get(clicked.worksheet):
-            return self._not_pending(ctx, clicked, closing=(INVALIDATED, "the agent was updated"))
-        if clicked.status != PENDING and not _unrecorded(ctx.state, clicked):
+        if clicked.status == ActionStatus.PENDING and clicked.expires_at <= self.clock():
+            return self._not_pending(ctx, clicked, closing=(ActionStatus.EXPIRED, "it expired"))
+        updated = clicked.api_fingerprint != ctx.loaded.fingerprints.get(clicked.worksheet)
+        if clicked.status == ActionStatus.PENDING and updated:
+            return self._not_pending(ctx, clicked, closing=(ActionStatus.INVALIDATED, "the agent was updated"))
+        if clicked.status != ActionStatus.PENDING and not _unrecorded(ctx.state, clicked):
             return self._not_pending(ctx, clicked)
         gate = self._gate(ctx, clicked)
         yes = event.decision == Decision.CONFIRM.value
@@ -210,7 +209,7 @@ class TurnRunner:
         result = self._finish(ctx, reply, gate, settled={clicked.id} if not yes else set(),
                               outcome=ClickOutcome.DONE if yes else ClickOutcome.CANCELLED)
         if not yes:
-            result.plan.close.append((clicked.id, CANCELLED, "cancelled by the user"))
+            result.plan.close.append((clicked.id, ActionStatus.CANCELLED, "cancelled by the user"))
         return result
 
     def _not_pending(self, ctx: _Context, clicked: PendingRow, closing: tuple[str, str] | None = None) -> _Result:
@@ -266,19 +265,19 @@ class TurnRunner:
                          created_at=self.clock(), event_id=claim.event.event_id, user_id=claim.event.user_id,
                          agent=claim.session.agent, message=claim.event.text)
         with self.db.write() as conn:
-            stuck = actions.of_session(conn, claim.session.key, (EXECUTING,))
+            stuck = actions.of_session(conn, claim.session.key, (ActionStatus.EXECUTING,))
             for action in stuck:
-                actions.transition(conn, action.id, (EXECUTING,), INTERRUPTED, self.clock(),
+                actions.transition(conn, action.id, (ActionStatus.EXECUTING,), ActionStatus.INTERRUPTED, self.clock(),
                                    reason="the process running it stopped during the call")
         if stuck:
             notices = [INTERRUPTED_NOTICE.format(api=a.api or a.worksheet, id=a.id) for a in stuck]
             trace.reply = "\n\n".join(notices)
             return _Result([Reply(n, outcome=ClickOutcome.STALE, outcome_detail="interrupted") for n in notices],
-                           trace, event_status=FAILED)
+                           trace, event_status=EventStatus.FAILED)
         if claim.event.attempts > MAX_ATTEMPTS:
             trace.outcome, trace.reply = "failed", APOLOGY
             trace.errors.append(f"gave up after {MAX_ATTEMPTS} interrupted attempts")
-            return _Result([Reply(APOLOGY, outcome=ClickOutcome.FAILED)], trace, event_status=FAILED)
+            return _Result([Reply(APOLOGY, outcome=ClickOutcome.FAILED)], trace, event_status=EventStatus.FAILED)
         return None
 
     # -- writing -----------------------------------------------------------------------------------
@@ -295,7 +294,7 @@ class TurnRunner:
             events.finish(conn, event.pk, result.event_status, replies_to_json(result.replies), now,
                           delivered=event.platform not in self.acknowledging)
             for action_id, status, reason in result.plan.close:
-                actions.transition(conn, action_id, (PENDING,), status, now, reason=reason)
+                actions.transition(conn, action_id, (ActionStatus.PENDING,), status, now, reason=reason)
             actions.insert_rows(conn, result.plan.create)
             insert_trace(conn, result.trace)
             if events.waiting(conn, claim.session.key):
@@ -314,7 +313,7 @@ class TurnRunner:
             with self.db.write() as conn:
                 now = self.clock()
                 if sessions.acquire(conn, claim.session.key, self.engine_id, now, now + self.lease):
-                    events.finish(conn, event.pk, FAILED, replies_to_json(replies), now,
+                    events.finish(conn, event.pk, EventStatus.FAILED, replies_to_json(replies), now,
                                   delivered=event.platform not in self.acknowledging)
                     insert_trace(conn, trace)
         except Exception:  # noqa: BLE001 - the store is down: the caller still gets the apology
@@ -325,7 +324,7 @@ class TurnRunner:
 def _unrecorded(state: DialogueState, action: PendingRow) -> bool:
     """The API ran, but the turn that ran it failed to save: confirming again replays its result."""
     instance = state.instances.get(action.instance)
-    return action.status == ACTION_DONE and instance is not None and instance.open and not instance.actions_done
+    return action.status == ActionStatus.DONE and instance is not None and instance.open and not instance.actions_done
 
 
 def _ms(since: float) -> float:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..errors import GenieError
 
-class InterpreterError(Exception):
+
+class InterpreterError(GenieError):
     """Code was rejected or failed; ``reason`` says why, ``lineno``/``col`` where (1-based)."""
 
     def __init__(self, reason: str, lineno: int | None = None, col: int | None = None):

@@ -9,6 +9,7 @@ string repetition) because a step limit alone does not bound the size of one val
 from __future__ import annotations
 
 import ast
+import enum
 import operator
 from dataclasses import dataclass
 from typing import Any
@@ -35,12 +36,11 @@ class Limits:
     max_steps: int = 10_000
 
 
-class _Break(Exception):
-    pass
+class _Jump(enum.Enum):
+    """What a ``break`` or ``continue`` statement asks of the loop around it."""
 
-
-class _Continue(Exception):
-    pass
+    BREAK = "break"
+    CONTINUE = "continue"
 
 
 class Evaluator:
@@ -65,20 +65,22 @@ class Evaluator:
         return self.eval(tree.body[0].value)
 
     # -- statements ----------------------------------------------------------------------------
-    def exec_body(self, body: list[ast.stmt]) -> None:
+    def exec_body(self, body: list[ast.stmt]) -> _Jump | None:
+        """Run statements in order; a ``break``/``continue`` ends the body and is returned to its loop."""
         for stmt in body:
-            self.exec_stmt(stmt)
+            jump = self.exec_stmt(stmt)
+            if jump is not None:
+                return jump
+        return None
 
-    def exec_stmt(self, node: ast.stmt) -> None:
+    def exec_stmt(self, node: ast.stmt) -> _Jump | None:
         self._tick(node)
         try:
-            self._exec(node)
-        except (_Break, _Continue, InterpreterError):
-            raise
+            return self._exec(node)
         except RecursionError:
             raise InterpreterError("code is nested too deeply", node.lineno) from None
 
-    def _exec(self, node: ast.stmt) -> None:
+    def _exec(self, node: ast.stmt) -> _Jump | None:
         if isinstance(node, ast.Expr):
             self.eval(node.value)
         elif isinstance(node, ast.Assign):
@@ -87,15 +89,16 @@ class Evaluator:
             current = self.eval(_as_load(node.target))
             self.assign(node.target, self._binop(node.op, current, self.eval(node.value), node))
         elif isinstance(node, ast.If):
-            self.exec_body(node.body if self._truth(self.eval(node.test)) else node.orelse)
+            return self.exec_body(node.body if self._truth(self.eval(node.test)) else node.orelse)
         elif isinstance(node, ast.For):
             self._for(node)
         elif isinstance(node, ast.Break):
-            raise _Break()
+            return _Jump.BREAK
         elif isinstance(node, ast.Continue):
-            raise _Continue()
+            return _Jump.CONTINUE
         elif not isinstance(node, ast.Pass):
             raise InterpreterError(f"{type(node).__name__} is not allowed", node.lineno)
+        return None
 
     def _for(self, node: ast.For) -> None:
         iterable = self.eval(node.iter)
@@ -104,12 +107,8 @@ class Evaluator:
         for item in list(iterable):
             self._tick(node)
             self.assign(node.target, item)
-            try:
-                self.exec_body(node.body)
-            except _Break:
+            if self.exec_body(node.body) is _Jump.BREAK:
                 break
-            except _Continue:
-                continue
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):

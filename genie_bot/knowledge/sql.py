@@ -24,6 +24,8 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 from sqlalchemy.engine import Engine
 
+from ..errors import GenieError
+
 FREE_TEXT_FUNCTION = "answer"
 ALLOWED_UNKNOWN_FUNCTIONS = frozenset({FREE_TEXT_FUNCTION, "instr", "printf", "format", "ifnull", "nullif", "iif",
                                        "date", "time", "datetime", "julianday", "strftime", "unixepoch", "likely",
@@ -35,11 +37,11 @@ _FORBIDDEN = (exp.Union, exp.Intersect, exp.Except, exp.Into, exp.Insert, exp.Up
 _PROGRESS_STEPS = 1000
 
 
-class UnsafeQuery(ValueError):
+class UnsafeQuery(GenieError, ValueError):
     """The SQL is not a single read-only SELECT over the declared tables; the message says why."""
 
 
-class QueryTimeout(RuntimeError):
+class QueryTimeout(GenieError, RuntimeError):
     pass
 
 

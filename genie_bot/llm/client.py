@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..errors import GenieError
 from .account import Account, CallRecord
 from .settings import LLMSettings
 
@@ -42,7 +43,7 @@ class Completion:
     retries: int = 0
 
 
-class LLMError(Exception):
+class LLMError(GenieError):
     """The LLM gave no usable completion; ``kind`` says why (timeout, status, malformed, empty...)."""
 
     def __init__(self, kind: str, detail: str):

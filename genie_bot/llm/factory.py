@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agent import Agent
+from ..errors import GenieError
 from ..knowledge import KeywordQuery, KnowledgeStore
 from ..knowledge.documents import DocumentIndex
 from ..knowledge.llm_query import LLMKnowledge
@@ -36,7 +37,7 @@ OFFLINE_MESSAGE = ("Offline mode: no LLM is configured (set OPENAI_API_KEY, or O
                    "OpenAI-compatible server), so the bot uses the rule-based parser and templated replies.")
 
 
-class LLMNotConfigured(RuntimeError):
+class LLMNotConfigured(GenieError, RuntimeError):
     pass
 
 

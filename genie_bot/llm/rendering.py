@@ -15,7 +15,7 @@ from typing import Any
 
 from ..acts import Act, Report, formal_value
 from ..spec import NA, AgentSpec, Field, InstanceRef, KnowledgeWorksheet, TaskWorksheet
-from ..state import ABANDONED, COMPLETED, PROPOSED, DialogueState, WorksheetInstance
+from ..state import AnswerStatus, DialogueState, InstanceStatus, WorksheetInstance
 
 RESULTS_SHOWN = 5
 TEXT_SHOWN = 160
@@ -79,9 +79,9 @@ def state_statements(spec: AgentSpec, state: DialogueState) -> str:
 
 def _shown_roots(state: DialogueState) -> list[WorksheetInstance]:
     """Open top-level tasks, plus the most recently finished one (the user may refer to it)."""
-    roots = [i for i in state.instances.values() if i.parent is None and i.status != ABANDONED]
+    roots = [i for i in state.instances.values() if i.parent is None and i.status != InstanceStatus.ABANDONED]
     open_roots = [i for i in roots if i.open]
-    finished = [i for i in roots if i.status == COMPLETED]
+    finished = [i for i in roots if i.status == InstanceStatus.COMPLETED]
     latest = max(finished, key=lambda i: i.touched, default=None)
     return sorted(open_roots + ([latest] if latest else []), key=lambda i: i.touched)
 
@@ -89,17 +89,17 @@ def _shown_roots(state: DialogueState) -> list[WorksheetInstance]:
 def _instance_lines(spec: AgentSpec, state: DialogueState, instance: WorksheetInstance, lines: list[str]) -> None:
     for value in instance.values.values():
         child = state.resolve(value) if isinstance(value, InstanceRef) else None
-        if isinstance(child, WorksheetInstance) and child.status != ABANDONED:
+        if isinstance(child, WorksheetInstance) and child.status != InstanceStatus.ABANDONED:
             _instance_lines(spec, state, child, lines)
     ws = spec.tasks[instance.worksheet]
     args = ", ".join(f"{f.name}={_value(instance.values[f.name], f.type.ref or '')}" for f in ws.fields.values()
                      if f.name in instance.values and f.kind != "internal")
     notes = []
-    if instance.status == COMPLETED:
+    if instance.status == InstanceStatus.COMPLETED:
         notes.append("completed")
-    elif instance.status == PROPOSED:
+    elif instance.status == InstanceStatus.PROPOSED:
         notes.append("proposed by the agent, not yet accepted")
-    if instance.confirmed is not None and instance.status != PROPOSED:
+    if instance.confirmed is not None and instance.status != InstanceStatus.PROPOSED:
         notes.append("confirmed" if instance.confirmed else "confirmation declined")
     if instance.confirmed_fields:
         notes.append("confirmed fields: " + ", ".join(instance.confirmed_fields))
@@ -125,11 +125,11 @@ def _answer_line(spec: AgentSpec, state: DialogueState) -> str:
     table = answer.table or (next(iter(spec.knowledge)) if len(spec.knowledge) == 1 else "")
     params = "".join(f", {k}={formal_value(v)}" for k, v in answer.params.items())
     line = f"answer({answer.question!r}{params})"
-    if answer.status == "needs_param":
+    if answer.status == AnswerStatus.NEEDS_PARAM:
         return line + f"  # waiting for: {answer.missing}"
     rows = answer.result if isinstance(answer.result, list) else []
-    if answer.status != "done" or not rows:
-        return line + f"  # {answer.status}" + ("; no results" if answer.status == "done" else "")
+    if answer.status != AnswerStatus.DONE or not rows:
+        return line + f"  # {answer.status}" + ("; no results" if answer.status == AnswerStatus.DONE else "")
     shown = ", ".join(record_text(r, table) if isinstance(r, dict) else formal_value(r) for r in rows[:RESULTS_SHOWN])
     more = f" and {len(rows) - RESULTS_SHOWN} more" if len(rows) > RESULTS_SHOWN else ""
     return line + f"  # {len(rows)} result{'s' if len(rows) != 1 else ''}: [{shown}]{more}"

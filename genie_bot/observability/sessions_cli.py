@@ -23,7 +23,7 @@ from ..store import sessions, traces
 from ..store.traces import TraceRow
 from .export import write_replay_trace
 
-ALL_ACTION_STATUSES = (actions.PENDING, actions.EXECUTING, *actions.FINAL)
+ALL_ACTION_STATUSES = tuple(actions.ActionStatus)
 _RELATIVE = re.compile(r"^(\d+)([mhd])$")
 
 

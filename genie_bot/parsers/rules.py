@@ -38,7 +38,7 @@ from rapidfuzz import fuzz
 from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, Report, formal_value
 from ..runtime.policy import field_applies
 from ..spec import NA, AgentSpec, Field, TaskWorksheet
-from ..state import ACTIVE, DialogueState, WorksheetInstance
+from ..state import DialogueState, InstanceStatus, WorksheetInstance
 from . import extract
 from .base import Parse
 
@@ -228,7 +228,7 @@ class _Parsing:
         """
         act = self.question.act
         instance = self.state.instances.get(self.question.instance or "")
-        if not isinstance(act, AskField) or instance is None or instance.status != ACTIVE:
+        if not isinstance(act, AskField) or instance is None or instance.status != InstanceStatus.ACTIVE:
             return []
         ws = self.spec.tasks[instance.worksheet]
         asked = ws.fields.get(act.field)
@@ -347,7 +347,7 @@ class _Parsing:
         ws, score = self._task_match()
         if ws is None or score < TASK_THRESHOLD or (answered_already and score < 0.8) or _thanks_only(self.text):
             return False  # "I'll find my way, thanks" closes a conversation rather than opening one
-        open_same = [i for i in self.state.of_worksheet(ws.name) if i.status == ACTIVE]
+        open_same = [i for i in self.state.of_worksheet(ws.name) if i.status == InstanceStatus.ACTIVE]
         if open_same:
             return False
         self._start(ws)
@@ -506,7 +506,8 @@ class _Parsing:
         return f"{instance.name}.{f.name} = {formal_value(value)}"
 
     def _open(self) -> list[WorksheetInstance]:
-        return sorted((i for i in self.state.instances.values() if i.status == ACTIVE), key=lambda i: -i.touched)
+        active = (i for i in self.state.instances.values() if i.status == InstanceStatus.ACTIVE)
+        return sorted(active, key=lambda i: -i.touched)
 
     def _farewell(self) -> str:
         """"Thanks, bye": no to a pending confirmation, else the end of every open task."""

@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import GenieError
 from ..interpreter import Evaluator, InterpreterError
 from ..names import closest
 from ..spec import NA, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
-from ..state import ABANDONED, ACTIVE, PROPOSED, WorksheetInstance
+from ..state import InstanceStatus, WorksheetInstance
 from .turn import Rejection, Turn
 
 
@@ -26,7 +27,7 @@ class NewInstance:
     kwargs: dict[str, Any] = field(default_factory=dict)
 
 
-class AssignmentError(Exception):
+class AssignmentError(GenieError):
     """The value does not fit the field; the message is the reason shown to the user."""
 
 
@@ -65,14 +66,14 @@ def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> No
     if turn.worksheet(instance).fields[field_name].kind != "input":
         return  # results and internal values are not what the user confirmed
     while instance is not None:
-        if instance.status == PROPOSED:
-            instance.status = ACTIVE
+        if instance.status == InstanceStatus.PROPOSED:
+            instance.status = InstanceStatus.ACTIVE
         else:
             instance.confirmed = None
             _clear_confirm_fields(turn, instance, field_name)
         if instance.actions_done:  # a worksheet without side effects re-runs with the new values
             instance.actions_done = False
-            instance.status = ACTIVE
+            instance.status = InstanceStatus.ACTIVE
         parent = turn.state.instances.get(instance.parent[0]) if instance.parent else None
         if parent is not None and turn.worksheet(parent).fields[instance.parent[1]].kind != "input":
             break  # internal bookkeeping nested in a worksheet is not what its user confirmed
@@ -98,7 +99,7 @@ def confirm_fields(ws: TaskWorksheet) -> list[Field]:
 
 
 def _check_not_submitted(turn: Turn, instance: WorksheetInstance) -> None:
-    if instance.status == ABANDONED:
+    if instance.status == InstanceStatus.ABANDONED:
         raise AssignmentError(f"{instance.name} was cancelled")
     while instance is not None:
         if instance.actions_done and turn.worksheet(instance).needs_confirmation:
@@ -140,7 +141,7 @@ def _reference(turn: Turn, instance: WorksheetInstance, f: Field, worksheet: str
         if value.worksheet != worksheet:
             raise AssignmentError(f"{f.name} takes a {worksheet}, not a {value.worksheet}")
         current = turn.state.resolve(instance.values.get(f.name))
-        child = current if isinstance(current, WorksheetInstance) and current.status != ABANDONED else \
+        child = current if isinstance(current, WorksheetInstance) and current.status != InstanceStatus.ABANDONED else \
             turn.state.add_instance(worksheet, parent=(instance.name, f.name))
         fill_instance(turn, child, value.kwargs)
         return InstanceRef(child.name)
@@ -219,7 +220,7 @@ def abandon(turn: Turn, instance: WorksheetInstance) -> None:
     so the parent neither waits on a dead child nor silently counts it as filled.
     """
     for item in [instance, *turn.state.descendants(instance)]:
-        item.status = ABANDONED
+        item.status = InstanceStatus.ABANDONED
     if instance.parent and instance.parent[0] in turn.state.instances:
         parent = turn.state.instances[instance.parent[0]]
         f = turn.worksheet(parent).fields[instance.parent[1]]

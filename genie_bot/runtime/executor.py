@@ -11,6 +11,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..errors import GenieError
 from ..spec import AgentSpec
 from ..spec.api_module import IDEMPOTENCY_PARAMETER
 from ..state import KnowledgeAnswer
@@ -31,7 +32,7 @@ class KnowledgeResult:
     result: Any
 
 
-class KnowledgeUnavailable(Exception):
+class KnowledgeUnavailable(GenieError):
     """The agent has no way to answer knowledge queries in this configuration."""
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from ..acts import AskField, AskForConfirmation, AskForFieldConfirmation, Report, Say
 from ..interpreter import Evaluator, InterpreterError
 from ..spec import NA, AgentSpec, Code, Field, InstanceRef
-from ..state import ABANDONED, ACTIVE, COMPLETED, PROPOSED, DialogueState, WorksheetInstance
+from ..state import AnswerStatus, DialogueState, InstanceStatus, WorksheetInstance
 from .assign import NewInstance, assign_field, confirm_fields
 from .executor import ApiRequest, KnowledgeUnavailable, LocalApiExecutor
 from .scopes import WorksheetScope
@@ -58,7 +58,7 @@ def _knowledge_query(turn: Turn) -> None:
         next(iter(turn.spec.knowledge.values())) if len(turn.spec.knowledge) == 1 else None)
     missing = [c for c in (kb.required_columns() if kb else []) if answer.params.get(c) in (None, "")]
     if missing:
-        answer.status, answer.missing = "needs_param", missing[0]
+        answer.status, answer.missing = AnswerStatus.NEEDS_PARAM, missing[0]
         column = kb.columns[missing[0]]
         turn.acts.append(AskField("answer", missing[0], column.description or missing[0].replace("_", " ")))
         return
@@ -66,10 +66,10 @@ def _knowledge_query(turn: Turn) -> None:
     try:
         outcome = turn.executor.query_knowledge(answer)
     except KnowledgeUnavailable as exc:
-        answer.status, answer.result = "error", {"error": str(exc)}
+        answer.status, answer.result = AnswerStatus.ERROR, {"error": str(exc)}
         turn.acts.append(Report(label, answer.result))
         return
-    answer.query, answer.result, answer.status = outcome.query, outcome.result, "done"
+    answer.query, answer.result, answer.status = outcome.query, outcome.result, AnswerStatus.DONE
     turn.acts.append(Report(label, outcome.result))
     rows = outcome.result if isinstance(outcome.result, list) else []
     if answer.target and len(rows) == 1:
@@ -191,7 +191,7 @@ def _run_worksheet(turn: Turn, instance: WorksheetInstance) -> None:
         _store_outputs(turn, instance, result)
         turn.acts.append(Report(instance.name, result))
     instance.actions_done = True
-    instance.status = COMPLETED
+    instance.status = InstanceStatus.COMPLETED
     if ws.actions is not None:
         run_code(turn, instance, ws.actions)
     if instance.parent and instance.parent[0] in turn.state.instances:
@@ -239,7 +239,7 @@ confirmation), and the fields after it wait too, as in the worksheet's order."""
 def _ask_next(turn: Turn) -> None:
     ahead = _answered_ahead(turn)
     for instance in _open_instances(turn):
-        if not (instance.status == ACTIVE and _applies(turn, instance)):
+        if not (instance.status == InstanceStatus.ACTIVE and _applies(turn, instance)):
             continue
         if instance.name == ahead[0] and _ask_in(turn, instance, after=ahead[1]) != NOTHING:
             return
@@ -296,7 +296,7 @@ def _ask_in(turn: Turn, instance: WorksheetInstance, after: str | None = None) -
             return ASKED
         child = turn.state.resolve(value) if child_ws else None
         if isinstance(child, WorksheetInstance):
-            if child.status == ACTIVE and not child.actions_done and _applies(turn, child):
+            if child.status == InstanceStatus.ACTIVE and not child.actions_done and _applies(turn, child):
                 return ASKED if _ask_in(turn, child) == ASKED else BLOCKED
             continue
         if f.confirm and f.name not in instance.confirmed_fields:
@@ -332,7 +332,7 @@ def _is_filled(turn: Turn, instance: WorksheetInstance, f: Field) -> bool:
         return False
     if isinstance(value, InstanceRef):
         child = turn.state.instances.get(value.name)
-        if child is None or child.status != COMPLETED:
+        if child is None or child.status != InstanceStatus.COMPLETED:
             return False
     return not f.confirm or f.name in instance.confirmed_fields
 
@@ -381,8 +381,8 @@ def _open_instances(turn: Turn) -> list[WorksheetInstance]:
 def _expire_ignored_proposals(turn: Turn) -> None:
     """A proposal the user neither accepted nor declined in their reply is dropped."""
     for instance in turn.state.instances.values():
-        if instance.status == PROPOSED and instance.touched <= turn.start_clock:
-            instance.status = ABANDONED
+        if instance.status == InstanceStatus.PROPOSED and instance.touched <= turn.start_clock:
+            instance.status = InstanceStatus.ABANDONED
 
 
 def _description(f: Field) -> str:

@@ -16,7 +16,7 @@ from ..acts import ProposeWorksheet, Say
 from ..interpreter import InterpreterError, SafeFunction, Scope
 from ..names import closest, snake_case
 from ..spec import NA, InstanceRef
-from ..state import PROPOSED, WorksheetInstance
+from ..state import InstanceStatus, WorksheetInstance
 from .assign import NewInstance, abandon, assign_field, fill_instance, snap_field_name
 from .executor import ApiRequest
 from .turn import Turn
@@ -112,9 +112,9 @@ class WorksheetScope(StateScope):
         name = worksheet.name if isinstance(worksheet, SafeFunction) else str(worksheet)
         if name not in self.turn.spec.tasks:
             raise InterpreterError(f"cannot propose '{name}': not a task worksheet")
-        proposed = self.turn.state.add_instance(name, status=PROPOSED)
+        proposed = self.turn.state.add_instance(name, status=InstanceStatus.PROPOSED)
         fill_instance(self.turn, proposed, dict(params or {}))
-        proposed.status = PROPOSED  # filling is not acceptance; the user answers the proposal
+        proposed.status = InstanceStatus.PROPOSED  # filling is not acceptance; the user answers the proposal
         self.turn.acts.append(ProposeWorksheet(name, dict(params or {}), proposed.name))
 
     def _call_api(self, name: str, kwargs: dict[str, Any]) -> Any:

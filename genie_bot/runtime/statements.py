@@ -16,7 +16,7 @@ from typing import Any
 from ..interpreter import Evaluator, InterpreterError, SafeFunction, parse_checked
 from ..spec import TaskWorksheet
 from ..spec.types import to_bool
-from ..state import ABANDONED, ACTIVE, PROPOSED, KnowledgeAnswer, WorksheetInstance
+from ..state import AnswerStatus, InstanceStatus, KnowledgeAnswer, WorksheetInstance
 from .assign import NewInstance, abandon, assign_field, confirm_fields, fill_instance, snap_field_name
 from .scopes import ParserScope
 from .turn import Turn
@@ -90,8 +90,8 @@ class _Applier:
             raise InterpreterError(f"'{name}' is already a {existing.worksheet}, not a {value.worksheet}")
         if existing is None or not existing.open:
             existing = state.add_instance(value.worksheet, name=name if existing is None else None)
-        elif existing.status == PROPOSED:
-            existing.status = ACTIVE
+        elif existing.status == InstanceStatus.PROPOSED:
+            existing.status = InstanceStatus.ACTIVE
         existing.touched = state.tick()
         fill_instance(self.turn, existing, value.kwargs)
 
@@ -105,7 +105,7 @@ class _Applier:
             owner = self._child(owner, field_name)
         if isinstance(owner, KnowledgeAnswer):
             owner.params[target.attr] = self.evaluator.eval(value_node)
-            owner.status, owner.missing = "pending", None
+            owner.status, owner.missing = AnswerStatus.PENDING, None
             self.turn.update.new_query = True
             return
         ws = self.turn.worksheet(owner)
@@ -114,8 +114,8 @@ class _Applier:
         if isinstance(value, _Query):
             self.turn.state.answer.target = (owner.name, f.name)
             return
-        if owner.status == PROPOSED:
-            owner.status = ACTIVE
+        if owner.status == InstanceStatus.PROPOSED:
+            owner.status = InstanceStatus.ACTIVE
         assign_field(self.turn, owner, f, value)
 
     def _resolve(self, node: ast.expr) -> tuple[WorksheetInstance | KnowledgeAnswer, str | None]:
@@ -147,7 +147,7 @@ class _Applier:
         if child_ws not in self.turn.spec.tasks:
             raise InterpreterError(f"{owner.name}.{field_name} is not a worksheet")
         current = self.turn.state.resolve(owner.values.get(field_name))
-        if isinstance(current, WorksheetInstance) and current.status != ABANDONED:
+        if isinstance(current, WorksheetInstance) and current.status != InstanceStatus.ABANDONED:
             return current  # a completed one is reopened by the change made through it
         assign_field(self.turn, owner, ws.fields[field_name], NewInstance(child_ws, {}))
         child = self.turn.state.resolve(owner.values.get(field_name))
@@ -161,8 +161,8 @@ class _Applier:
         yes = to_bool(value)
         if field_name is not None:
             self.turn.update.field_confirmations.append((owner.name, field_name, yes))
-        elif owner.status == PROPOSED:
-            owner.status = ACTIVE if yes else ABANDONED
+        elif owner.status == InstanceStatus.PROPOSED:
+            owner.status = InstanceStatus.ACTIVE if yes else InstanceStatus.ABANDONED
             owner.touched = self.turn.state.tick()
         else:
             ws = self.turn.worksheet(owner)

@@ -14,11 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..errors import GenieError
+
+
 IDEMPOTENCY_PARAMETER = "idempotency_key"
 """A parameter of this name receives the pending-action id, so a retried call can be deduplicated."""
 
 
-class ApiModuleError(Exception):
+class ApiModuleError(GenieError):
     def __init__(self, message: str, line: int = 1):
         self.line = line
         super().__init__(message)

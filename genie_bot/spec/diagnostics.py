@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import GenieError
+
 
 @dataclass(frozen=True, order=True)
 class Loc:
@@ -32,7 +34,7 @@ class SpecError:
         return f"{self.loc}: {self.message}"
 
 
-class SpecInvalid(Exception):
+class SpecInvalid(GenieError):
     """Raised when an agent directory does not load; carries every problem found."""
 
     def __init__(self, errors: list[SpecError]):

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import GenieError
 from ..names import closest
 
 BASE_TYPES = ("str", "int", "float", "bool", "date", "time", "datetime", "confirm", "enum")
@@ -62,7 +63,7 @@ class FieldType:
         return self.ref
 
 
-class TypeSyntaxError(ValueError):
+class TypeSyntaxError(GenieError, ValueError):
     pass
 
 
@@ -79,7 +80,7 @@ def parse_type(text: str) -> FieldType:
     raise TypeSyntaxError(f"'{text}' is not a type")
 
 
-class CoercionError(ValueError):
+class CoercionError(GenieError, ValueError):
     """A value that cannot be read as the field's type; the message is shown to the user."""
 
 

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import GenieError
 from . import AGENTS_DIR
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 TOP_ERRORS = 8
 
 
-class LLMUnavailable(RuntimeError):
+class LLMUnavailable(GenieError, RuntimeError):
     pass
 
 

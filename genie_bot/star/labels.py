@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 
 from ..acts import ACT_TYPES, Act, Report, Say
+from ..errors import GenieError
 from ..state import DialogueState
 
 LABELS_FILE = "labels.yaml"
@@ -37,7 +38,7 @@ API_PENDING = "query"
 """The label of a turn whose first act reports an API call the recording could not serve yet."""
 
 
-class LabelSpecError(ValueError):
+class LabelSpecError(GenieError, ValueError):
     pass
 
 

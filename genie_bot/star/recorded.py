@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import GenieError
 from ..names import snake_case
 from ..runtime import ApiRequest, KnowledgeResult, LocalApiExecutor
 from ..spec import AgentSpec
@@ -22,7 +23,7 @@ from ..state import KnowledgeAnswer
 from .dialogues import ApiResult
 
 
-class NotRecordedYet(Exception):
+class NotRecordedYet(GenieError):
     """The agent called the task's API before (or more often than) the wizard did."""
 
 

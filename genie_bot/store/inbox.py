@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, fields
+from enum import StrEnum
 
 from sqlalchemy import Connection, bindparam, delete, func, or_, select, update
 
@@ -17,7 +18,13 @@ from .database import Database
 from .schema import events as t
 from .schema import sessions as session_table
 
-QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+class EventStatus(StrEnum):
+    """Where an event (a message or a click) is between arriving and being answered."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
 
 
 @dataclass(frozen=True)
@@ -42,15 +49,15 @@ class EventRow:
 
 
 _THIS = (t.c.platform == bindparam("b_platform"), t.c.event_id == bindparam("b_event"))
-_UNFINISHED = t.c.status.in_((QUEUED, RUNNING))
+_UNFINISHED = t.c.status.in_((EventStatus.QUEUED, EventStatus.RUNNING))
 _WAITING = select(*(t.c[f.name] for f in fields(EventRow))).where(
     t.c.session_key == bindparam("b_key"), _UNFINISHED
 ).order_by(t.c.sequence, t.c.received_at, t.c.event_id)
-_START = update(t).where(*_THIS).values(status=RUNNING, attempts=t.c.attempts + 1)
+_START = update(t).where(*_THIS).values(status=EventStatus.RUNNING, attempts=t.c.attempts + 1)
 _FINISH = update(t).where(*_THIS).values(status=bindparam("b_status"), reply=bindparam("b_reply"),
                                          done_at=bindparam("b_now"), delivered_at=bindparam("b_delivered"))
 _DELIVERED = update(t).where(*_THIS, t.c.delivered_at.is_(None)).values(delivered_at=bindparam("b_now"))
-_UNDELIVERED = (t.c.delivered_at.is_(None), t.c.status.in_((DONE, FAILED)))
+_UNDELIVERED = (t.c.delivered_at.is_(None), t.c.status.in_((EventStatus.DONE, EventStatus.FAILED)))
 _OUTCOME = select(t.c.status, t.c.reply).where(*_THIS)
 
 
@@ -126,4 +133,5 @@ def count_by_status(conn: Connection) -> dict[str, int]:
 
 def purge(conn: Connection, before: dt.datetime) -> int:
     """Forget finished events older than ``before`` (a retry after that is treated as new)."""
-    return conn.execute(delete(t).where(t.c.status.in_((DONE, FAILED)), t.c.received_at < before)).rowcount
+    finished = t.c.status.in_((EventStatus.DONE, EventStatus.FAILED))
+    return conn.execute(delete(t).where(finished, t.c.received_at < before)).rowcount

@@ -9,12 +9,13 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from ..errors import GenieError
 from .database import Database
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 
-class SchemaOutdated(Exception):
+class SchemaOutdated(GenieError):
     """The database is not at the schema this version of genie-bot needs."""
 
     def __init__(self, current: str | None, head: str, url: str, config_path: str = "genie.yaml"):

@@ -12,14 +12,31 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from enum import StrEnum
 
 from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 
 from .schema import pending_actions
 
-PENDING, EXECUTING, DONE, FAILED = "pending", "executing", "done", "failed"
-CANCELLED, EXPIRED, INVALIDATED, INTERRUPTED = "cancelled", "expired", "invalidated", "interrupted"
-FINAL = (DONE, FAILED, CANCELLED, EXPIRED, INVALIDATED, INTERRUPTED)
+class ActionStatus(StrEnum):
+    """Where a pending action is; only ``pending -> executing`` lets its API run."""
+
+    PENDING = "pending"
+    """Shown with Confirm / Cancel buttons, waiting for the user."""
+    EXECUTING = "executing"
+    """Claimed by a turn whose API call is running (or was, when its process died)."""
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+    INVALIDATED = "invalidated"
+    """The details, the task or the agent changed after the summary was shown."""
+    INTERRUPTED = "interrupted"
+    """Its process died during the call; it is reported, never retried."""
+
+
+FINAL = (ActionStatus.DONE, ActionStatus.FAILED, ActionStatus.CANCELLED, ActionStatus.EXPIRED,
+         ActionStatus.INVALIDATED, ActionStatus.INTERRUPTED)
 
 
 @dataclass(frozen=True)
@@ -71,7 +88,8 @@ def get(conn: Connection, action_id: str) -> PendingRow | None:
     return rows[0] if rows else None
 
 
-def of_session(conn: Connection, session_key: str, statuses: tuple[str, ...] = (PENDING,)) -> list[PendingRow]:
+def of_session(conn: Connection, session_key: str,
+               statuses: tuple[str, ...] = (ActionStatus.PENDING,)) -> list[PendingRow]:
     return _rows(conn.execute(_OF_SESSION, {"b_key": session_key, "b_statuses": list(statuses)}))
 
 
@@ -85,14 +103,15 @@ def transition(conn: Connection, action_id: str, from_statuses: tuple[str, ...],
 
 def claim(conn: Connection, action_id: str, executor: str, now: dt.datetime) -> bool:
     """``pending -> executing`` for an unexpired action: the one gate in front of a side effect."""
-    result = conn.execute(update(_T).where(_T.c.id == action_id, _T.c.status == PENDING, _T.c.expires_at > now)
-                          .values(status=EXECUTING, executed_by=executor, updated_at=now))
+    pending = (_T.c.id == action_id, _T.c.status == ActionStatus.PENDING, _T.c.expires_at > now)
+    result = conn.execute(update(_T).where(*pending)
+                          .values(status=ActionStatus.EXECUTING, executed_by=executor, updated_at=now))
     return result.rowcount == 1
 
 
 def due(conn: Connection, now: dt.datetime, limit: int = 500) -> list[PendingRow]:
     """Pending actions past their expiry."""
-    return _rows(conn.execute(select(*_COLUMNS).where(pending_actions.c.status == PENDING,
+    return _rows(conn.execute(select(*_COLUMNS).where(pending_actions.c.status == ActionStatus.PENDING,
                                                       pending_actions.c.expires_at <= now)
                               .order_by(pending_actions.c.expires_at).limit(limit)))
 

@@ -15,11 +15,19 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, fields
+from enum import StrEnum
 
 from sqlalchemy import Connection, bindparam, case, func, or_, select, update
 
 from .database import Database
 from .schema import sessions as t
+
+
+class SessionStatus(StrEnum):
+    ACTIVE = "active"
+    """A conversation in progress (or a new one)."""
+    CLOSED = "closed"
+    """Closed after being idle (or reset): its state is gone, its next message starts afresh."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,7 @@ _SAVE = update(t).where(t.c.key == bindparam("b_key"), t.c.lease_owner == bindpa
     turns=t.c.turns + bindparam("b_turns"),
     last_sequence=case((or_(t.c.last_sequence.is_(None), t.c.last_sequence < _SEQUENCE), _SEQUENCE),
                        else_=t.c.last_sequence),
-    updated_at=bindparam("b_now"), lease_until=bindparam("b_until"), reminded_at=None, status="active",
+    updated_at=bindparam("b_now"), lease_until=bindparam("b_until"), reminded_at=None, status=SessionStatus.ACTIVE,
 )
 
 
@@ -75,7 +83,7 @@ def ensure(db: Database, conn: Connection, key: str, parts: tuple[str, str, str,
            now: dt.datetime) -> None:
     platform, workspace, channel, thread = parts
     db.insert_new(conn, t, dict(key=key, platform=platform, workspace=workspace, channel=channel, thread=thread,
-                                agent=agent, status="active", turns=0, created_at=now, updated_at=now))
+                                agent=agent, status=SessionStatus.ACTIVE, turns=0, created_at=now, updated_at=now))
 
 
 def exists(conn: Connection, key: str) -> bool:
@@ -124,7 +132,8 @@ def save(conn: Connection, key: str, owner: str, change: SessionUpdate, now: dt.
 
 def close(conn: Connection, key: str, now: dt.datetime) -> None:
     """Forget the dialogue state (the next message starts a new conversation)."""
-    conn.execute(update(t).where(t.c.key == key).values(state=None, status="closed", updated_at=now, reminded_at=None))
+    conn.execute(update(t).where(t.c.key == key).values(state=None, status=SessionStatus.CLOSED, updated_at=now,
+                                                        reminded_at=None))
 
 
 def mark_reminded(conn: Connection, key: str, now: dt.datetime) -> None:
@@ -133,14 +142,14 @@ def mark_reminded(conn: Connection, key: str, now: dt.datetime) -> None:
 
 def idle(conn: Connection, before: dt.datetime, limit: int = 500) -> list[str]:
     """Active sessions with a state whose last activity is older than ``before``."""
-    return list(conn.scalars(select(t.c.key).where(t.c.status == "active", t.c.state.is_not(None),
+    return list(conn.scalars(select(t.c.key).where(t.c.status == SessionStatus.ACTIVE, t.c.state.is_not(None),
                                                    t.c.updated_at < before).order_by(t.c.updated_at).limit(limit)))
 
 
 def awaiting_reminder(conn: Connection, before: dt.datetime, limit: int = 500) -> list[str]:
     """Active sessions idle since ``before`` that were not reminded since their last turn."""
     return list(conn.scalars(select(t.c.key).where(
-        t.c.status == "active", t.c.state.is_not(None), t.c.updated_at < before, t.c.reminded_at.is_(None))
+        t.c.status == SessionStatus.ACTIVE, t.c.state.is_not(None), t.c.updated_at < before, t.c.reminded_at.is_(None))
         .order_by(t.c.updated_at).limit(limit)))
 
 

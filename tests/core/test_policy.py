@@ -9,9 +9,11 @@ import pytest
 from genie_bot.acts import AskField, AskForConfirmation, Say
 from genie_bot.runtime import ApiRequest, KnowledgeResult, LocalApiExecutor, RecordedKnowledge, Runtime
 from genie_bot.spec import NA, InstanceRef, load_agent
-from genie_bot.state import ABANDONED, ACTIVE, COMPLETED
+from genie_bot.state import InstanceStatus
 
 from .agents import ORDER_AGENT, ORDER_API, ORDER_FILES
+
+ABANDONED, ACTIVE, COMPLETED = InstanceStatus.ABANDONED, InstanceStatus.ACTIVE, InstanceStatus.COMPLETED
 
 TODAY = dt.datetime(2026, 11, 21, 12, 0)
 

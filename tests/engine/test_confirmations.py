@@ -24,7 +24,7 @@ async def ask(engine, user: str = "U1"):
 def action_rows(url: str) -> list[actions.PendingRow]:
     db = Database(url)
     with db.read() as conn:
-        rows = actions.of_session(conn, str(KEY), actions.FINAL + (actions.PENDING, actions.EXECUTING))
+        rows = actions.of_session(conn, str(KEY), actions.FINAL + (actions.ActionStatus.PENDING, actions.ActionStatus.EXECUTING))
     db.dispose()
     return rows
 
