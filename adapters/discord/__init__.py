@@ -1,7 +1,7 @@
 """The Discord adapter (discord.py): channels, threads and DMs as sessions, persistent
 confirmation buttons, and the ``/genie`` commands. See deploy/discord/README.md.
 
-This package is ``adapters.discord``; every ``import discord`` inside it is absolute and
+This package is ``genie_bot.adapters.discord``; every ``import discord`` inside it is absolute and
 therefore the discord.py library, never this package.
 """
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from adapters.text import split_message
+from genie_bot.adapters.text import split_message
 from genie_bot.engine import Engine
 from genie_bot.engine.admin import SUBCOMMANDS, Caller, run_admin_command
 

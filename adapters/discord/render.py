@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import discord
 
-from adapters.text import split_message
+from genie_bot.adapters.text import split_message
 from genie_bot.engine import PendingActionView, Reply
 
 from .views import confirmation_view, disabled_view

@@ -33,7 +33,7 @@ def bolt_app(settings: SlackSettings, client: AsyncWebClient, tasks: Background,
              clicks: ClickTurns, genie: GenieCommand) -> AsyncApp:
     app = AsyncApp(client=client, signing_secret=settings.signing_secret,
                    request_verification_enabled=settings.mode == "http", process_before_response=True,
-                   logger=logging.getLogger("adapters.slack.bolt"))
+                   logger=logging.getLogger("genie_bot.adapters.slack.bolt"))
 
     async def on_message(body: dict[str, Any]) -> None:
         message = incoming(body, messages.bot_user_id, settings.ignore_bots)

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from adapters.text import split_message
+from genie_bot.adapters.text import split_message
 from genie_bot.engine import Decision, PendingActionView, Reply
 
 from .mrkdwn import escape, to_mrkdwn

@@ -17,7 +17,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.text import split_message
+from genie_bot.adapters.text import split_message
 from genie_bot.engine import Engine, SessionKey
 from genie_bot.engine.admin import Caller, run_admin_command
 

@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adapters.text import split_message
+from genie_bot.adapters.text import split_message
 
 
 def test_short_text_is_one_piece():

@@ -22,7 +22,7 @@ from typing import Any
 import aiohttp
 from slack_sdk.signature import SignatureVerifier
 
-from adapters.slack.poster import THINKING
+from genie_bot.adapters.slack.poster import THINKING
 from tests.fakes.slack_api import MockSlackWebAPI, SlackCall
 
 SECRET = "loadtest-signing-secret"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from adapters.slack.blocks import BUTTONS_BLOCK
+from genie_bot.adapters.slack.blocks import BUTTONS_BLOCK
 from tests.fakes.slack_api import BOT_ID, BOT_USER_ID, TEAM_ID
 
 from .loadtest_slack import Deliveries, RecordingSlack, Reply, event_body

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adapters.discord import DiscordAdapter, DiscordSettings
+from genie_bot.adapters.discord import DiscordAdapter, DiscordSettings
 from genie_bot.config import AgentConfig, Config, SchedulerSettings
 from genie_bot.engine import Engine
 from tests.conftest import WORKSHEETS

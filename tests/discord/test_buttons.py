@@ -6,7 +6,7 @@ import asyncio
 import time
 from typing import Any
 
-from adapters.discord.clicks import ALREADY_HANDLING
+from genie_bot.adapters.discord.clicks import ALREADY_HANDLING
 from genie_bot.engine import Accepted, ClickOutcome, Engine, Reply
 from genie_bot.engine.turns import APOLOGY, NOT_OWNER
 from genie_bot.store import inbox as events

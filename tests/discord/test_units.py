@@ -8,10 +8,10 @@ import importlib
 import discord
 import pytest
 
-from adapters.base import load_adapter
-from adapters.discord import DiscordAdapter, DiscordSettings, DiscordSettingsInvalid
-from adapters.discord.render import outgoing
-from adapters.discord.sessions import thread_name, without_mention
+from genie_bot.adapters.platforms import create_adapter
+from genie_bot.adapters.discord import DiscordAdapter, DiscordSettings, DiscordSettingsInvalid
+from genie_bot.adapters.discord.render import outgoing
+from genie_bot.adapters.discord.sessions import thread_name, without_mention
 from genie_bot.config import AgentConfig, Config
 from genie_bot.engine import PendingActionView, Reply
 from tests.conftest import WORKSHEETS
@@ -20,9 +20,9 @@ from tests.conftest import WORKSHEETS
 def test_genie_bot_run_loads_the_adapter_and_discord_is_still_the_library() -> None:
     config = Config(agents={"courses": AgentConfig("courses", WORKSHEETS / "course_enrollment")},
                     default_agent="courses", platforms={"discord": {"bot_token": "token"}})
-    adapter = load_adapter("discord", config)
+    adapter = create_adapter("discord", config)
     assert isinstance(adapter, DiscordAdapter) and adapter.platform == "discord"
-    assert importlib.import_module("adapters.discord.client").discord is discord
+    assert importlib.import_module("genie_bot.adapters.discord.client").discord is discord
     assert discord.Client.__module__ == "discord.client"
 
 

@@ -6,7 +6,7 @@ import datetime as dt
 
 from sqlalchemy import text
 
-from genie_bot import scheduler
+from genie_bot.engine import scheduler
 from genie_bot.engine import Decision
 from genie_bot.store import Database, sessions, traces
 from genie_bot.store import pending as actions

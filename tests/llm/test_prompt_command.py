@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from genie_bot.llm import cli
+from genie_bot.cli import prompt as cli
 
 from .conftest import WORKSHEETS
 

@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 import yaml
 
-from adapters.discord.settings import DiscordSettings
-from adapters.slack import SlackSettings
+from genie_bot.adapters.discord.settings import DiscordSettings
+from genie_bot.adapters.slack import SlackSettings
 from genie_bot import submissions
 from genie_bot.cli import main
 from genie_bot.config import (ENV_OVERRIDES, Config, ConfirmationSettings, EngineSettings, LlmConfig, LoggingSettings,
                               MetricsSettings, SchedulerSettings, load_config)
-from genie_bot.engine import commands
+from genie_bot.cli import serve as commands
 from genie_bot.llm import settings as llm_settings
-from genie_bot.observability.server import PATH as METRICS_PATH
+from genie_bot.engine.metrics_server import PATH as METRICS_PATH
 from tests.conftest import REPO
 
 DEPLOY = REPO / "deploy"
@@ -129,7 +129,7 @@ def _slack_routes(settings: SlackSettings):
     """The routes of the Slack adapter's HTTP app (without connecting to Slack)."""
     from slack_bolt.async_app import AsyncApp
 
-    from adapters.slack.receivers import HttpReceiver
+    from genie_bot.adapters.slack.receivers import HttpReceiver
 
     async def healthy() -> bool:
         return True

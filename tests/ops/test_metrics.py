@@ -11,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from genie_bot.config import AgentConfig, Config, LlmConfig, ModelPrice, SchedulerSettings
 from genie_bot.engine import Engine, SessionKey
-from genie_bot.observability.server import MetricsServer
+from genie_bot.engine.metrics_server import MetricsServer
 from genie_bot.store import traces
 from tests.engine.support import prepare_database, write_shop
 from tests.fakes.openai_server import ScriptedOpenAIServer

@@ -9,7 +9,7 @@ import json
 from genie_bot.cli import main
 from genie_bot.config import load_config
 from genie_bot.engine import Engine
-from genie_bot.observability.sessions_cli import since
+from genie_bot.cli.sessions import since
 
 from .conftest import TICKETS
 from .conversation import KEY, MESSAGES, file_ticket

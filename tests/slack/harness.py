@@ -21,9 +21,9 @@ from slack_sdk import WebClient
 from slack_sdk.signature import SignatureVerifier
 from sqlalchemy import text as sql_text
 
-from adapters.slack import SlackAdapter, create_adapter
-from adapters.slack.blocks import BUTTONS_BLOCK
-from adapters.slack.receivers import HttpReceiver
+from genie_bot.adapters.slack import SlackAdapter, create_adapter
+from genie_bot.adapters.slack.blocks import BUTTONS_BLOCK
+from genie_bot.adapters.slack.receivers import HttpReceiver
 from genie_bot.config import AgentConfig, Config, ConfirmationSettings, SchedulerSettings
 from genie_bot.engine import Engine
 from genie_bot.store import inbox as events

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from adapters.slack import create_adapter
-from adapters.slack.blocks import SECTION_LIMIT
-from adapters.slack.poster import THINKING
-from adapters.slack.sessions import Place
+from genie_bot.adapters.slack import create_adapter
+from genie_bot.adapters.slack.blocks import SECTION_LIMIT
+from genie_bot.adapters.slack.poster import THINKING
+from genie_bot.adapters.slack.sessions import Place
 from genie_bot.engine import Engine, Reply, SessionKey
 from genie_bot.submissions import submissions
 from tests.conftest import WORKSHEETS

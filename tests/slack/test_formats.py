@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.slack import SlackSettingsInvalid, create_adapter
-from adapters.slack.blocks import SECTION_LIMIT, reply_messages
-from adapters.slack.commands import conversation
-from adapters.slack.mrkdwn import to_mrkdwn, to_plain
-from adapters.slack.outcomes import classify
-from adapters.slack.sessions import Place, sequence, session_key
+from genie_bot.adapters.slack import SlackSettingsInvalid, create_adapter
+from genie_bot.adapters.slack.blocks import SECTION_LIMIT, reply_messages
+from genie_bot.adapters.slack.commands import conversation
+from genie_bot.adapters.slack.mrkdwn import to_mrkdwn, to_plain
+from genie_bot.adapters.slack.outcomes import classify
+from genie_bot.adapters.slack.sessions import Place, sequence, session_key
 from genie_bot.engine import ClickOutcome, PendingActionView, Reply, SessionKey
 
 

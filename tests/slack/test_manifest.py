@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from adapters.slack.settings import SlackSettings
+from genie_bot.adapters.slack.settings import SlackSettings
 
 MANIFEST = Path(__file__).resolve().parents[2] / "deploy" / "slack" / "manifest.yaml"
 

@@ -14,7 +14,7 @@ import logging
 from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from .config import SchedulerSettings
+from ..config import SchedulerSettings
 from .engine import Engine
 
 log = logging.getLogger(__name__)

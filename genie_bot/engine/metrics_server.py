@@ -8,24 +8,21 @@ deployments, which have no HTTP server at all.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from aiohttp import web
 
+from ..observability.metrics import CONTENT_TYPE
 from ..store import pending as actions
 from ..store import sessions
 from ..web_server import WebServer
-from .metrics import CONTENT_TYPE
-
-if TYPE_CHECKING:
-    from ..engine import Engine
+from .engine import Engine
 
 log = logging.getLogger(__name__)
 PATH = "/metrics"
 
 
 class MetricsServer(WebServer):
-    def __init__(self, engine: "Engine", host: str, port: int):
+    def __init__(self, engine: Engine, host: str, port: int):
         super().__init__(web.Application(), host, port, f"metrics at {PATH}")
         self.engine = engine
         self.web_app.router.add_get(PATH, self._metrics)

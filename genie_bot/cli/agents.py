@@ -1,49 +1,43 @@
-"""The ``genie-bot`` command line."""
+"""Commands for building an agent: ``validate``, ``replay``, ``bench``, ``test`` and ``import-csv``."""
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
-import importlib
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from .spec import check_agent
+from ..agent import Agent
+from ..bench import DEFAULT_TRACE, bench_offline, bench_runtime
+from ..csv_import import write_agent_yaml
+from ..llm import LLMNotConfigured, llm_parser_for_replay, load_settings
+from ..replay import read_trace, recorded_parser, replay
+from ..runtime import LocalApiExecutor, Runtime
+from ..scenarios import run_scenario, scenario_files
+from ..spec import check_agent
+from .common import clock_for, load_spec
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="genie-bot", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-
+def register(commands: argparse._SubParsersAction) -> None:
     validate = commands.add_parser("validate", help="check an agent's worksheets and report every problem")
     validate.add_argument("agent_dir", type=Path)
     validate.set_defaults(handler=_validate)
 
-    replay = commands.add_parser("replay", help="replay a recorded conversation (JSON lines)")
-    replay.add_argument("agent_dir", type=Path)
-    replay.add_argument("trace", type=Path)
-    replay.add_argument("--parser", choices=["recorded", "rules", "llm"], default="recorded",
-                        help="recorded: apply each line's parse; rules: parse each line's user text offline; "
-                             "llm: parse it with the configured LLM")
-    replay.add_argument("--out", type=Path, help="write the replayed turns here (default: stdout)")
-    replay.add_argument("--today", type=dt.date.fromisoformat, help="the date the conversation happens on")
-    replay.set_defaults(handler=_replay)
+    replay_command = commands.add_parser("replay", help="replay a recorded conversation (JSON lines)")
+    replay_command.add_argument("agent_dir", type=Path)
+    replay_command.add_argument("trace", type=Path)
+    replay_command.add_argument("--parser", choices=["recorded", "rules", "llm"], default="recorded",
+                                help="recorded: apply each line's parse; rules: parse each line's user text "
+                                     "offline; llm: parse it with the configured LLM")
+    replay_command.add_argument("--out", type=Path, help="write the replayed turns here (default: stdout)")
+    replay_command.add_argument("--today", type=dt.date.fromisoformat, help="the date the conversation happens on")
+    replay_command.set_defaults(handler=_replay)
 
     bench = commands.add_parser("bench", help="measure the per-turn cost of interpreter + policy")
     bench.add_argument("agent_dir", type=Path)
     bench.add_argument("--trace", type=Path, help="recorded trace (default: AGENT_DIR/tests/bench.jsonl)")
     bench.add_argument("--repeat", type=int, default=200)
     bench.set_defaults(handler=_bench)
-
-    for module_name in PLUGGED_COMMANDS:
-        importlib.import_module(module_name).register(commands)
-
-    chat = commands.add_parser("chat", help="talk to an agent in the terminal (scriptable through stdin)")
-    chat.add_argument("agent_dir", type=Path)
-    chat.add_argument("--debug", action="store_true", help="show each turn's parse, acts and state")
-    chat.add_argument("--today", type=dt.date.fromisoformat, help="the date the conversation happens on")
-    chat.set_defaults(handler=_chat)
 
     test = commands.add_parser("test", help="run an agent's conversation tests (AGENT_DIR/tests/*.yaml)")
     test.add_argument("agent_dir", type=Path)
@@ -55,18 +49,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     import_csv.add_argument("csv", type=Path)
     import_csv.add_argument("-o", "--output", type=Path, required=True)
     import_csv.set_defaults(handler=_import_csv)
-
-    args = parser.parse_args(argv)
-    return args.handler(args)
-
-
-PLUGGED_COMMANDS: list[str] = [
-    # Modules with ``register(commands)`` adding their own subcommands; one line each.
-    "genie_bot.engine.commands",
-    "genie_bot.observability.sessions_cli",
-    "genie_bot.star.cli",
-    "genie_bot.llm.cli",
-]
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -80,47 +62,17 @@ def _validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load(agent_dir: Path):
-    spec, errors = check_agent(agent_dir)
-    if errors:
-        for error in errors:
-            print(error, file=sys.stderr)
-        raise SystemExit(1)
-    return spec
-
-
-def _clock(today: dt.date | None):
-    return (lambda: dt.datetime.combine(today, dt.time(12))) if today else dt.datetime.now
-
-
-def _agent(spec, clock, announce: bool = False):
-    """The agent in LLM mode when one is configured (OPENAI_API_KEY...), else offline."""
-    from .llm import agent_components, load_settings
-
-    components = agent_components(spec, load_settings(), clock=clock)
-    if announce and not components.offline:  # offline mode is already logged as a warning
-        print(f"genie-bot: {components.message}", file=sys.stderr)
-    return components.agent()
-
-
 def _replay(args: argparse.Namespace) -> int:
-    from .replay import read_trace, recorded_parser, replay
-
-    spec = _load(args.agent_dir)
+    spec = load_spec(args.agent_dir)
     if args.parser == "llm":
-        from .llm import LLMNotConfigured, llm_parser_for_replay, load_settings
-        from .runtime import LocalApiExecutor, Runtime
-
         try:
             parser = llm_parser_for_replay(spec, load_settings(), today=args.today)
         except LLMNotConfigured as exc:
             print(exc, file=sys.stderr)
             return 1
-        runtime = Runtime(spec, LocalApiExecutor(spec, knowledge=parser.knowledge), clock=_clock(args.today))
+        runtime = Runtime(spec, LocalApiExecutor(spec, knowledge=parser.knowledge), clock=clock_for(args.today))
     else:
-        from .agent import Agent
-
-        agent = Agent(spec, clock=_clock(args.today))
+        agent = Agent(spec, clock=clock_for(args.today))
         runtime, parser = agent.runtime, recorded_parser
         if args.parser == "rules":
             def parser(state, line):
@@ -145,9 +97,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import DEFAULT_TRACE, bench_offline, bench_runtime
-
-    spec = _load(args.agent_dir)
+    spec = load_spec(args.agent_dir)
     trace = args.trace or args.agent_dir / DEFAULT_TRACE
     figures = bench_runtime(spec, trace, args.repeat)
     print(f"agent: {spec.summary()}")
@@ -161,18 +111,8 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _chat(args: argparse.Namespace) -> int:
-    from .chat import run_chat
-
-    spec = _load(args.agent_dir)
-    return run_chat(_agent(spec, _clock(args.today), announce=True), debug=args.debug)
-
-
 def _test(args: argparse.Namespace) -> int:
-    from .agent import Agent
-    from .scenarios import run_scenario, scenario_files
-
-    spec = _load(args.agent_dir)
+    spec = load_spec(args.agent_dir)
     files = scenario_files(args.agent_dir)
     if not files:
         print(f"no conversation tests in {args.agent_dir / 'tests'}", file=sys.stderr)
@@ -192,8 +132,6 @@ def _test(args: argparse.Namespace) -> int:
 
 
 def _import_csv(args: argparse.Namespace) -> int:
-    from .csv_import import write_agent_yaml
-
     try:
         warnings = write_agent_yaml(args.csv, args.output)
     except (OSError, ValueError) as exc:
@@ -203,7 +141,3 @@ def _import_csv(args: argparse.Namespace) -> int:
         print(warning, file=sys.stderr)
     print(f"wrote {args.output}" + (f" ({len(warnings)} warning(s))" if warnings else ""))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -7,13 +7,38 @@ greeting and each reply on stdout, each followed by an empty line.
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
 import json
 import sys
+from pathlib import Path
 from typing import TextIO
 
-from .agent import Agent, AgentReply
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.panel import Panel
+
+from ..agent import Agent, AgentReply
+from ..llm import agent_components, load_settings
+from .common import clock_for, load_spec
 
 COMMANDS_HELP = "Commands: /reset starts over, /state shows the dialogue state, /quit leaves."
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    chat = commands.add_parser("chat", help="talk to an agent in the terminal (scriptable through stdin)")
+    chat.add_argument("agent_dir", type=Path)
+    chat.add_argument("--debug", action="store_true", help="show each turn's parse, acts and state")
+    chat.add_argument("--today", type=dt.date.fromisoformat, help="the date the conversation happens on")
+    chat.set_defaults(handler=_chat)
+
+
+def _chat(args: argparse.Namespace) -> int:
+    """The agent in LLM mode when one is configured (OPENAI_API_KEY...), else offline."""
+    components = agent_components(load_spec(args.agent_dir), load_settings(), clock=clock_for(args.today))
+    if not components.offline:  # offline mode is already logged as a warning
+        print(f"genie-bot: {components.message}", file=sys.stderr)
+    return run_chat(components.agent(), debug=args.debug)
 
 
 def run_chat(agent: Agent, debug: bool = False, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
@@ -35,10 +60,6 @@ def run_chat(agent: Agent, debug: bool = False, stdin: TextIO = sys.stdin, stdou
 
 
 def _interactive(agent: Agent, debug: bool) -> int:
-    from rich.console import Console
-    from rich.markdown import Markdown
-    from rich.panel import Panel
-
     console = Console()
     state = agent.new_state()
     console.print(Panel(Markdown(agent.greeting(state)), title=agent.spec.name, subtitle=COMMANDS_HELP))

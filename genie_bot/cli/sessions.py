@@ -21,7 +21,7 @@ from ..store import Database
 from ..store import pending as actions
 from ..store import sessions, traces
 from ..store.traces import TraceRow
-from .export import write_replay_trace
+from ..observability.export import write_replay_trace
 
 ALL_ACTION_STATUSES = tuple(actions.ActionStatus)
 _RELATIVE = re.compile(r"^(\d+)([mhd])$")

@@ -9,13 +9,16 @@ import signal
 import sys
 from pathlib import Path
 
+from ..adapters.base import Adapter
+from ..adapters.console import ConsoleAdapter
+from ..adapters.platforms import create_adapter
 from ..config import Config, ConfigInvalid, load_config
+from ..engine import Engine
+from ..engine.agents import AgentsInvalid
+from ..engine.metrics_server import MetricsServer
+from ..engine.scheduler import start_scheduler
 from ..observability.logs import configure_logging
-from ..observability.server import MetricsServer
 from ..store import Database, SchemaOutdated, upgrade
-from .agents import AgentsInvalid
-from .console import ConsoleAdapter
-from .engine import Engine
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -62,9 +65,6 @@ def _run(args: argparse.Namespace) -> int:
 
 async def serve(config: Config) -> int:
     """Run the engine, its scheduler and the configured adapters until a signal (or console EOF)."""
-    from adapters.base import load_adapter  # adapters are imported only when serving (see adapters/__init__)
-    from ..scheduler import start_scheduler
-
     engine = Engine(config)
     try:
         await engine.start(recover=False)  # recovery runs once the adapters can deliver what it says
@@ -81,8 +81,9 @@ async def serve(config: Config) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
     try:
-        adapters = [load_adapter(platform, config) for platform in config.platforms] or [ConsoleAdapter(stopping.set)]
-    except (ImportError, ValueError) as exc:  # a missing adapter, or its settings are invalid
+        adapters: list[Adapter] = [create_adapter(platform, config) for platform in config.platforms] or \
+            [ConsoleAdapter(stopping.set)]
+    except ValueError as exc:  # its settings are invalid
         print(f"cannot start a configured platform: {exc}", file=sys.stderr)
         await engine.stop()
         return 1

@@ -13,8 +13,7 @@ import uuid
 from collections.abc import Callable
 from typing import TextIO
 
-from .engine import Engine
-from .types import Decision, Notification, PendingActionView, Reply, SessionKey
+from genie_bot.engine import Decision, Engine, Notification, PendingActionView, Reply, SessionKey
 
 SESSION = SessionKey("console", "local", "console")
 USER = "console-user"

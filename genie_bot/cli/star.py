@@ -1,4 +1,4 @@
-"""``genie-bot eval star``: the STAR benchmark from the command line (plugged into genie_bot.cli)."""
+"""``genie-bot eval star``: the STAR benchmark from the command line."""
 
 from __future__ import annotations
 
@@ -8,13 +8,16 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import GenieError
-from . import AGENTS_DIR
-
-if TYPE_CHECKING:
-    from .evaluate import Evaluation, ParserFactory
+from ..llm import agent_components
+from ..parsers import Parser, RuleParser
+from ..spec import AgentSpec, SpecInvalid
+from ..star import AGENTS_DIR
+from ..star.dialogues import read_ids
+from ..star.evaluate import Evaluation, ParserFactory, evaluate, star_tasks
+from ..star.labels import LabelSpecError
 
 TOP_ERRORS = 8
 
@@ -38,11 +41,6 @@ def register(commands: Any) -> None:
 
 
 def _eval_star(args: argparse.Namespace) -> int:
-    from ..spec import SpecInvalid  # deferred: every genie-bot command imports this module
-    from .dialogues import read_ids
-    from .evaluate import evaluate, star_tasks
-    from .labels import LabelSpecError
-
     available = star_tasks(args.agents)
     tasks = args.tasks or available
     unknown = [t for t in tasks if t not in available]
@@ -67,15 +65,8 @@ def _eval_star(args: argparse.Namespace) -> int:
 
 
 def _parser_factory(kind: str) -> ParserFactory:
-    from ..parsers import Parser, RuleParser
-    from ..spec import AgentSpec
-
     if kind == "rules":
         return lambda spec: RuleParser()
-    try:
-        from ..llm import agent_components
-    except ImportError as exc:
-        raise LLMUnavailable(f"--parser llm needs the genie_bot.llm package, which cannot be imported: {exc}") from None
 
     def make(spec: AgentSpec) -> Parser:
         components = agent_components(spec)

@@ -16,11 +16,11 @@ from ..knowledge import KnowledgeStore
 from ..knowledge.documents import DocumentIndex
 from ..knowledge.llm_query import LLMKnowledge
 from ..parsers.llm import LLMParser
+from ..llm.client import ChatRequest, Completion, LLMClient, LLMError
+from ..llm.settings import LLMSettings
 from ..runtime import Runtime
-from ..spec import check_agent
 from ..state import KnowledgeAnswer
-from .client import ChatRequest, Completion, LLMClient, LLMError
-from .settings import LLMSettings
+from .common import load_spec
 
 
 class _NoNetwork:
@@ -39,11 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _prompt(args: argparse.Namespace) -> int:
-    spec, errors = check_agent(args.agent_dir)
-    if errors:
-        for error in errors:
-            print(error, file=sys.stderr)
-        return 1
+    spec = load_spec(args.agent_dir)
     today = args.today or dt.date.today()
     settings = LLMSettings.from_env()
     client = LLMClient(settings, _NoNetwork())

@@ -1,0 +1,31 @@
+"""The ``genie-bot`` command line: one module per command group, each adding its subcommands.
+
+================  ==========================================================================
+module            commands
+================  ==========================================================================
+:mod:`.agents`    ``validate``, ``replay``, ``bench``, ``test``, ``import-csv``: building an agent
+:mod:`.chat`      ``chat``: a terminal conversation with an agent
+:mod:`.prompt`    ``prompt``: the exact LLM prompt for a state and message
+:mod:`.serve`     ``run``, ``db upgrade``: a deployment (engine, scheduler, platform adapters)
+:mod:`.sessions`  ``sessions list|show|export``: conversations in a deployment's database
+:mod:`.star`      ``eval star``: the STAR benchmark
+================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from . import agents, chat, prompt, serve, sessions, star
+
+COMMAND_GROUPS = (agents, serve, sessions, star, prompt, chat)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="genie-bot", description="Genie Worksheets task assistants.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for group in COMMAND_GROUPS:
+        group.register(commands)
+    args = parser.parse_args(argv)
+    return args.handler(args)
