@@ -7,10 +7,10 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from ..agent import Agent
+from ..agent import Agent, LLMNotConfigured, llm_parser_for_replay
 from ..bench import DEFAULT_TRACE, bench_offline, bench_runtime
 from ..csv_import import write_agent_yaml
-from ..llm import LLMNotConfigured, llm_parser_for_replay, load_settings
+from ..llm import load_settings
 from ..replay import read_trace, recorded_parser, replay
 from ..runtime import LocalApiExecutor, Runtime
 from ..scenarios import run_scenario, scenario_files

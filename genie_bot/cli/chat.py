@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.panel import Panel
 
-from ..agent import Agent, AgentReply
-from ..llm import agent_components, load_settings
+from ..agent import Agent, AgentReply, agent_components
+from ..llm import load_settings
 from .common import clock_for, load_spec
 
 COMMANDS_HELP = "Commands: /reset starts over, /state shows the dialogue state, /quit leaves."
@@ -38,7 +38,7 @@ def _chat(args: argparse.Namespace) -> int:
     components = agent_components(load_spec(args.agent_dir), load_settings(), clock=clock_for(args.today))
     if not components.offline:  # offline mode is already logged as a warning
         print(f"genie-bot: {components.message}", file=sys.stderr)
-    return run_chat(components.agent(), debug=args.debug)
+    return run_chat(Agent.from_components(components), debug=args.debug)
 
 
 def run_chat(agent: Agent, debug: bool = False, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:

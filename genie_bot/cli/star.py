@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..agent import agent_components
 from ..errors import GenieError
-from ..llm import agent_components
 from ..parsers import Parser, RuleParser
 from ..spec import AgentSpec, SpecInvalid
 from ..star import AGENTS_DIR

@@ -8,13 +8,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..agent import Agent
+from ..agent import Agent, AgentBuilder
 from ..config import AgentConfig
 from ..errors import GenieError
 from ..spec import AgentSpec, TaskWorksheet, check_agent
-
-AgentBuilder = Callable[[AgentSpec], Agent]
-
 
 class AgentsInvalid(GenieError):
     def __init__(self, errors: list[str]):

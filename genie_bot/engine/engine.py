@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
+from ..agent import AgentBuilder, agent_builder
 from ..config import Config
 from ..keyed_locks import KeyedLocks
 from ..observability import Metrics, TurnObserver
@@ -37,8 +38,7 @@ from ..store import inbox as events
 from ..store import pending as actions
 from ..store.inbox import EventRow, EventStatus
 from .admission import TurnAdmission
-from .agents import AgentBuilder, AgentRegistry
-from .building import agent_builder
+from .agents import AgentRegistry
 from .deliveries import RecentDeliveries
 from .identity import dead_among, new_engine_id
 from .inbox import Claim, Inbox

@@ -11,7 +11,7 @@ import datetime as dt
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from ..parsers import Parse
+from ..parse import Parse
 from ..state import DialogueState
 from ..store import inbox as events
 from ..store import pending as actions

@@ -3,7 +3,7 @@
 Settings come from an optional mapping (the ``llm:`` section of a config file) with the
 environment filling every gap, so the standard ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` and
 ``GENIE_LLM_MODEL`` work without any file. No endpoint, no key and no replay directory means
-no LLM: the bot then runs offline (see :mod:`genie_bot.llm.factory`).
+no LLM: the bot then runs offline (see :mod:`genie_bot.agent.assembly`).
 """
 
 from __future__ import annotations

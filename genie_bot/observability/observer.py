@@ -8,7 +8,7 @@ from typing import Any
 
 from ..config import LlmConfig, LoggingSettings
 from ..llm.account import CallRecord
-from ..parsers import Parse
+from ..parse import Parse
 from ..store.traces import TraceRow
 from .metrics import FALLBACK_SOURCE, Metrics
 from .turnlog import turn_record

@@ -1,6 +1,7 @@
 """Parsers turn a user's message into state-update statements for the safe interpreter."""
 
-from .base import Parse, Parser
+from ..parse import Parse
+from .base import Parser
 from .rules import RuleParser
 
 __all__ = ["Parse", "Parser", "RuleParser"]

@@ -12,9 +12,9 @@ A free-text answer accounts for every word it swallows, so it must also be very 
 from __future__ import annotations
 
 from ..acts import AskField
+from ..parse import Parse
 from ..spec import AgentSpec
 from ..state import DialogueState
-from .base import Parse
 from .extract import content_words
 from .rules import QUESTION
 

@@ -18,16 +18,16 @@ from collections.abc import Callable
 
 from ..llm.client import Completion, LLMClient, LLMError, Message
 from ..llm.prompts import prompts_for
-from ..llm.rendering import acts_text, signatures, state_statements
-from ..llm.selection import relevant_worksheets
+from ..parse import Parse
+from ..rendering import acts_text, signatures, state_statements
 from ..responders.templates import TemplateResponder
 from ..runtime.turn import Update
 from ..spec import AgentSpec
 from ..state import DialogueState
-from .base import Parse
 from .fast_path import confident
 from .repair import dry_run, omission_repair
 from .rules import RuleParser
+from .selection import relevant_worksheets
 
 _CODE_BLOCK = re.compile(r"```[ \t]*(?:python|py)?[ \t]*\n(.*?)```", re.S | re.I)
 

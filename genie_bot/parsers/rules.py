@@ -36,11 +36,11 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, Report, formal_value
+from ..parse import Parse
 from ..runtime.policy import field_applies
 from ..spec import NA, AgentSpec, Field, TaskWorksheet
 from ..state import DialogueState, InstanceStatus, WorksheetInstance
 from . import extract
-from .base import Parse
 
 CANCEL = re.compile(r"^(cancel|cancel (it|that|this|the \w+)|stop|abort|never ?mind|forget it|quit|exit)[.!]*$", re.I)
 START_OVER = re.compile(r"^(start over|restart|reset|start again|begin again|let'?s start over)[.!]*$", re.I)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..acts import Act
-from ..parsers import Parse
+from ..parse import Parse
 from ..spec import AgentSpec
 from ..state import DialogueState
 

@@ -16,8 +16,8 @@ import re
 from ..acts import Act, Report
 from ..llm.client import LLMClient, LLMError
 from ..llm.prompts import prompts_for
-from ..llm.rendering import acts_text, state_statements
-from ..parsers import Parse
+from ..parse import Parse
+from ..rendering import acts_text, state_statements
 from ..spec import AgentSpec
 from ..state import DialogueState
 from .templates import TemplateResponder

@@ -11,7 +11,7 @@ import datetime as dt
 from typing import Any
 
 from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, Report, Say
-from ..parsers import Parse
+from ..parse import Parse
 from ..spec import NA, AgentSpec, Field, InstanceRef
 from ..state import DialogueState
 

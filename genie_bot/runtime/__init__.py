@@ -1,8 +1,9 @@
 """The deterministic runtime: applying parser statements, the agent policy, running a turn."""
 
-from .executor import ApiExecutor, ApiRequest, KnowledgeResult, KnowledgeUnavailable, LocalApiExecutor, RecordedKnowledge
+from .executor import (ApiExecutor, ApiRequest, Knowledge, KnowledgeResult, KnowledgeUnavailable, LocalApiExecutor,
+                       RecordedKnowledge)
 from .runner import Runtime, TurnResult
 from .turn import Rejection, Update
 
-__all__ = ["ApiExecutor", "ApiRequest", "KnowledgeResult", "KnowledgeUnavailable", "LocalApiExecutor",
+__all__ = ["ApiExecutor", "ApiRequest", "Knowledge", "KnowledgeResult", "KnowledgeUnavailable", "LocalApiExecutor",
            "RecordedKnowledge", "Rejection", "Runtime", "TurnResult", "Update"]

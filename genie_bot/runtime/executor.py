@@ -36,6 +36,12 @@ class KnowledgeUnavailable(GenieError):
     """The agent has no way to answer knowledge queries in this configuration."""
 
 
+class Knowledge(Protocol):
+    """A knowledge back-end: answers a query (SQL over tables, document search, keyword matching)."""
+
+    def query(self, answer: KnowledgeAnswer) -> KnowledgeResult: ...
+
+
 class ApiExecutor(Protocol):
     def call_api(self, request: ApiRequest) -> Any: ...
 
@@ -47,8 +53,7 @@ class LocalApiExecutor:
     """Calls the agent's Python API functions in-process; knowledge comes from ``knowledge`` if given."""
 
     spec: AgentSpec
-    knowledge: Any = None
-    """An object with ``query(answer) -> KnowledgeResult`` (see the knowledge package), or None."""
+    knowledge: Knowledge | None = None
     idempotency_key: str | None = None
     calls: list[ApiRequest] = field(default_factory=list)
 

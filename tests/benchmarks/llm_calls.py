@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from genie_bot.knowledge import KeywordQuery, KnowledgeStore
-from genie_bot.llm import LLMSettings, agent_components
-from genie_bot.llm.rendering import record_text
+from genie_bot.agent import Agent, agent_components
+from genie_bot.llm import LLMSettings
+from genie_bot.rendering import record_text
 from genie_bot.llm.settings import ROLES
 from genie_bot.replay import read_trace
 from genie_bot.spec import AgentSpec, load_agent
@@ -160,7 +161,7 @@ def run(agent_name: str, turns: list[tuple[str, Gold]], fast_path: bool) -> RunF
         settings = LLMSettings.from_mapping({"base_url": server.base_url, "max_retries": 0, "fast_path": fast_path,
                                              "models": {r: f"bench-{r}" for r in ROLES}}, environ={})
         components = agent_components(spec, settings, clock=lambda: NOW)
-        agent = components.agent()
+        agent = Agent.from_components(components)
         account = components.client.account
         state = agent.new_state()
         for user, gold in turns:

@@ -128,7 +128,7 @@ def bot_config(directory: Path, number: int, database_url: str, llm_url: str, sl
                metrics_port: int, turn_threads: int) -> Path:
     config = {
         "database": {"url": database_url},
-        "llm": {"parser": "tests.benchmarks.loadtest_llm:parser", "responder": "genie_bot.llm.hooks:responder",
+        "llm": {"parser": "tests.benchmarks.loadtest_llm:parser", "responder": "auto",
                 "model": "gpt-4o-mini", "base_url": llm_url, "api_key": "sk-loadtest",
                 "prices": {"gpt-4o-mini": {"prompt": 0.15, "completion": 0.60}}},
         "agents": {"tickets": str(WORKSHEETS / "ticket_submission")},

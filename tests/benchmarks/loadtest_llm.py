@@ -8,7 +8,7 @@ Parser (``llm.parser: tests.benchmarks.loadtest_llm:parser``): a scripted server
 the ticket agent's statements, so this parser does everything the LLM parser does on the way to
 the LLM (the real prompt, rendered from the worksheets and the state; the real client, with
 its accounting; one blocking HTTP call of LATENCY_MS) and then applies the rule-based parser's
-statements. The responder is the real one (``genie_bot.llm.hooks:responder``). So every turn
+statements. The responder is the real one (``responder: auto``). So every turn
 makes two LLM calls of fixed latency, as the paper's design does (parser + response generator).
 """
 
@@ -19,11 +19,10 @@ import datetime as dt
 import sys
 from typing import Any
 
-from genie_bot.agent import Agent
+from genie_bot.agent import Agent, settings_from_config
+from genie_bot.llm import make_client
 from genie_bot.llm.client import LLMError
-from genie_bot.llm.hooks import settings_from_config
 from genie_bot.observability.observer import PARSER_UNAVAILABLE
-from genie_bot.llm.factory import make_client
 from genie_bot.parsers import Parse
 from genie_bot.parsers.llm import LLMParser
 from genie_bot.spec import AgentSpec

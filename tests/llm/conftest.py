@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from genie_bot.agent import Agent
-from genie_bot.llm import LLMSettings, build_agent
+from genie_bot.agent import build_agent
+from genie_bot.llm import LLMSettings
 from genie_bot.llm.settings import ROLES
 from genie_bot.spec import AgentSpec, load_agent
 from tests.fakes.openai_server import ScriptedOpenAIServer

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from genie_bot.llm import Account, CallRecord, LLMError
-from genie_bot.llm.factory import make_client
+from genie_bot.llm import make_client
 from tests.fakes.openai_server import ScriptedOpenAIServer
 
 from .conftest import MODELS, make_settings

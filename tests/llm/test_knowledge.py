@@ -7,7 +7,7 @@ import pytest
 from genie_bot.knowledge import KnowledgeStore
 from genie_bot.knowledge.documents import DocumentIndex, chunk
 from genie_bot.knowledge.llm_query import LLMKnowledge
-from genie_bot.llm.factory import make_client
+from genie_bot.llm import make_client
 from genie_bot.spec import load_agent
 from genie_bot.state import KnowledgeAnswer
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from genie_bot.llm.factory import make_client
+from genie_bot.llm import make_client
 from genie_bot.parsers import RuleParser
 from genie_bot.parsers.llm import LLMParser, extract_statements
 from genie_bot.runtime import Runtime

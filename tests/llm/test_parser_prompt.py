@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from genie_bot.llm import build_agent
+from genie_bot.agent import build_agent
 from genie_bot.llm.prompts import prompts_for
 from genie_bot.spec import load_agent
 

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from genie_bot.llm import LLMNotConfigured, LLMSettings, build_agent, llm_parser_for_replay
+from genie_bot.agent import LLMNotConfigured, build_agent, llm_parser_for_replay
+from genie_bot.llm import LLMSettings
 from genie_bot.llm.recording import TRACE_FILE
 from genie_bot.replay import read_trace, replay
 from genie_bot.runtime import LocalApiExecutor, Runtime

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from genie_bot.acts import AskField, Report
-from genie_bot.llm.factory import make_client
+from genie_bot.llm import make_client
 from genie_bot.parsers import Parse
 from genie_bot.responders import TemplateResponder
 from genie_bot.responders.llm import LLMResponder

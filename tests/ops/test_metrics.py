@@ -47,7 +47,7 @@ def samples(text: str) -> dict[tuple[str, tuple], float]:
 def test_metrics_after_a_few_turns(tmp_path, llm_server):
     url = f"sqlite:///{tmp_path / 'metrics.sqlite3'}"
     prepare_database(url)
-    llm = LlmConfig(parser="genie_bot.llm.hooks:parser", responder="genie_bot.llm.hooks:responder",
+    llm = LlmConfig(parser="auto", responder="auto",
                     model="gpt-4o-mini", base_url=llm_server.base_url, api_key="sk-test",
                     prices={"gpt-4o-mini": ModelPrice(prompt=0.15, completion=0.60)})
     config = Config(agents={"shop": AgentConfig("shop", write_shop(tmp_path / "shop"))}, default_agent="shop",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..parsers.extract import content_words
+from .extract import content_words
 from ..spec import AgentSpec
 from ..state import DialogueState
 

@@ -1,9 +1,4 @@
-"""An agent: parser -> deterministic runtime -> responder, for one user message at a time.
-
-This is the single entry point for running turns (the terminal chat, conversation tests,
-the engine behind Slack and Discord). It holds no conversation state itself: a turn takes a
-state and returns a new one.
-"""
+"""An agent: parser -> deterministic runtime -> responder, for one user message at a time."""
 
 from __future__ import annotations
 
@@ -12,17 +7,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .acts import Act, AskForConfirmation
-from .knowledge import KeywordQuery, KnowledgeStore
-from .parsers import Parse, Parser, RuleParser
-from .responders import Responder, TemplateResponder
-from .runtime import ApiExecutor, LocalApiExecutor, Runtime, Update
-from .spec import AgentSpec
-from .state import DialogueState
+from ..acts import Act, AskForConfirmation
+from ..parse import Parse
+from ..parsers import Parser
+from ..responders import Responder
+from ..runtime import ApiExecutor, LocalApiExecutor, Runtime, Update
+from ..spec import AgentSpec
+from ..state import DialogueState
+from .components import AgentComponents, offline_components
 
 
 @dataclass
 class AgentReply:
+    """One turn's outcome: the reply text, the agent acts, the new state, and how the message was parsed."""
+
     text: str
     acts: list[Act]
     state: DialogueState
@@ -41,14 +39,35 @@ class AgentReply:
 
 
 class Agent:
+    """One agent: its spec, and the parser, runtime and responder that run its turns.
+
+    The single entry point for running turns (the terminal chat, conversation tests, the engine
+    behind Slack and Discord). It holds no conversation state: :meth:`respond` takes a
+    :class:`~genie_bot.state.DialogueState` and returns the new one in an :class:`AgentReply`,
+    so one agent serves any number of sessions, from several threads at once.
+
+    A part not given is the offline one (:func:`~genie_bot.agent.components.offline_components`):
+    ``Agent(spec)`` runs with no LLM at all. :func:`~genie_bot.agent.build_agent` makes one in
+    LLM mode when an LLM is configured.
+
+    >>> agent = Agent(load_agent("worksheets/ticket_submission"))  # doctest: +SKIP
+    >>> reply = agent.respond(agent.new_state(), "I need help with a leave of absence")  # doctest: +SKIP
+    >>> reply.acts, reply.text  # doctest: +SKIP
+    """
+
     def __init__(self, spec: AgentSpec, parser: Parser | None = None, responder: Responder | None = None,
                  executor: ApiExecutor | None = None, clock: Callable[[], dt.datetime] = dt.datetime.now):
         self.spec = spec
-        needs_store = (parser is None or executor is None) and any(k.source == "table" for k in spec.knowledge.values())
-        store = KnowledgeStore(spec) if needs_store else None  # only the offline defaults need it
-        self.parser = parser or RuleParser(store)
-        self.responder = responder or TemplateResponder()
-        self.runtime = Runtime(spec, executor or LocalApiExecutor(spec, knowledge=store and KeywordQuery(store)), clock)
+        offline = offline_components(spec, clock) if parser is None or responder is None or executor is None else None
+        self.parser = parser or offline.parser
+        self.responder = responder or offline.responder
+        self.runtime = Runtime(spec, executor or LocalApiExecutor(spec, knowledge=offline.knowledge), clock)
+
+    @classmethod
+    def from_components(cls, components: AgentComponents) -> "Agent":
+        """The agent made of ``components`` (its executor queries their knowledge back-end)."""
+        return cls(components.spec, components.parser, components.responder,
+                   LocalApiExecutor(components.spec, knowledge=components.knowledge), components.clock)
 
     def new_state(self) -> DialogueState:
         return self.runtime.new_state()

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..acts import Act, Report, formal_value
-from ..spec import NA, AgentSpec, Field, InstanceRef, KnowledgeWorksheet, TaskWorksheet
-from ..state import AnswerStatus, DialogueState, InstanceStatus, WorksheetInstance
+from .acts import Act, Report, formal_value
+from .spec import NA, AgentSpec, Field, InstanceRef, KnowledgeWorksheet, TaskWorksheet
+from .state import AnswerStatus, DialogueState, InstanceStatus, WorksheetInstance
 
 RESULTS_SHOWN = 5
 TEXT_SHOWN = 160

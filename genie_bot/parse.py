@@ -1,0 +1,25 @@
+"""What a parser made of one user message: statements for the runtime, and how they were obtained.
+
+Parsers (rule-based, LLM, recorded) make it; responders read it (a message the parser did not
+understand is answered so); the engine records it in the turn's trace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Parse:
+    """Statements for the interpreter, and how they were obtained."""
+
+    statements: str
+    understood: bool = True
+    """False when the parser could not make sense of the message (the reply says so)."""
+    answers_question: bool = False
+    """True when the statements answer exactly the question the agent just asked."""
+    source: str = "rules"
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    notes: list[str] = field(default_factory=list)
