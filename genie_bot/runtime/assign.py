@@ -8,23 +8,14 @@ whoever writes the value.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import GenieError
 from ..interpreter import Evaluator, InterpreterError
-from ..names import closest
 from ..spec import NA, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
 from ..state import InstanceStatus, WorksheetInstance
+from .reading import NewInstance, WorksheetReader, snap_field_name
 from .turn import Rejection, Turn
-
-
-@dataclass(frozen=True)
-class NewInstance:
-    """The value of a constructor call such as ``Course(course_name='CS 224V')``."""
-
-    worksheet: str
-    kwargs: dict[str, Any] = field(default_factory=dict)
 
 
 class AssignmentError(GenieError):
@@ -156,16 +147,6 @@ def fill_instance(turn: Turn, instance: WorksheetInstance, kwargs: dict[str, Any
         assign_field(turn, instance, f, value)
 
 
-def snap_field_name(fields: dict[str, Field], name: str, owner: str) -> str:
-    """The declared field ``name`` means, or an error listing the valid ones."""
-    if name in fields:
-        return name
-    match = closest(name, fields)
-    if match is None:
-        raise InterpreterError(f"{owner} has no field '{name}'; its fields are: {', '.join(fields)}")
-    return match
-
-
 def _record(turn: Turn, worksheet: str, value: Any) -> dict[str, Any]:
     """A knowledge record: a dict, or a constructor naming columns, completed from the last answer."""
     if isinstance(value, NewInstance):
@@ -200,9 +181,7 @@ def _check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: 
     if rule.pattern is not None and not re.fullmatch(rule.pattern, str(value)):
         raise AssignmentError(message or f"{f.name} does not have the expected format")
     if rule.expression is not None:
-        from .scopes import WorksheetScope  # deferred: scopes assign through this module
-
-        scope = WorksheetScope(turn, instance, read_only=True)
+        scope = WorksheetReader(turn, instance)
         scope.names["value"] = value
         try:
             ok = Evaluator(scope).evaluate(rule.expression.tree)

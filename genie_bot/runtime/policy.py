@@ -25,8 +25,9 @@ from ..acts import AskField, AskForConfirmation, AskForFieldConfirmation, Report
 from ..interpreter import Evaluator, InterpreterError
 from ..spec import NA, AgentSpec, Code, Field, InstanceRef
 from ..state import AnswerStatus, DialogueState, InstanceStatus, WorksheetInstance
-from .assign import NewInstance, assign_field, confirm_fields
+from .assign import assign_field, confirm_fields
 from .executor import ApiRequest, KnowledgeUnavailable, LocalApiExecutor
+from .reading import NewInstance, WorksheetReader
 from .scopes import WorksheetScope
 from .turn import Turn
 
@@ -177,7 +178,7 @@ def _api_runs(turn: Turn, instance: WorksheetInstance) -> bool:
 def _run_worksheet(turn: Turn, instance: WorksheetInstance) -> None:
     ws = turn.worksheet(instance)
     if _api_runs(turn, instance):
-        scope = WorksheetScope(turn, instance, read_only=True)
+        scope = WorksheetReader(turn, instance)
         try:
             args = {name: Evaluator(scope).evaluate(code.tree) for name, code in ws.api.args.items()}
             result = turn.executor.call_api(ApiRequest(instance.name, ws.name, ws.api.function, _plain(turn, args),
@@ -357,7 +358,7 @@ def _holds(turn: Turn, instance: WorksheetInstance, predicate: Code | None) -> b
     if predicate is None:
         return True
     try:
-        return bool(Evaluator(WorksheetScope(turn, instance, read_only=True)).evaluate(predicate.tree))
+        return bool(Evaluator(WorksheetReader(turn, instance)).evaluate(predicate.tree))
     except InterpreterError as exc:
         log.debug("predicate %r of %s is false: %s", predicate.source, instance.name, exc)
         return False

@@ -1,10 +1,9 @@
-"""What names mean to worksheet code and to parser statements.
+"""What names mean to code that changes the state: worksheet actions and parser statements.
 
-Both see worksheet instances through :class:`~genie_bot.spec.InstanceRef` values: reading
-``x.field`` gives the field's value, writing it goes through :func:`assign_field`. Worksheet
-code (predicates, actions, validation) additionally sees ``self``, its own fields by bare
-name, ``say``/``propose``/``exitws`` and the agent's API functions. Parser statements see
-worksheet constructors, ``answer`` and ``exitws``, with misspelt names snapped.
+Both extend the read-only scopes of :mod:`.reading`. Worksheet actions additionally see
+``say``/``propose``/``exitws`` and the agent's API functions, and writing ``x.field`` goes
+through :func:`~genie_bot.runtime.assign.assign_field`. Parser statements see worksheet
+constructors, ``answer`` and ``exitws``, with misspelt names snapped.
 """
 
 from __future__ import annotations
@@ -13,53 +12,29 @@ import re
 from typing import Any
 
 from ..acts import ProposeWorksheet, Say
-from ..interpreter import InterpreterError, SafeFunction, Scope
+from ..interpreter import InterpreterError, SafeFunction
 from ..names import closest, snake_case
-from ..spec import NA, InstanceRef
+from ..spec import InstanceRef
 from ..state import InstanceStatus, WorksheetInstance
-from .assign import NewInstance, abandon, assign_field, fill_instance, snap_field_name
+from .assign import abandon, assign_field, fill_instance
 from .executor import ApiRequest
+from .reading import StateScope, WorksheetReader, constructor, snap_field_name
 from .turn import Turn
 
 
-def constructor(worksheet: str) -> SafeFunction:
-    """``Course(course_name=...)``: a value that becomes an instance (or record) when assigned."""
-    return SafeFunction(worksheet, lambda **kwargs: NewInstance(worksheet, kwargs))
+class WorksheetScope(WorksheetReader):
+    """The scope of a worksheet's actions: its read-only scope plus the runtime's built-ins."""
 
-
-class StateScope(Scope):
-    """Instances by name, and attribute access on them."""
-
-    def __init__(self, turn: Turn):
-        super().__init__(functions={"today": SafeFunction("today", lambda: turn.today),
-                                    "now": SafeFunction("now", lambda: turn.now)})
-        self.turn = turn
-        self.names["NA"] = NA
-
-    def lookup(self, name: str) -> Any:
-        if name in self.names or name in self.functions:
-            return super().lookup(name)
-        if name in self.turn.state.instances:
-            return InstanceRef(name)
-        return self.missing_name(name)
-
-    def missing_name(self, name: str) -> Any:
-        raise InterpreterError(f"unknown name '{name}'")
-
-    def instance(self, ref: InstanceRef) -> WorksheetInstance:
-        instance = self.turn.state.instances.get(ref.name)
-        if instance is None:
-            raise InterpreterError(f"unknown worksheet instance '{ref.name}'")
-        return instance
-
-    def get_attr(self, obj: Any, attr: str) -> Any:
-        if not isinstance(obj, InstanceRef):
-            return super().get_attr(obj, attr)
-        instance = self.instance(obj)
-        if attr in ("confirmed", "result"):
-            return getattr(instance, attr)
-        ws = self.turn.worksheet(instance)
-        return instance.values.get(snap_field_name(ws.fields, attr, ws.name))
+    def own_lookup(self, name: str) -> Any:
+        if name == "say":
+            return SafeFunction("say", self._say)
+        if name == "propose":
+            return SafeFunction("propose", self._propose)
+        if name == "exitws":
+            return SafeFunction("exitws", lambda: abandon(self.turn, self.this))
+        if name in self.turn.spec.apis:
+            return SafeFunction(name, lambda **kw: self._call_api(name, kw))
+        return super().own_lookup(name)
 
     def set_attr(self, obj: Any, attr: str, value: Any) -> None:
         if not isinstance(obj, InstanceRef):
@@ -67,43 +42,6 @@ class StateScope(Scope):
         instance = self.instance(obj)
         ws = self.turn.worksheet(instance)
         assign_field(self.turn, instance, ws.fields[snap_field_name(ws.fields, attr, ws.name)], value)
-
-
-class WorksheetScope(StateScope):
-    """The scope of a worksheet's own code: ``self``, its fields, and the runtime's built-ins.
-
-    Names resolve lazily: predicates are evaluated many times per turn, and most of them
-    touch two or three names.
-    """
-
-    def __init__(self, turn: Turn, instance: WorksheetInstance, read_only: bool = False):
-        super().__init__(turn)
-        self.this = instance
-        self.read_only = read_only
-        self.fields = turn.worksheet(instance).fields
-
-    def lookup(self, name: str) -> Any:
-        if name == "self":
-            return InstanceRef(self.this.name)
-        if name in self.fields and name not in self.names:
-            return self.this.values.get(name)
-        if name in self.turn.spec.tasks or name in self.turn.spec.knowledge:
-            return constructor(name)
-        if not self.read_only:
-            if name == "say":
-                return SafeFunction("say", self._say)
-            if name == "propose":
-                return SafeFunction("propose", self._propose)
-            if name == "exitws":
-                return SafeFunction("exitws", lambda: abandon(self.turn, self.this))
-            if name in self.turn.spec.apis:
-                return SafeFunction(name, lambda **kw: self._call_api(name, kw))
-        return super().lookup(name)
-
-    def set_attr(self, obj: Any, attr: str, value: Any) -> None:
-        if self.read_only:
-            raise InterpreterError("predicates and validations cannot change values")
-        super().set_attr(obj, attr, value)
 
     def _say(self, text: Any) -> None:
         self.turn.acts.append(Say(str(text)))

@@ -17,7 +17,8 @@ from ..interpreter import Evaluator, InterpreterError, SafeFunction, parse_check
 from ..spec import TaskWorksheet
 from ..spec.types import to_bool
 from ..state import AnswerStatus, InstanceStatus, KnowledgeAnswer, WorksheetInstance
-from .assign import NewInstance, abandon, assign_field, confirm_fields, fill_instance, snap_field_name
+from .assign import abandon, assign_field, confirm_fields, fill_instance
+from .reading import NewInstance, snap_field_name
 from .scopes import ParserScope
 from .turn import Turn
 

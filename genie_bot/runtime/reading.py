@@ -1,0 +1,107 @@
+"""What names mean to code that only reads the state: predicates, validations, API arguments.
+
+It sees worksheet instances through :class:`~genie_bot.spec.InstanceRef` values (reading
+``x.field`` gives the field's value), ``today()``, ``now()`` and ``NA``; a worksheet's own code
+also sees ``self``, its fields by bare name and worksheet constructors. Nothing here changes
+the state: code that writes (worksheet actions, parser statements) uses :mod:`.scopes`, whose
+scopes extend these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..interpreter import InterpreterError, SafeFunction, Scope
+from ..names import closest
+from ..spec import NA, Field, InstanceRef
+from ..state import WorksheetInstance
+from .turn import Turn
+
+
+@dataclass(frozen=True)
+class NewInstance:
+    """The value of a constructor call such as ``Course(course_name='CS 224V')``."""
+
+    worksheet: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+def constructor(worksheet: str) -> SafeFunction:
+    """``Course(course_name=...)``: a value that becomes an instance (or record) when assigned."""
+    return SafeFunction(worksheet, lambda **kwargs: NewInstance(worksheet, kwargs))
+
+
+def snap_field_name(fields: dict[str, Field], name: str, owner: str) -> str:
+    """The declared field ``name`` means, or an error listing the valid ones."""
+    if name in fields:
+        return name
+    match = closest(name, fields)
+    if match is None:
+        raise InterpreterError(f"{owner} has no field '{name}'; its fields are: {', '.join(fields)}")
+    return match
+
+
+class StateScope(Scope):
+    """Instances by name, and attribute reads on them."""
+
+    def __init__(self, turn: Turn):
+        super().__init__(functions={"today": SafeFunction("today", lambda: turn.today),
+                                    "now": SafeFunction("now", lambda: turn.now)})
+        self.turn = turn
+        self.names["NA"] = NA
+
+    def lookup(self, name: str) -> Any:
+        if name in self.names or name in self.functions:
+            return super().lookup(name)
+        if name in self.turn.state.instances:
+            return InstanceRef(name)
+        return self.missing_name(name)
+
+    def missing_name(self, name: str) -> Any:
+        raise InterpreterError(f"unknown name '{name}'")
+
+    def instance(self, ref: InstanceRef) -> WorksheetInstance:
+        instance = self.turn.state.instances.get(ref.name)
+        if instance is None:
+            raise InterpreterError(f"unknown worksheet instance '{ref.name}'")
+        return instance
+
+    def get_attr(self, obj: Any, attr: str) -> Any:
+        if not isinstance(obj, InstanceRef):
+            return super().get_attr(obj, attr)
+        instance = self.instance(obj)
+        if attr in ("confirmed", "result"):
+            return getattr(instance, attr)
+        ws = self.turn.worksheet(instance)
+        return instance.values.get(snap_field_name(ws.fields, attr, ws.name))
+
+    def set_attr(self, obj: Any, attr: str, value: Any) -> None:
+        raise InterpreterError("predicates and validations cannot change values")
+
+
+class WorksheetReader(StateScope):
+    """The scope of a worksheet's read-only code (predicates, validations, API arguments):
+    ``self``, its fields, worksheet constructors.
+
+    Names resolve lazily: predicates are evaluated many times per turn, and most of them
+    touch two or three names.
+    """
+
+    def __init__(self, turn: Turn, instance: WorksheetInstance):
+        super().__init__(turn)
+        self.this = instance
+        self.fields = turn.worksheet(instance).fields
+
+    def lookup(self, name: str) -> Any:
+        if name == "self":
+            return InstanceRef(self.this.name)
+        if name in self.fields and name not in self.names:
+            return self.this.values.get(name)
+        if name in self.turn.spec.tasks or name in self.turn.spec.knowledge:
+            return constructor(name)
+        return self.own_lookup(name)
+
+    def own_lookup(self, name: str) -> Any:
+        """Names a subclass adds (built-ins that change the state), before the state's own names."""
+        return super().lookup(name)
