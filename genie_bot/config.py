@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import GenieError
 from .names import closest
-from .spec.diagnostics import Loc, SpecError
-from .spec.yaml_source import LocatedList, LocatedMap, load_located_yaml
+from .settings_reader import Problem, SettingsInvalid, SettingsReader
+from .spec.diagnostics import Loc
+from .spec.yaml_source import LocatedList
 
 DEFAULT_DATABASE_URL = "sqlite:///var/genie.sqlite3"
 PLATFORMS = ("slack", "discord")
@@ -38,12 +38,8 @@ name the same setting. Platform credentials apply only to platforms present in t
 listing a platform under ``platforms`` is what enables its adapter."""
 
 
-class ConfigInvalid(GenieError):
+class ConfigInvalid(SettingsInvalid):
     """The configuration has problems; ``errors`` lists every one as ``file:line:col: message``."""
-
-    def __init__(self, errors: list[SpecError]):
-        self.errors = sorted(errors, key=lambda e: (e.loc, e.message))
-        super().__init__("\n".join(str(e) for e in self.errors))
 
 
 @dataclass(frozen=True)
@@ -151,7 +147,8 @@ class Config:
     routing: tuple[Route, ...] = ()
     llm: LlmConfig = field(default_factory=LlmConfig)
     admins: dict[str, frozenset[str]] = field(default_factory=dict)
-    platforms: dict[str, dict[str, Any]] = field(default_factory=dict)
+    platforms: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    """platform -> its section, read by its adapter (located, so the adapter's errors say where)."""
     engine: EngineSettings = field(default_factory=EngineSettings)
     confirmation: ConfirmationSettings = field(default_factory=ConfirmationSettings)
     scheduler: SchedulerSettings = field(default_factory=SchedulerSettings)
@@ -172,68 +169,48 @@ class Config:
 
 def load_config(path: str | Path, environ: Mapping[str, str] | None = None) -> Config:
     """Read ``path``, apply environment overrides, and validate; raise :class:`ConfigInvalid`."""
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigInvalid([SpecError(Loc(str(path), 1, 1), "configuration file not found")])
-    data, errors = load_located_yaml(path.read_text(encoding="utf-8"), str(path))
-    if data is not None and not isinstance(data, LocatedMap):
-        errors.append(SpecError(Loc(str(path), 1, 1), "the configuration must be a mapping"))
-    if errors:
-        raise ConfigInvalid(errors)
-    reader = _Reader(path, data or _empty_map(path))
-    config = reader.config(os.environ if environ is None else environ)
-    if reader.errors:
-        raise ConfigInvalid(reader.errors)
+    root = SettingsReader.from_file(path, error=ConfigInvalid)
+    config = _ConfigReader(Path(path), root).config(os.environ if environ is None else environ)
+    root.check(ConfigInvalid)
     return config
 
 
-def _empty_map(path: Path) -> LocatedMap:
-    out = LocatedMap()
-    out.loc, out.key_locs, out.value_locs = Loc(str(path), 1, 1), {}, {}
-    return out
-
-
-class _Reader:
-    """Typed reads from located YAML, collecting every problem instead of stopping at the first."""
+class _ConfigReader:
+    """The parts of genie.yaml that are more than typed settings: agents, routing, the database URL."""
 
     TOP_KEYS = ("database", "llm", "agents", "default_agent", "routing", "admins", "platforms", "engine",
                 "confirmation", "scheduler", "logging", "metrics")
 
-    def __init__(self, path: Path, data: LocatedMap):
+    def __init__(self, path: Path, root: SettingsReader):
         self.path = path
         self.base = path.parent
-        self.data = data
-        self.errors: list[SpecError] = []
+        self.root = root
+        self.data = root.data
         self.overridden: set[tuple[str, ...]] = set()
-
-    def error(self, loc: Loc, message: str) -> None:
-        self.errors.append(SpecError(loc, message))
 
     # -- the whole file ------------------------------------------------------------------------
     def config(self, environ: Mapping[str, str]) -> Config:
-        self.keys(self.data, self.TOP_KEYS, "configuration")
+        self.root.check_keys(self.TOP_KEYS)
         self._apply_environment(environ)
-        database = self.section(self.data, "database", ("url",))
         agents = self._agents()
         default_agent = self._default_agent(agents)
-        engine_section = self.section(self.data, "engine", _fields(EngineSettings))
-        engine = self.settings(EngineSettings, engine_section)
+        engine_section = self.root.section("engine", _fields(EngineSettings))
+        engine = engine_section.fields(EngineSettings)
         for name in ("turn_threads", "lease_seconds"):
             if getattr(engine, name) <= 0:
-                self.error(engine_section.loc_of(name), f"'{name}' must be greater than 0")
+                engine_section.problem(name, f"'{name}' must be greater than 0")
         return Config(
             agents=agents, default_agent=default_agent,
-            database_url=self._database_url(database),
+            database_url=self._database_url(self.root.section("database", ("url",))),
             routing=self._routing(agents),
             llm=self._llm(),
             admins=self._admins(),
             platforms=self._platforms(),
             engine=engine,
-            confirmation=self.settings(ConfirmationSettings,
-                                       self.section(self.data, "confirmation", _fields(ConfirmationSettings))),
-            scheduler=self.settings(SchedulerSettings, self.section(self.data, "scheduler", _fields(SchedulerSettings))),
+            confirmation=self.root.section("confirmation", _fields(ConfirmationSettings)).fields(ConfirmationSettings),
+            scheduler=self.root.section("scheduler", _fields(SchedulerSettings)).fields(SchedulerSettings),
             logging=self._logging(),
-            metrics=self.settings(MetricsSettings, self.section(self.data, "metrics", _fields(MetricsSettings))),
+            metrics=self.root.section("metrics", _fields(MetricsSettings)).fields(MetricsSettings),
             source=self.path,
         )
 
@@ -248,8 +225,7 @@ class _Reader:
             for key in keys[:-1]:
                 child = target.get(key)
                 if child is None:
-                    child = _empty_map(self.path)
-                    target[key] = child
+                    child = target[key] = {}
                 if not isinstance(child, dict):
                     break
                 target = child
@@ -257,68 +233,18 @@ class _Reader:
                 target[keys[-1]] = value
                 self.overridden.add(keys)
 
-    # -- sections ------------------------------------------------------------------------------
-    def section(self, parent: LocatedMap, key: str, allowed: tuple[str, ...]) -> LocatedMap:
-        value = parent.get(key)
-        if value is None:
-            return _empty_map(self.path)
-        if not isinstance(value, LocatedMap):
-            self.error(parent.loc_of(key), f"'{key}' must be a mapping")
-            return _empty_map(self.path)
-        self.keys(value, allowed, key)
-        return value
-
-    def keys(self, mapping: LocatedMap, allowed: tuple[str, ...], what: str) -> None:
-        for key in mapping:
-            if key not in allowed:
-                hint = closest(str(key), allowed)
-                suggestion = f" (did you mean '{hint}'?)" if hint else f"; expected one of: {', '.join(allowed)}"
-                self.error(mapping.key_locs.get(key, mapping.loc), f"unknown key '{key}' in {what}{suggestion}")
-
-    def settings(self, cls: type, section: LocatedMap) -> Any:
-        """A settings dataclass from a section: each value checked against the default's type."""
-        defaults = cls()
-        values = {}
-        for name in _fields(cls):
-            default = getattr(defaults, name)
-            if name not in section or isinstance(default, Mapping):  # nested mappings have readers of their own
-                continue
-            value = self.value(section, name, default, optional=default is None or name in _OPTIONAL)
-            if value is not _INVALID:
-                values[name] = value
-        return cls(**values)
-
-    def value(self, section: LocatedMap, key: str, default: Any, optional: bool = False) -> Any:
-        value = section[key]
-        loc = section.loc_of(key)
-        if value is None and optional:
-            return None
-        if isinstance(default, bool):
-            if isinstance(value, bool):
-                return value
-            self.error(loc, f"'{key}' must be true or false")
-        elif isinstance(default, (int, float)) or (default is None and isinstance(value, (int, float))):
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
-                return type(default)(value) if default is not None else value
-            self.error(loc, f"'{key}' must be a number >= 0")
-        elif isinstance(value, str):
-            return value
-        else:
-            self.error(loc, f"'{key}' must be text")
-        return _INVALID
-
     # -- individual settings -------------------------------------------------------------------
-    def _database_url(self, database: LocatedMap) -> str:
-        url = database.get("url", DEFAULT_DATABASE_URL)
+    def _database_url(self, database: SettingsReader) -> str:
+        url = database.data.get("url", DEFAULT_DATABASE_URL)
         if not isinstance(url, str) or "://" not in url:
-            self.error(database.loc_of("url"), "database.url must be a URL such as sqlite:///var/genie.sqlite3 "
-                                               "or postgresql+psycopg://user@host/db")
+            database.problem("url", "database.url must be a URL such as sqlite:///var/genie.sqlite3 "
+                                    "or postgresql+psycopg://user@host/db")
             return DEFAULT_DATABASE_URL
         if url.startswith("postgresql://") or url.startswith("postgres://"):
             url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3 is the supported driver
         elif not (url.startswith("sqlite") or url.startswith("postgresql+psycopg")):
-            self.error(database.loc_of("url"), "only SQLite (sqlite:///path) and PostgreSQL "
-                                               "(postgresql+psycopg://...) databases are supported")
+            database.problem("url", "only SQLite (sqlite:///path) and PostgreSQL "
+                                    "(postgresql+psycopg://...) databases are supported")
         prefix = "sqlite:///"
         if url.startswith(prefix) and not url.startswith(prefix + "/") and url != "sqlite://" and \
                 ("database", "url") not in self.overridden:
@@ -327,26 +253,26 @@ class _Reader:
 
     def _agents(self) -> dict[str, AgentConfig]:
         raw = self.data.get("agents")
-        if not isinstance(raw, LocatedMap) or not raw:
-            self.error(self.data.loc_of("agents"), "'agents' must map agent names to agent directories, "
-                                                   "e.g. agents: {tickets: worksheets/ticket_submission}")
+        if not isinstance(raw, Mapping) or not raw:
+            self.root.problem("agents", "'agents' must map agent names to agent directories, "
+                                        "e.g. agents: {tickets: worksheets/ticket_submission}")
             return {}
+        section = self.root.section("agents")
         agents = {}
         for name, value in raw.items():
-            loc = raw.loc_of(name)
-            entry = value if isinstance(value, LocatedMap) else None
+            entry = section.section(name, ("path", "destructive_apis")) if isinstance(value, Mapping) else None
             if entry is not None:
-                self.keys(entry, ("path", "destructive_apis"), f"agent '{name}'")
-                value = entry.get("path")
+                value = entry.data.get("path")
             if not isinstance(value, str):
-                self.error(loc, f"agent '{name}' needs a directory: '{name}: path/to/agent' or '{name}: {{path: ...}}'")
+                section.problem(name, f"agent '{name}' needs a directory: '{name}: path/to/agent' or "
+                                      f"'{name}: {{path: ...}}'")
                 continue
             path = (self.base / value).resolve()
             if not (path / "agent.yaml").is_file():
-                self.error(loc, f"agent '{name}': no agent.yaml in {path}")
-            destructive = entry.get("destructive_apis", []) if entry is not None else []
+                section.problem(name, f"agent '{name}': no agent.yaml in {path}")
+            destructive = entry.data.get("destructive_apis", []) if entry is not None else []
             if not isinstance(destructive, list) or not all(isinstance(d, str) for d in destructive):
-                self.error(entry.loc_of("destructive_apis"), "destructive_apis must be a list of API function names")
+                entry.problem("destructive_apis", "destructive_apis must be a list of API function names")
                 destructive = []
             agents[str(name)] = AgentConfig(str(name), path, frozenset(destructive))
         return agents
@@ -357,88 +283,90 @@ class _Reader:
             if len(agents) == 1:
                 return next(iter(agents))
             if agents:
-                self.error(self.data.loc, "'default_agent' is required when several agents are configured")
+                self.root.problem(None, "'default_agent' is required when several agents are configured")
             return ""
         if name not in agents:
-            self.error(self.data.loc_of("default_agent"), self._unknown_agent(str(name), agents))
+            self.root.problem("default_agent", self._unknown_agent(str(name), agents))
         return str(name)
 
     def _routing(self, agents: dict[str, AgentConfig]) -> tuple[Route, ...]:
         raw = self.data.get("routing", [])
         if not isinstance(raw, list):
-            self.error(self.data.loc_of("routing"), "'routing' must be a list of {platform, channel, agent}")
+            self.root.problem("routing", "'routing' must be a list of {platform, channel, agent}")
             return ()
         routes = []
         for index, item in enumerate(raw):
-            loc = raw.item_locs[index] if isinstance(raw, LocatedList) else self.data.loc_of("routing")
-            if not isinstance(item, LocatedMap):
-                self.error(loc, "a route must be a mapping {platform, channel, agent}")
+            if not isinstance(item, Mapping):
+                self.root.problems.append(Problem(_item_loc(raw, index) or self.root.loc_of("routing"),
+                                                  f"routing[{index}]",
+                                                  "a route must be a mapping {platform, channel, agent}"))
                 continue
-            self.keys(item, ("platform", "workspace", "channel", "agent"), "route")
+            route = SettingsReader(item, f"routing[{index}]", self.root.problems)
+            route.check_keys(("platform", "workspace", "channel", "agent"), "route")
             missing = [k for k in ("platform", "channel", "agent") if item.get(k) in (None, "")]
             if missing:
-                self.error(item.loc, f"route needs {', '.join(missing)}")
+                route.problem(None, f"route needs {', '.join(missing)}")
                 continue
             if item["platform"] not in PLATFORMS and item["platform"] != "console":
-                self.error(item.loc_of("platform"), f"unknown platform '{item['platform']}' "
-                                                    f"(expected one of: {', '.join(PLATFORMS)}, console)")
+                route.problem("platform", f"unknown platform '{item['platform']}' "
+                                          f"(expected one of: {', '.join(PLATFORMS)}, console)")
             if item["agent"] not in agents:
-                self.error(item.loc_of("agent"), self._unknown_agent(str(item["agent"]), agents))
+                route.problem("agent", self._unknown_agent(str(item["agent"]), agents))
             workspace = item.get("workspace")
             routes.append(Route(str(item["platform"]), str(item["channel"]), str(item["agent"]),
                                 None if workspace is None else str(workspace)))
         return tuple(routes)
 
     def _admins(self) -> dict[str, frozenset[str]]:
-        raw = self.section(self.data, "admins", (*PLATFORMS, "console"))
+        admins = self.root.section("admins", (*PLATFORMS, "console"))
         out = {}
-        for platform, users in raw.items():
+        for platform, users in admins.data.items():
             if not isinstance(users, list):
-                self.error(raw.loc_of(platform), f"admins.{platform} must be a list of user ids")
+                admins.problem(platform, f"admins.{platform} must be a list of user ids")
                 continue
             out[str(platform)] = frozenset(str(u) for u in users)
         return out
 
-    def _platforms(self) -> dict[str, dict[str, Any]]:
-        raw = self.section(self.data, "platforms", PLATFORMS)
+    def _platforms(self) -> dict[str, Mapping[str, Any]]:
+        platforms = self.root.section("platforms", PLATFORMS)
         out = {}
-        for platform, settings in raw.items():
+        for platform, settings in platforms.data.items():
             if settings is None:
                 settings = {}
-            if not isinstance(settings, dict):
-                self.error(raw.loc_of(platform), f"platforms.{platform} must be a mapping of settings")
+            if not isinstance(settings, Mapping):
+                platforms.problem(platform, f"platforms.{platform} must be a mapping of settings")
                 continue
-            out[str(platform)] = {str(k): v for k, v in settings.items()}
+            out[str(platform)] = settings
         return out
 
     def _llm(self) -> LlmConfig:
-        section = self.section(self.data, "llm", _fields(LlmConfig))
-        settings = self.settings(LlmConfig, section)
-        raw = section.get("prices")
+        section = self.root.section("llm", _fields(LlmConfig))
+        settings = section.fields(LlmConfig)
+        raw = section.data.get("prices")
         if raw is None:
             return settings
-        if not isinstance(raw, LocatedMap):
-            self.error(section.loc_of("prices"), "llm.prices must map model names to {prompt, completion}")
+        if not isinstance(raw, Mapping):
+            section.problem("prices", "llm.prices must map model names to {prompt, completion}")
             return settings
+        prices_section = section.section("prices")
         prices = {}
         for model, price in raw.items():
-            if not isinstance(price, LocatedMap):
-                self.error(raw.loc_of(model), f"llm.prices.{model} must be {{prompt: USD, completion: USD}} "
+            if not isinstance(price, Mapping):
+                prices_section.problem(model, f"llm.prices.{model} must be {{prompt: USD, completion: USD}} "
                                               f"per million tokens")
                 continue
-            self.keys(price, _fields(ModelPrice), f"llm.prices.{model}")
-            prices[str(model)] = self.settings(ModelPrice, price)
+            prices[str(model)] = prices_section.section(model, _fields(ModelPrice)).fields(ModelPrice)
         return dataclasses.replace(settings, prices=prices)
 
     def _logging(self) -> LoggingSettings:
-        section = self.section(self.data, "logging", _fields(LoggingSettings))
-        settings = self.settings(LoggingSettings, section)
+        section = self.root.section("logging", _fields(LoggingSettings))
+        settings = section.fields(LoggingSettings)
         level = str(settings.level).upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            self.error(section.loc_of("level"), f"unknown log level '{settings.level}'")
+            section.problem("level", f"unknown log level '{settings.level}'")
         if settings.format not in ("text", "json"):
-            self.error(section.loc_of("format"), "logging.format must be 'text' or 'json'")
-        file = section.get("file")
+            section.problem("format", "logging.format must be 'text' or 'json'")
+        file = section.data.get("file")
         return dataclasses.replace(settings, level=level,
                                    file=(self.base / file).resolve() if isinstance(file, str) else None)
 
@@ -449,9 +377,8 @@ class _Reader:
                                              f"; configured agents: {', '.join(agents) or 'none'}")
 
 
-_INVALID = object()
-_OPTIONAL = {"model", "base_url", "api_key", "closing_message", "file"}
-"""Text settings whose default is None: they accept null as well as text."""
+def _item_loc(items: list, index: int) -> Loc | None:
+    return items.item_locs[index] if isinstance(items, LocatedList) else None
 
 
 def _fields(cls: type) -> tuple[str, ...]:

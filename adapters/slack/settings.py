@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, get_args, get_type_hints
+from typing import Any
 
-from genie_bot.errors import GenieError
-from genie_bot.names import closest
+from genie_bot.settings_reader import SettingsInvalid, SettingsReader
 
 SLACK_API = "https://slack.com/api/"
 
 
-class SlackSettingsInvalid(GenieError, ValueError):
-    """``platforms.slack`` has problems; the message lists every one."""
+class SlackSettingsInvalid(SettingsInvalid):
+    """``platforms.slack`` has problems; ``errors`` lists every one (``file:line:col`` when read from genie.yaml)."""
 
 
 @dataclass(frozen=True)
@@ -42,36 +41,20 @@ class SlackSettings:
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> "SlackSettings":
-        problems = []
-        known = [f.name for f in fields(cls)]
-        for key in raw:
-            if key not in known:
-                hint = closest(str(key), known)
-                problems.append(f"unknown setting '{key}'" + (f" (did you mean '{hint}'?)" if hint else ""))
-        values = {k: v for k, v in raw.items() if k in known and v is not None}
-        hints = get_type_hints(cls)
-        for name, value in values.items():
-            kind = next(t for t in get_args(hints[name]) or (hints[name],) if t is not type(None))
-            if not _is(value, kind):
-                problems.append(f"'{name}' must be {kind.__name__}, not {value!r}")
-        if not values.get("bot_token"):
-            problems.append("'bot_token' is required (or set SLACK_BOT_TOKEN)")
-        mode = values.setdefault("mode", "socket" if values.get("app_token") else "http")
-        if mode not in ("socket", "http"):
-            problems.append(f"'mode' must be socket or http, not {mode!r}")
-        elif mode == "socket" and not values.get("app_token"):
-            problems.append("Socket Mode needs 'app_token' (or set SLACK_APP_TOKEN)")
-        elif mode == "http" and not values.get("signing_secret"):
-            problems.append("HTTP mode needs 'signing_secret' (or set SLACK_SIGNING_SECRET), "
-                            "or give an 'app_token' for Socket Mode")
-        if problems:
-            raise SlackSettingsInvalid("platforms.slack: " + "; ".join(problems))
-        return cls(**values)
-
-
-def _is(value: Any, kind: type) -> bool:
-    if kind is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, kind)
+        """Settings from ``platforms.slack``; raises :class:`SlackSettingsInvalid` listing every problem."""
+        reader = SettingsReader(raw, "platforms.slack")
+        reader.check_keys(f.name for f in fields(cls))
+        bot_token, app_token = reader.text("bot_token"), reader.text("app_token")
+        signing_secret = reader.text("signing_secret")
+        mode = reader.choice("mode", ("socket", "http"), "socket" if app_token else "http")
+        settings = reader.fields(cls, bot_token=bot_token or "", app_token=app_token, signing_secret=signing_secret,
+                                 mode=mode)
+        if not bot_token:
+            reader.problem("bot_token", "'bot_token' is required (or set SLACK_BOT_TOKEN)")
+        if mode == "socket" and not app_token:
+            reader.problem("mode", "Socket Mode needs 'app_token' (or set SLACK_APP_TOKEN)")
+        elif mode == "http" and not signing_secret:
+            reader.problem(None, "HTTP mode needs 'signing_secret' (or set SLACK_SIGNING_SECRET), "
+                                 "or give an 'app_token' for Socket Mode")
+        reader.check(SlackSettingsInvalid)
+        return settings

@@ -15,12 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from ..settings_reader import SettingsInvalid, SettingsReader
 
 ROLES = ("parser", "knowledge", "responder")
 DEFAULT_MODEL = "gpt-4o-mini"
 LOCAL_SERVER_KEY = "unused"
 """Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the openai client insists on one."""
+
+
+class LLMSettingsInvalid(SettingsInvalid):
+    """The ``llm`` settings have problems; ``errors`` lists every one."""
 
 
 @dataclass(frozen=True)
@@ -90,34 +94,40 @@ class LLMSettings:
         ``model`` (every role), ``models: {parser, knowledge, responder}``, ``temperature``
         (a number for the responder, or a mapping per role), ``max_tokens`` (per role; 0 leaves
         the parameter out, for models that only accept ``max_completion_tokens``), ``timeout``, ``max_retries``,
-        ``fast_path``, ``max_worksheets``, ``check_questions``, ``record``, ``replay``.
+        ``fast_path``, ``max_worksheets``, ``check_questions``, ``record``, ``replay``. Raises
+        :class:`LLMSettingsInvalid` listing every problem.
         """
+        reader = SettingsReader(config, "llm")
+        settings = cls.read(reader, environ)
+        reader.check(LLMSettingsInvalid)
+        return settings
+
+    @classmethod
+    def read(cls, reader: SettingsReader, environ: Mapping[str, str] | None = None) -> "LLMSettings":
+        """Settings from ``reader``'s section (see :meth:`from_mapping`); problems are left in the reader."""
         env = os.environ if environ is None else environ
-        unknown = set(config) - _CONFIG_KEYS
-        if unknown:
-            raise ValueError(f"unknown llm settings {sorted(unknown)}; known: {sorted(_CONFIG_KEYS)}")
-        azure_endpoint = config.get("azure_endpoint") or env.get("AZURE_OPENAI_ENDPOINT") or None
-        base_url = _base_url(config, env)
-        provider = str(config.get("provider") or ("azure" if azure_endpoint and not base_url else "openai"))
-        if provider not in ("openai", "azure"):
-            raise ValueError(f"llm provider must be 'openai' or 'azure', not '{provider}'")
+        reader.check_keys(_CONFIG_KEYS)
+        azure_endpoint = reader.text("azure_endpoint") or env.get("AZURE_OPENAI_ENDPOINT") or None
+        base_url = reader.text("base_url") or env.get("OPENAI_BASE_URL") or None
+        azure = azure_endpoint and not base_url
+        provider = reader.choice("provider", ("openai", "azure"), "azure" if azure else "openai")
         default_key_env = "AZURE_OPENAI_API_KEY" if provider == "azure" else "OPENAI_API_KEY"
-        key_env = str(config.get("api_key_env") or default_key_env)
+        key_env = reader.text("api_key_env") or default_key_env
         api_key = env.get(key_env) or None
         configured = bool(base_url or api_key or (provider == "azure" and azure_endpoint))
         if base_url and not api_key:
             api_key = LOCAL_SERVER_KEY
         return cls(
             base_url=base_url, api_key=api_key, api_key_env=key_env, provider=provider,
-            azure_endpoint=azure_endpoint, api_version=config.get("api_version") or env.get("OPENAI_API_VERSION"),
-            **_roles(config, env),
-            timeout=float(config.get("timeout", cls.timeout)),
-            max_retries=int(config.get("max_retries", cls.max_retries)),
-            fast_path=bool(config.get("fast_path", cls.fast_path)),
-            max_worksheets=int(config.get("max_worksheets", cls.max_worksheets)),
-            check_questions=bool(config.get("check_questions", cls.check_questions)),
-            record_dir=_path(config.get("record") or env.get("GENIE_LLM_RECORD")),
-            replay_dir=_path(config.get("replay") or env.get("GENIE_LLM_REPLAY")),
+            azure_endpoint=azure_endpoint, api_version=reader.text("api_version") or env.get("OPENAI_API_VERSION"),
+            **_roles(reader, env),
+            timeout=reader.number("timeout", cls.timeout),
+            max_retries=reader.number("max_retries", cls.max_retries, int),
+            fast_path=reader.flag("fast_path", cls.fast_path),
+            max_worksheets=reader.number("max_worksheets", cls.max_worksheets, int),
+            check_questions=reader.flag("check_questions", cls.check_questions),
+            record_dir=_path(reader.text("record") or env.get("GENIE_LLM_RECORD")),
+            replay_dir=_path(reader.text("replay") or env.get("GENIE_LLM_REPLAY")),
             configured=configured,
         )
 
@@ -131,41 +141,33 @@ _CONFIG_KEYS = frozenset({"base_url", "api_key_env", "provider", "azure_endpoint
 
 
 def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | None = None) -> LLMSettings:
-    """Settings from the ``llm:`` section of a YAML file (or the whole file), else the environment."""
+    """Settings from the ``llm:`` section of a YAML file (or the whole file), else the environment;
+    raises :class:`LLMSettingsInvalid` listing every problem as ``file:line:col: message``."""
     if path is None:
         return LLMSettings.from_env(environ)
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    if not isinstance(data, dict):
-        raise ValueError(f"{path}: expected a mapping")
-    section = data.get("llm", data)
-    if not isinstance(section, dict):
-        raise ValueError(f"{path}: 'llm' must be a mapping")
-    return LLMSettings.from_mapping(section, environ)
+    root = SettingsReader.from_file(path, LLMSettingsInvalid)
+    section = root.section("llm") if "llm" in root.data else SettingsReader(root.data, "llm", root.problems, root.loc)
+    settings = LLMSettings.read(section, environ)
+    root.check(LLMSettingsInvalid)
+    return settings
 
 
-def _base_url(config: Mapping[str, Any], env: Mapping[str, str]) -> str | None:
-    return config.get("base_url") or env.get("OPENAI_BASE_URL") or None
-
-
-def _path(value: Any) -> Path | None:
+def _path(value: str | None) -> Path | None:
     return Path(value) if value else None
 
 
-def _roles(config: Mapping[str, Any], env: Mapping[str, str]) -> dict[str, RoleSettings]:
-    default_model = str(config.get("model") or env.get("GENIE_LLM_MODEL") or DEFAULT_MODEL)
-    models = config.get("models") or {}
-    temperature = config.get("temperature")
-    temperatures = temperature if isinstance(temperature, Mapping) else \
-        ({} if temperature is None else {"responder": temperature})
-    max_tokens = config.get("max_tokens") or {}
-    for mapping, what in ((models, "models"), (temperatures, "temperature"), (max_tokens, "max_tokens")):
-        unknown = set(mapping) - set(ROLES)
-        if unknown:
-            raise ValueError(f"llm {what}: unknown roles {sorted(unknown)}; roles are {', '.join(ROLES)}")
+def _roles(reader: SettingsReader, env: Mapping[str, str]) -> dict[str, RoleSettings]:
+    default_model = reader.text("model") or env.get("GENIE_LLM_MODEL") or DEFAULT_MODEL
+    models = reader.section("models", ROLES)
+    per_role = reader.section("temperature", ROLES) if isinstance(reader.data.get("temperature"), Mapping) else None
+    max_tokens = reader.section("max_tokens", ROLES)
     out = {}
     for role in ROLES:
         base: RoleSettings = getattr(LLMSettings, role)
-        out[role] = dataclasses.replace(base, model=str(models.get(role, default_model)),
-                                        temperature=float(temperatures.get(role, base.temperature)),
-                                        max_tokens=int(max_tokens.get(role, base.max_tokens)))
+        if per_role is not None:
+            temperature = per_role.number(role, base.temperature)
+        else:  # a plain number is the responder's (the other roles parse, and stay at 0)
+            temperature = reader.number("temperature", base.temperature) if role == "responder" else base.temperature
+        out[role] = dataclasses.replace(base, model=models.text(role, default_model), temperature=temperature,
+                                        max_tokens=max_tokens.number(role, base.max_tokens, int))
     return out

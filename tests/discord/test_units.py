@@ -35,7 +35,7 @@ def test_settings_defaults_and_every_problem_at_once() -> None:
     with pytest.raises(DiscordSettingsInvalid) as raised:
         DiscordSettings.parse({"bot_token": None, "use_threads": "yes", "command_guilds": "123",
                                "shard_count": "many", "shard_ids": [0], "threads": True})
-    assert [problem.split(":")[0] for problem in raised.value.problems] == [
+    assert [str(problem).split(":")[0] for problem in raised.value.errors] == [
         "platforms.discord.bot_token", "platforms.discord.use_threads", "platforms.discord.command_guilds",
         "platforms.discord.shard_count", "platforms.discord.shard_ids", "platforms.discord.threads"]
 

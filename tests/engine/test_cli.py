@@ -68,7 +68,8 @@ def test_run_reports_invalid_platform_settings_without_a_traceback(tmp_path, sho
     assert genie_bot("db", "upgrade", "--config", path).returncode == 0
     result = genie_bot("run", "--config", path)
     assert result.returncode == 1
-    assert "cannot start a configured platform: platforms.slack: unknown setting 'prot'" in result.stderr
+    assert "cannot start a configured platform: " in result.stderr
+    assert f"{path}:4:30: unknown key 'prot' in platforms.slack" in result.stderr
     assert "Traceback" not in result.stderr
 
 

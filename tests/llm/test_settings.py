@@ -48,8 +48,8 @@ def test_a_plain_temperature_is_the_responders():
 
 
 @pytest.mark.parametrize("config, message", [
-    ({"modle": "x"}, "unknown llm settings"),
-    ({"models": {"writer": "x"}}, "unknown roles"),
+    ({"modle": "x"}, "unknown key 'modle' in llm"),
+    ({"models": {"writer": "x"}}, "unknown key 'writer' in llm.models"),
     ({"provider": "anthropic"}, "provider"),
 ])
 def test_bad_configuration_is_reported(config, message):

@@ -80,8 +80,10 @@ def test_click_outcomes_decide_the_card(outcome, settles, line):
 def test_settings_are_checked_when_the_adapter_is_created():
     with pytest.raises(SlackSettingsInvalid) as problems:
         create_adapter(None, {"bot_token": "xoxb-1", "prot": 80, "ignore_bots": "no"})
-    assert str(problems.value) == ("platforms.slack: unknown setting 'prot' (did you mean 'port'?); "
-                                   "'ignore_bots' must be bool, not 'no'; HTTP mode needs 'signing_secret' (or set "
-                                   "SLACK_SIGNING_SECRET), or give an 'app_token' for Socket Mode")
+    assert str(problems.value) == (
+        "platforms.slack.prot: unknown key 'prot' in platforms.slack (did you mean 'port'?)\n"
+        "platforms.slack.ignore_bots: 'ignore_bots' must be true or false\n"
+        "platforms.slack: HTTP mode needs 'signing_secret' (or set SLACK_SIGNING_SECRET), or give an 'app_token' "
+        "for Socket Mode")
     assert create_adapter(None, {"bot_token": "xoxb-1", "app_token": "xapp-1"}).settings.mode == "socket"
     assert create_adapter(None, {"bot_token": "xoxb-1", "signing_secret": "s"}).settings.mode == "http"
