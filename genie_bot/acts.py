@@ -36,6 +36,14 @@ def _quoted(text: str) -> str:
 
 @dataclass(frozen=True)
 class Act:
+    """One thing the agent does in a turn, decided by the policy: ask a field, ask to confirm,
+    report a result, say something, propose a task.
+
+    Acts are what the responder phrases (the LLM is told to perform every act and invent
+    nothing), what conversation tests assert on, and what the engine records. Each has a formal
+    rendering (``AskField(main_0, email, "your email")``), used in prompts, traces and tests.
+    """
+
     kind: ClassVar[str] = "Act"
     is_question: ClassVar[bool] = False
     """Whether the act waits for the user's answer; the policy emits at most one per turn."""

@@ -85,6 +85,16 @@ class KnowledgeAnswer:
 
 @dataclass
 class DialogueState:
+    """The formal state of one conversation: what the user and the agent have established so far.
+
+    ``instances`` holds every worksheet instance by name (``main_0``, ``course_0``), in creation
+    order, each with its field values and status; ``answer`` is the latest knowledge query;
+    ``last_acts`` are the agent's acts of the previous turn (the question just asked is what a
+    short answer refers to). Turns never change a state in place: the runtime works on a
+    :meth:`copy`. It round-trips through :meth:`to_json` / :meth:`from_json` exactly, which is
+    how the engine stores sessions.
+    """
+
     instances: dict[str, WorksheetInstance] = field(default_factory=dict)
     answer: KnowledgeAnswer | None = None
     last_acts: list[Act] = field(default_factory=list)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..acts import Act, AskForConfirmation
 from ..parse import Parse
 from ..parsers import Parser
 from ..responders import Responder
-from ..runtime import ApiExecutor, LocalApiExecutor, Runtime, Update
+from ..runtime import ApiExecutor, ConfirmInstance, LocalApiExecutor, Runtime, TurnResult, Update
 from ..spec import AgentSpec
 from ..state import DialogueState
 from .components import AgentComponents, offline_components
@@ -87,16 +87,20 @@ class Agent:
         timer = _Timer()
         parse = self.parser.parse(self.spec, state, text, self.runtime.clock().date())
         timer.lap("parse")
-        return self._finish(state, text, parse, executor, timer)
-
-    def apply(self, state: DialogueState, statements: str, executor: ApiExecutor | None = None,
-              text: str = "") -> AgentReply:
-        """Run a turn from statements rather than a message (a button click, a recorded parse)."""
-        return self._finish(state, text, Parse(statements, source="direct"), executor, _Timer())
-
-    def _finish(self, state: DialogueState, text: str, parse: Parse, executor: ApiExecutor | None,
-                timer: "_Timer") -> AgentReply:
         result = self.runtime.run_turn(state, parse.statements, executor=executor)
+        return self._reply(text, parse, result, timer)
+
+    def apply(self, state: DialogueState, updates: Sequence[ConfirmInstance] = (), executor: ApiExecutor | None = None,
+              text: str = "") -> AgentReply:
+        """Run a turn from typed updates rather than a message (a button click, or none at all).
+
+        The reply's parse holds the statements the updates render to, for the turn's trace.
+        """
+        timer = _Timer()
+        result = self.runtime.run_turn(state, executor=executor, updates=updates)
+        return self._reply(text, Parse("\n".join(u.statement() for u in updates), source="direct"), result, timer)
+
+    def _reply(self, text: str, parse: Parse, result: TurnResult, timer: "_Timer") -> AgentReply:
         timer.lap("runtime")
         reply = self.responder.respond(self.spec, result.state, result.acts, text, parse)
         timer.lap("respond")

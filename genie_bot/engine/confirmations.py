@@ -20,7 +20,7 @@ from ..acts import Act, AskForConfirmation
 from ..agent import Agent
 from ..config import ConfirmationSettings
 from ..responders.templates import render_value
-from ..runtime import ApiRequest, KnowledgeUnavailable
+from ..runtime import ApiRequest, ConfirmInstance, KnowledgeUnavailable
 from ..runtime.policy import summary_values
 from ..runtime.turn import Turn
 from ..state import DialogueState, KnowledgeAnswer
@@ -40,21 +40,20 @@ def same_values(stored: str, value: Any) -> bool:
     return json.loads(stored) == json.loads(frozen(value))
 
 
-class _DryRunStop(BaseException):
-    """Ends a dry run at its API call; not an Exception, so the policy does not report a failure."""
-
-
 class _Capture:
-    """Executor of a dry run: records the first side-effecting request and stops every call."""
+    """Executor of a dry run: makes no call (each returns None; the dry run's turn is thrown away),
+    and keeps the request of the first one when it is the side effect of ``instance``."""
 
     def __init__(self, instance: str):
         self.instance = instance
+        self.calls = 0
         self.request: ApiRequest | None = None
 
     def call_api(self, request: ApiRequest) -> Any:
-        if self.request is None and request.side_effects and request.instance == self.instance:
+        self.calls += 1
+        if self.calls == 1 and request.side_effects and request.instance == self.instance:
             self.request = request
-        raise _DryRunStop()
+        return None
 
     def query_knowledge(self, answer: KnowledgeAnswer) -> Any:
         raise KnowledgeUnavailable("dry run")
@@ -64,8 +63,8 @@ def frozen_arguments(agent: Agent, state: DialogueState, instance: str) -> dict[
     """The arguments the API of ``instance`` would receive if the user confirmed now."""
     capture = _Capture(instance)
     try:
-        agent.runtime.run_turn(state, f"{instance}.confirmed = True", executor=capture)
-    except (_DryRunStop, Exception):  # noqa: BLE001 - a dry run that fails only means the arguments are unknown
+        agent.runtime.run_turn(state, executor=capture, updates=[ConfirmInstance(instance, True)])
+    except Exception:  # noqa: BLE001 - a dry run that fails only means the arguments are unknown
         pass
     return capture.request.args if capture.request else None
 

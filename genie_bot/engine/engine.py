@@ -62,6 +62,22 @@ def utcnow() -> dt.datetime:
 
 
 class Engine:
+    """The conversation engine of one process: persisted sessions, ordered turns, exactly-once actions.
+
+    Built from a :class:`~genie_bot.config.Config` (agents, database, settings), started with
+    :meth:`start` and stopped with :meth:`stop`; adapters then call :meth:`handle_message` and
+    :meth:`handle_action` (or :meth:`accept_message` and :meth:`replies_of`) with a
+    :class:`~genie_bot.engine.SessionKey` and the platform's event id, and post the returned
+    :class:`~genie_bot.engine.Reply` values. Messages the engine sends on its own (reminders,
+    expiries, recovered replies) go to the sinks adapters register with :meth:`add_sink`.
+    Several processes may serve one database: sessions are leased, events de-duplicated.
+
+    >>> engine = Engine(load_config("genie.yaml"))  # doctest: +SKIP
+    >>> await engine.start()  # doctest: +SKIP
+    >>> replies = await engine.handle_message(SessionKey("slack", "T1", "C1", "1700000000.000100"),
+    ...                                       "U1", "I need help with a waitlist", "Ev01")  # doctest: +SKIP
+    """
+
     def __init__(self, config: Config, *, database: Database | None = None,
                  clock: Callable[[], dt.datetime] = utcnow, build_agent: AgentBuilder | None = None,
                  engine_id: str | None = None):

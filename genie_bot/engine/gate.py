@@ -7,6 +7,12 @@ pending action ``pending -> executing`` with a conditional UPDATE (committed at 
 crash during the call is found at start-up), and the API receives the action's id as its
 idempotency key. A call whose arguments differ from those frozen when the summary was shown
 is refused: the user confirmed other values.
+
+Control flow is explicit, whatever the code between the policy and this gate catches. A
+refusal is an ordinary error the policy reports as a failed call. When the store fails around
+a side effect, the gate records it in :attr:`ConfirmationGate.store_failure`, refuses every
+later call and query of the turn, and :meth:`ConfirmationGate.check` (called by the turn
+runner once the agent returns) fails the turn: nothing of it is committed.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import GenieError
-from ..runtime import ApiRequest, KnowledgeResult, LocalApiExecutor
+from ..runtime import ApiRequest, KnowledgeResult, KnowledgeUnavailable, LocalApiExecutor
 from ..state import KnowledgeAnswer
 from ..store import Database
 from ..store import pending as actions
@@ -34,10 +40,11 @@ class ConfirmationRefused(GenieError):
     """A side effect that may not run now; the policy reports it to the user as a failed call."""
 
 
-class TurnAborted(BaseException):
-    """The store failed around a side effect: abort the whole turn (the policy only catches Exception)."""
+class TurnAborted(GenieError):
+    """The store failed around a side effect during the turn: the turn must not be committed."""
 
 
+_ABANDONED = "it could not be recorded, so nothing of this turn is kept"
 _WHY = {
     ActionStatus.DONE: "it was already done",
     ActionStatus.EXECUTING: "it is already running",
@@ -67,11 +74,22 @@ class ConfirmationGate:
         self.closed: dict[str, str] = {}
         """Actions this turn moved to a final status other than done."""
         self.refused_owner = False
+        self.store_failure: str | None = None
+        """Why the store failed around a side effect; once set, nothing else of the turn runs or is kept."""
+
+    def check(self) -> None:
+        """Raise :class:`TurnAborted` if the store failed around a side effect during the turn."""
+        if self.store_failure is not None:
+            raise TurnAborted(self.store_failure)
 
     def query_knowledge(self, answer: KnowledgeAnswer) -> KnowledgeResult:
+        if self.store_failure is not None:
+            raise KnowledgeUnavailable(_ABANDONED)
         return self.inner.query_knowledge(answer)
 
     def call_api(self, request: ApiRequest) -> Any:
+        if self.store_failure is not None:
+            raise ConfirmationRefused(_ABANDONED)
         if not request.side_effects:
             return self.inner.call_api(request)
         action = self._action_for(request.instance)
@@ -82,7 +100,7 @@ class ConfirmationGate:
             raise ConfirmationRefused("only the person who started this conversation can confirm it")
         if action.args is not None and not same_values(action.args, request.args):
             self._close(action, ActionStatus.INVALIDATED, "the arguments differ from the confirmed summary")
-            raise ConfirmationRefused(_WHY["invalidated"])
+            raise ConfirmationRefused(_WHY[ActionStatus.INVALIDATED])
         if not self._store(lambda conn: actions.claim(conn, action.id, self.engine_id, self.clock())):
             current = self._store(lambda conn: actions.get(conn, action.id))
             if current is not None and current.status == ActionStatus.DONE:  # ran before, its turn was not saved: replay
@@ -94,7 +112,8 @@ class ConfirmationGate:
         except Exception as exc:
             self._close(action, ActionStatus.FAILED, f"{type(exc).__name__}: {exc}", from_status=ActionStatus.EXECUTING)
             raise
-        self._store(lambda conn: actions.transition(conn, action.id, (ActionStatus.EXECUTING,), ActionStatus.DONE, self.clock(),
+        self._store(lambda conn: actions.transition(conn, action.id, (ActionStatus.EXECUTING,), ActionStatus.DONE,
+                                                    self.clock(),
                                                     result=json.dumps(encode_value(result), default=str)))
         self.executed.append(action.id)
         return result
@@ -109,9 +128,11 @@ class ConfirmationGate:
         self.closed[action.id] = status
 
     def _store(self, operation: Callable) -> Any:
+        """Run ``operation`` in a transaction of its own; a failure is recorded and fails the turn."""
         try:
             with self.db.write() as conn:
                 return operation(conn)
-        except Exception as exc:  # noqa: BLE001 - any store failure here must abort the turn
+        except Exception as exc:  # noqa: BLE001 - any store failure here fails the turn (see check)
             log.exception("store failed around a side effect")
-            raise TurnAborted(f"store failed around a side effect: {exc}") from exc
+            self.store_failure = f"store failed around a side effect: {exc}"
+            raise ConfirmationRefused(_ABANDONED) from exc

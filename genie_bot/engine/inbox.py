@@ -33,6 +33,11 @@ from .types import Reply, SessionKey, replies_from_json
 
 @dataclass(frozen=True)
 class Claim:
+    """What the lease holder of a session may do next: run ``event`` of ``session`` (with the
+    session's ``open_actions``), or nothing yet (``busy``: another live process holds the lease;
+    ``wait_seconds``: the ordering window of the oldest waiting event is still open). An empty
+    claim means nothing is waiting."""
+
     event: EventRow | None = None
     session: SessionRow | None = None
     open_actions: list[PendingRow] = field(default_factory=list)

@@ -21,6 +21,7 @@ from ..config import Config
 from ..errors import GenieError
 from ..observability import TurnObserver, TurnUsage, measuring
 from ..observability.observer import parse_source
+from ..runtime import ConfirmInstance
 from ..state import DialogueState
 from ..store import Database
 from ..store import inbox as events
@@ -32,7 +33,7 @@ from ..store.sessions import SessionUpdate
 from ..store.traces import TraceRow, insert_trace
 from .agents import AgentRegistry, LoadedAgent
 from .confirmations import ConfirmationPlan, plan_confirmations, view_of
-from .gate import ConfirmationGate, TurnAborted
+from .gate import ConfirmationGate
 from .inbox import Claim
 from .migration import migrate_state
 from .types import ClickOutcome, Decision, Reply, replies_to_json
@@ -132,7 +133,7 @@ class TurnRunner:
             log.warning("lost the lease of %s during a turn; its new holder runs the event again", claim.session.key)
             self.observer.lease_lost()
             return TurnOutcome([], lost=True)
-        except (Exception, TurnAborted) as exc:  # noqa: BLE001 - every failure becomes an apology
+        except Exception as exc:  # noqa: BLE001 - every failure becomes an apology
             log.exception("turn of %s failed", claim.session.key)
             replies = [Reply(APOLOGY, outcome=ClickOutcome.FAILED)]
             self.observer.finished(self._commit_failure(claim, exc, replies, started), usage)
@@ -173,6 +174,7 @@ class TurnRunner:
     def _message(self, ctx: _Context) -> _Result:
         gate = self._gate(ctx)
         reply = ctx.loaded.agent.respond(ctx.state, ctx.claim.event.text or "", gate)
+        gate.check()
         if gate.refused_owner or self._decides_for_owner(ctx, reply.state):
             return self._refusal(ctx, NOT_OWNER)
         return self._finish(ctx, reply, gate)
@@ -205,7 +207,8 @@ class TurnRunner:
             return self._not_pending(ctx, clicked)
         gate = self._gate(ctx, clicked)
         yes = event.decision == Decision.CONFIRM.value
-        reply = ctx.loaded.agent.apply(ctx.state, f"{clicked.instance}.confirmed = {yes}", gate)
+        reply = ctx.loaded.agent.apply(ctx.state, [ConfirmInstance(clicked.instance, yes)], gate)
+        gate.check()
         result = self._finish(ctx, reply, gate, settled={clicked.id} if not yes else set(),
                               outcome=ClickOutcome.DONE if yes else ClickOutcome.CANCELLED)
         if not yes:
@@ -221,7 +224,8 @@ class TurnRunner:
             return self._refusal(ctx, _STATUS_TEXT[clicked.status])
         reason = closing[1] if closing else clicked.reason
         gate = self._gate(ctx)
-        reply = ctx.loaded.agent.apply(ctx.state, "", gate)
+        reply = ctx.loaded.agent.apply(ctx.state, (), gate)
+        gate.check()
         result = self._finish(ctx, reply, gate, settled={clicked.id},
                               prefix=f"That confirmation is no longer valid ({reason or clicked.status}).",
                               outcome=ClickOutcome.STALE, detail=reason or clicked.status)

@@ -4,6 +4,7 @@ from .executor import (ApiExecutor, ApiRequest, Knowledge, KnowledgeResult, Know
                        RecordedKnowledge)
 from .runner import Runtime, TurnResult
 from .turn import Rejection, Update
+from .updates import ConfirmInstance
 
-__all__ = ["ApiExecutor", "ApiRequest", "Knowledge", "KnowledgeResult", "KnowledgeUnavailable", "LocalApiExecutor",
+__all__ = ["ApiExecutor", "ApiRequest", "ConfirmInstance", "Knowledge", "KnowledgeResult", "KnowledgeUnavailable", "LocalApiExecutor",
            "RecordedKnowledge", "Rejection", "Runtime", "TurnResult", "Update"]

@@ -22,6 +22,7 @@ import logging
 from typing import Any
 
 from ..acts import AskField, AskForConfirmation, AskForFieldConfirmation, Report, Say
+from ..errors import GenieError
 from ..interpreter import Evaluator, InterpreterError
 from ..spec import NA, AgentSpec, Code, Field, InstanceRef
 from ..state import AnswerStatus, DialogueState, InstanceStatus, WorksheetInstance
@@ -35,6 +36,11 @@ log = logging.getLogger(__name__)
 
 MAX_CASCADE = 200
 """Field actions may assign fields whose actions assign fields...; this bounds one turn's work."""
+
+
+class CascadeLimitExceeded(GenieError):
+    """Field actions kept assigning fields (more than :data:`MAX_CASCADE` in one turn): the
+    worksheets' actions loop. The turn fails rather than stopping halfway through them."""
 
 DECLINED_TEXT = "Okay, I have not done that. You can change any of the details, or say cancel to stop."
 
@@ -107,7 +113,12 @@ def _field_updates(turn: Turn) -> None:
             instance.values.pop(field_name)
             instance.touched = turn.state.tick()
     index = 0
-    while index < len(turn.update.assigned) and index < MAX_CASCADE:
+    while index < len(turn.update.assigned):
+        if index == MAX_CASCADE:
+            log.error("field actions assigned more than %d fields in one turn: %s", MAX_CASCADE,
+                      _cascade_summary(turn.update.assigned))
+            raise CascadeLimitExceeded(f"field actions assigned more than {MAX_CASCADE} fields in one turn "
+                                       f"({_cascade_summary(turn.update.assigned)}); do the actions loop?")
         name, field_name = turn.update.assigned[index]
         index += 1
         instance = turn.state.instances.get(name)
@@ -129,6 +140,14 @@ def _field_updates(turn: Turn) -> None:
             if not value and f.actions is None:
                 turn.update.declined.append(name)
         _run_field_actions(turn, instance, f, done)
+
+
+def _cascade_summary(assigned: list[tuple[str, str]]) -> str:
+    """The most assigned fields, e.g. ``main_0.count x120, main_0.total x80``."""
+    counts: dict[str, int] = {}
+    for name, field_name in assigned:
+        counts[f"{name}.{field_name}"] = counts.get(f"{name}.{field_name}", 0) + 1
+    return ", ".join(f"{k} x{n}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])[:3])
 
 
 def _run_field_actions(turn: Turn, instance: WorksheetInstance, f: Field, done: set[tuple[str, str]]) -> None:

@@ -7,7 +7,7 @@ an exception anywhere in a turn leaves the session exactly as it was before it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..acts import Act
@@ -15,8 +15,9 @@ from ..spec import AgentSpec
 from ..state import DialogueState
 from .executor import ApiExecutor, LocalApiExecutor
 from .policy import run_policy
-from .statements import apply_statements
+from .statements import apply_statements, apply_updates
 from .turn import Turn, Update
+from .updates import ConfirmInstance
 
 
 @dataclass
@@ -49,12 +50,15 @@ class Runtime:
             state.turn = 0
         return state
 
-    def run_turn(self, state: DialogueState, statements: str, executor: ApiExecutor | None = None) -> TurnResult:
+    def run_turn(self, state: DialogueState, statements: str = "", executor: ApiExecutor | None = None,
+                 updates: Sequence[ConfirmInstance] = ()) -> TurnResult:
+        """Apply the parser's ``statements`` and the typed ``updates`` to a copy of ``state``, then the policy."""
         new_state = state.copy()
         new_state.turn += 1
         now = self.clock()
         turn = Turn(self.spec, new_state, executor or self.executor, now.date(), now, start_clock=new_state.clock)
         apply_statements(turn, statements)
+        apply_updates(turn, updates)
         run_policy(turn)
         new_state.last_acts = list(turn.acts)
         return TurnResult(turn.acts, new_state, turn.update)

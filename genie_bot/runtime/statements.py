@@ -11,6 +11,7 @@ task. Anything else is rejected with a reason. A failing statement does not stop
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from typing import Any
 
 from ..interpreter import Evaluator, InterpreterError, SafeFunction, parse_checked
@@ -21,6 +22,7 @@ from .assign import abandon, assign_field, confirm_fields, fill_instance
 from .reading import NewInstance, snap_field_name
 from .scopes import ParserScope
 from .turn import Turn
+from .updates import ConfirmInstance
 
 
 class _Query:
@@ -28,6 +30,17 @@ class _Query:
 
 
 ANSWER_NAME = "answer"
+
+
+def apply_updates(turn: Turn, updates: Iterable[ConfirmInstance]) -> None:
+    """Apply typed updates (a click's answer) as the statements they render to would be applied."""
+    applier = _Applier(turn)
+    for update in updates:
+        instance = turn.state.instances.get(update.instance)
+        if instance is None:
+            turn.update.errors.append(f"{update.statement()}: unknown instance '{update.instance}'")
+        else:
+            applier.confirm(instance, None, update.yes)
 
 
 def apply_statements(turn: Turn, source: str) -> None:
@@ -100,7 +113,7 @@ class _Applier:
     def _assign_attribute(self, target: ast.Attribute, value_node: ast.expr) -> None:
         owner, field_name = self._resolve(target.value)
         if target.attr == "confirmed":
-            self._confirm(owner, field_name, self.evaluator.eval(value_node))
+            self.confirm(owner, field_name, self.evaluator.eval(value_node))
             return
         if field_name is not None:
             owner = self._child(owner, field_name)
@@ -156,7 +169,8 @@ class _Applier:
             raise InterpreterError(f"cannot create {child_ws} in {owner.name}.{field_name}")
         return child
 
-    def _confirm(self, owner: Any, field_name: str | None, value: Any) -> None:
+    def confirm(self, owner: Any, field_name: str | None, value: Any) -> None:
+        """``owner.confirmed = value`` (or ``owner.<field_name>.confirmed = value``)."""
         if not isinstance(owner, WorksheetInstance):
             raise InterpreterError("only worksheet instances and their fields can be confirmed")
         yes = to_bool(value)

@@ -41,6 +41,15 @@ class Validation:
 
 @dataclass(frozen=True)
 class Field:
+    """One field of a task worksheet, as declared in agent.yaml.
+
+    ``kind`` is ``input`` (asked of the user), ``output`` (set from the worksheet's API result)
+    or ``internal`` (set by worksheet code, never shown to the parser). ``predicate`` decides
+    whether it applies; ``actions`` run once it is set; ``confirm`` asks the user to confirm the
+    value; an optional (``required: false``) field may be declined with ``NA``. Values are
+    coerced to ``type`` and checked against ``validation`` when assigned.
+    """
+
     name: str
     type: FieldType
     kind: str = "input"
@@ -137,6 +146,15 @@ class ApiFunction:
 
 @dataclass
 class AgentSpec:
+    """A loaded, validated agent: its task and knowledge worksheets and its API functions.
+
+    Plain data made by :func:`~genie_bot.spec.load_agent` (or :func:`~genie_bot.spec.check_agent`,
+    which returns every problem as ``file:line:col: message`` instead of raising) from an agent
+    directory: ``agent.yaml``, an optional ``api.py`` and data files. It knows nothing of LLMs,
+    databases or chat platforms. ``version`` changes whenever one of those files does, which is
+    how the engine tells a reloaded agent from the one a session started with.
+    """
+
     name: str
     directory: Path
     description: str = ""

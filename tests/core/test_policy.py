@@ -8,6 +8,7 @@ import pytest
 
 from genie_bot.acts import AskField, AskForConfirmation, Say
 from genie_bot.runtime import ApiRequest, KnowledgeResult, LocalApiExecutor, RecordedKnowledge, Runtime
+from genie_bot.runtime.policy import CascadeLimitExceeded
 from genie_bot.spec import NA, InstanceRef, load_agent
 from genie_bot.state import InstanceStatus
 
@@ -438,3 +439,22 @@ def test_field_applies_evaluates_a_predicate_read_only(ahead, make_agent):
     ahead.say("a.name = 'Bob'")
     assert not field_applies(ahead.runtime.spec, ahead.state, ahead.instance("a"), extra, TODAY.date())
     assert ahead.instance("a").values["name"] == "Bob"
+
+
+def test_field_actions_that_loop_fail_the_turn_with_a_named_error(make_agent, caplog):
+    spec = load_agent(make_agent("""
+        name: counter
+        description: counts forever, each count proposing the next counter
+        tasks:
+          - name: Counter
+            fields:
+              - name: count
+                type: int
+                actions: "propose(Counter, {'count': self.count + 1})"
+    """))
+    runtime = Runtime(spec)
+    state = runtime.new_state()
+    with pytest.raises(CascadeLimitExceeded, match=r"more than 200 fields in one turn \(counter_0.count x1, "):
+        runtime.run_turn(state, "counter_0 = Counter(count=1)")
+    assert "field actions assigned more than 200 fields" in caplog.text
+    assert state.instances == {}  # the caller's state is untouched

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from genie_bot.config import AgentConfig
-from genie_bot.engine import Decision, Engine
+from genie_bot.engine import ClickOutcome, Decision, Engine
+from genie_bot.engine.turns import APOLOGY
 from genie_bot.runtime.policy import DECLINED_TEXT
 from genie_bot.store import Database
 from genie_bot.store import pending as actions
@@ -200,3 +201,47 @@ def test_destructive_apis_are_flagged(store_url, shop):
             return await ask(engine)
 
     assert run(scenario()).pending_action.destructive
+
+
+def test_a_store_failure_before_the_call_fails_the_turn_and_nothing_runs(store_url, shop, monkeypatch):
+    claim = actions.claim
+
+    def broken_store(*args, **kwargs):
+        raise ConnectionError("the database went away")
+
+    async def scenario():
+        async with make_engine(store_url, shop) as engine:
+            action_id = (await ask(engine)).pending_action.id
+            monkeypatch.setattr(actions, "claim", broken_store)
+            failed = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c1")
+            monkeypatch.setattr(actions, "claim", claim)
+            done = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c2")
+            return failed, done
+
+    failed, done = run(scenario())
+    assert failed[0].outcome == ClickOutcome.FAILED and failed[0].text == APOLOGY
+    assert "Order Pizza-2-Ann placed" in done[0].text
+    assert len(calls()) == 1 and [a.status for a in action_rows(store_url)] == ["done"]
+
+
+def test_a_store_failure_after_the_call_fails_the_turn_and_the_call_is_never_repeated(store_url, shop, monkeypatch):
+    transition = actions.transition
+
+    def done_cannot_be_recorded(conn, action_id, from_statuses, to_status, *args, **kwargs):
+        if to_status == actions.ActionStatus.DONE:
+            raise ConnectionError("the database went away")
+        return transition(conn, action_id, from_statuses, to_status, *args, **kwargs)
+
+    async def scenario():
+        async with make_engine(store_url, shop) as engine:
+            action_id = (await ask(engine)).pending_action.id
+            monkeypatch.setattr(actions, "transition", done_cannot_be_recorded)
+            failed = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c1")
+            monkeypatch.setattr(actions, "transition", transition)
+            again = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c2")
+            return failed, again
+
+    failed, again = run(scenario())
+    assert failed[0].outcome == ClickOutcome.FAILED and failed[0].text == APOLOGY
+    assert again[0].text == "That is being done right now."
+    assert len(calls()) == 1 and [a.status for a in action_rows(store_url)] == ["executing"]
