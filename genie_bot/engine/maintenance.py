@@ -9,25 +9,44 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
+from ..config import Config
 from ..parse import Parse
 from ..state import DialogueState
 from ..store import inbox as events
 from ..store import pending as actions
-from ..store import engines, sessions, traces
+from ..store import Database, engines, sessions, traces
 from ..store.pending import ActionStatus
+from .agents import AgentRegistry
 from .types import Reply, SessionKey
 
-if TYPE_CHECKING:
-    from .engine import Engine
+T = TypeVar("T")
 
 EXPIRED_NOTICE = ("The confirmation for “{title}” expired, so I did not do it. "
                   "If you still want it, tell me and I'll ask you again.")
 
 
+class EngineServices(Protocol):
+    """What the jobs use of the :class:`~genie_bot.engine.Engine` that runs them."""
+
+    id: str
+    config: Config
+    db: Database
+    registry: AgentRegistry
+    clock: Callable[[], dt.datetime]
+
+    async def in_db(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+    async def with_session(self, key: str, work: Callable[[Any], T], wait: bool) -> T | None: ...
+
+    async def notify(self, session_key: SessionKey, reply: Reply, reason: str, *, event_id: str | None = None,
+                     part: int = 0) -> bool: ...
+
+
 class Maintenance:
-    def __init__(self, engine: "Engine"):
+    def __init__(self, engine: EngineServices):
         self.engine = engine
 
     def _now(self, now: dt.datetime | None) -> dt.datetime:

@@ -7,5 +7,7 @@ The protocol is documented in ``worksheets/star/README.md``.
 
 from pathlib import Path
 
-AGENTS_DIR = Path(__file__).resolve().parents[2] / "worksheets" / "star"
-"""The STAR agents of this repository, one directory per STAR task."""
+AGENTS_DIR = (Path(__file__).parent / "agents").resolve()
+"""The STAR agents, one directory per STAR task: the repository's ``worksheets/star`` (``agents``
+is a link to it), shipped in the wheel as package data so an installed ``genie-bot eval star``
+finds them."""
