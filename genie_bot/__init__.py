@@ -1,8 +1,11 @@
 """genie-bot: Genie Worksheets task assistants for Slack and Discord.
 
-The package is split along the paper's pipeline: ``spec`` (the worksheet language),
-``interpreter`` (the safe evaluator), ``state``/``acts``/``policy`` (the deterministic
-runtime) and, around them, parsers, responders, the engine and the CLI.
+The packages follow the flow of one message, each importing only those below it: ``spec``
+(the worksheet language) and ``interpreter`` (the safe evaluator); ``state``/``acts``; the
+deterministic ``runtime`` (statements, the policy); ``parsers``, ``responders``, ``knowledge``
+and the ``llm`` client; ``agent`` (which of them an agent is made of); the ``engine``; the
+chat-platform ``adapters``; the ``cli``. The README's Layout section has the whole map, and
+pyproject.toml's import-linter contracts state the order.
 """
 
 __version__ = "0.1.0"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .agent import Agent
 from .replay import read_trace
 from .runtime import ApiRequest, KnowledgeResult, Runtime
 from .spec import AgentSpec
@@ -66,8 +67,6 @@ def bench_runtime(spec: AgentSpec, trace: Path, repeat: int = 200) -> BenchFigur
 
 def bench_offline(spec: AgentSpec, trace: Path, repeat: int = 50) -> tuple[BenchFigures, BenchFigures]:
     """(rule-based parse per utterance, whole offline turn: parse + runtime + templated reply)."""
-    from .agent import Agent
-
     lines = read_trace(trace)
     agent = Agent(spec, executor=NullExecutor())
     parse_ms: list[float] = []

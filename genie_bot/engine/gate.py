@@ -103,7 +103,7 @@ class ConfirmationGate:
             raise ConfirmationRefused(_WHY[ActionStatus.INVALIDATED])
         if not self._store(lambda conn: actions.claim(conn, action.id, self.engine_id, self.clock())):
             current = self._store(lambda conn: actions.get(conn, action.id))
-            if current is not None and current.status == ActionStatus.DONE:  # ran before, its turn was not saved: replay
+            if current is not None and current.status == ActionStatus.DONE:  # ran, its turn was not saved: replay
                 self.executed.append(action.id)
                 return decode_value(json.loads(current.result or "null"))
             raise ConfirmationRefused(_WHY.get(current.status if current else "", "it is no longer pending"))
@@ -121,7 +121,8 @@ class ConfirmationGate:
     def _action_for(self, instance: str) -> PendingRow | None:
         if self.clicked is not None and self.clicked.instance == instance:
             return self.clicked
-        return next((a for a in reversed(self.open_actions) if a.instance == instance and a.status == ActionStatus.PENDING), None)
+        pending = (a for a in self.open_actions if a.instance == instance and a.status == ActionStatus.PENDING)
+        return next(reversed(list(pending)), None)
 
     def _close(self, action: PendingRow, status: str, reason: str, from_status: str = ActionStatus.PENDING) -> None:
         self._store(lambda conn: actions.transition(conn, action.id, (from_status,), status, self.clock(), reason=reason))

@@ -6,5 +6,5 @@ from .runner import Runtime, TurnResult
 from .turn import Rejection, Update
 from .updates import ConfirmInstance
 
-__all__ = ["ApiExecutor", "ApiRequest", "ConfirmInstance", "Knowledge", "KnowledgeResult", "KnowledgeUnavailable", "LocalApiExecutor",
-           "RecordedKnowledge", "Rejection", "Runtime", "TurnResult", "Update"]
+__all__ = ["ApiExecutor", "ApiRequest", "ConfirmInstance", "Knowledge", "KnowledgeResult", "KnowledgeUnavailable",
+           "LocalApiExecutor", "RecordedKnowledge", "Rejection", "Runtime", "TurnResult", "Update"]

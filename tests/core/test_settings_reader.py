@@ -23,8 +23,8 @@ def test_every_problem_of_an_llm_file_at_once_with_its_position(tmp_path):
 
 def test_platform_settings_read_from_genie_yaml_say_where(tmp_path):
     path = tmp_path / "genie.yaml"
-    path.write_text(f"agents: {{tickets: {WORKSHEETS / 'ticket_submission'}}}\nplatforms:\n  discord:\n    bot_token: t\n"
-                    f"    use_threads: maybe\n", encoding="utf-8")
+    path.write_text(f"agents: {{tickets: {WORKSHEETS / 'ticket_submission'}}}\n"
+                    "platforms:\n  discord:\n    bot_token: t\n    use_threads: maybe\n", encoding="utf-8")
     config = load_config(path, environ={})
     with pytest.raises(DiscordSettingsInvalid) as raised:
         DiscordSettings.parse(config.platforms["discord"])

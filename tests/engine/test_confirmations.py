@@ -25,7 +25,7 @@ async def ask(engine, user: str = "U1"):
 def action_rows(url: str) -> list[actions.PendingRow]:
     db = Database(url)
     with db.read() as conn:
-        rows = actions.of_session(conn, str(KEY), actions.FINAL + (actions.ActionStatus.PENDING, actions.ActionStatus.EXECUTING))
+        rows = actions.of_session(conn, str(KEY), tuple(actions.ActionStatus))
     db.dispose()
     return rows
 
@@ -203,22 +203,26 @@ def test_destructive_apis_are_flagged(store_url, shop):
     assert run(scenario()).pending_action.destructive
 
 
-def test_a_store_failure_before_the_call_fails_the_turn_and_nothing_runs(store_url, shop, monkeypatch):
-    claim = actions.claim
+def confirm_twice_failing_the_store_once(url, shop, monkeypatch, operation: str, broken) -> tuple[list, list]:
+    """Confirm with ``actions.<operation>`` replaced by ``broken``, then confirm again with it restored."""
+    working = getattr(actions, operation)
 
+    async def scenario():
+        async with make_engine(url, shop) as engine:
+            action_id = (await ask(engine)).pending_action.id
+            monkeypatch.setattr(actions, operation, broken)
+            failed = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c1")
+            monkeypatch.setattr(actions, operation, working)
+            return failed, await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c2")
+
+    return run(scenario())
+
+
+def test_a_store_failure_before_the_call_fails_the_turn_and_nothing_runs(store_url, shop, monkeypatch):
     def broken_store(*args, **kwargs):
         raise ConnectionError("the database went away")
 
-    async def scenario():
-        async with make_engine(store_url, shop) as engine:
-            action_id = (await ask(engine)).pending_action.id
-            monkeypatch.setattr(actions, "claim", broken_store)
-            failed = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c1")
-            monkeypatch.setattr(actions, "claim", claim)
-            done = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c2")
-            return failed, done
-
-    failed, done = run(scenario())
+    failed, done = confirm_twice_failing_the_store_once(store_url, shop, monkeypatch, "claim", broken_store)
     assert failed[0].outcome == ClickOutcome.FAILED and failed[0].text == APOLOGY
     assert "Order Pizza-2-Ann placed" in done[0].text
     assert len(calls()) == 1 and [a.status for a in action_rows(store_url)] == ["done"]
@@ -232,16 +236,8 @@ def test_a_store_failure_after_the_call_fails_the_turn_and_the_call_is_never_rep
             raise ConnectionError("the database went away")
         return transition(conn, action_id, from_statuses, to_status, *args, **kwargs)
 
-    async def scenario():
-        async with make_engine(store_url, shop) as engine:
-            action_id = (await ask(engine)).pending_action.id
-            monkeypatch.setattr(actions, "transition", done_cannot_be_recorded)
-            failed = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c1")
-            monkeypatch.setattr(actions, "transition", transition)
-            again = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c2")
-            return failed, again
-
-    failed, again = run(scenario())
+    failed, again = confirm_twice_failing_the_store_once(store_url, shop, monkeypatch, "transition",
+                                                         done_cannot_be_recorded)
     assert failed[0].outcome == ClickOutcome.FAILED and failed[0].text == APOLOGY
     assert again[0].text == "That is being done right now."
     assert len(calls()) == 1 and [a.status for a in action_rows(store_url)] == ["executing"]

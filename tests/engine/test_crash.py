@@ -66,7 +66,7 @@ def store_view(url: str, event_id: str):
     db = Database(url)
     with db.read() as conn:
         view = (sessions.load(conn, str(KEY)), inbox.outcome(conn, ("slack", event_id)),
-                actions.of_session(conn, str(KEY), actions.FINAL + (actions.ActionStatus.PENDING, actions.ActionStatus.EXECUTING)),
+                actions.of_session(conn, str(KEY), tuple(actions.ActionStatus)),
                 traces.for_session(conn, str(KEY)))
     db.dispose()
     return view

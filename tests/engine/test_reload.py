@@ -68,7 +68,8 @@ def test_a_good_reload_migrates_live_sessions_on_their_next_turn(store_url, shop
     db = Database(store_url)
     with db.read() as conn:
         migrating = traces.for_session(conn, str(KEY))[-2]
-        statuses = [a.status for a in actions.of_session(conn, str(KEY), actions.FINAL + (actions.ActionStatus.PENDING,))]
+        rows = actions.of_session(conn, str(KEY), (*actions.FINAL, actions.ActionStatus.PENDING))
+        statuses = [a.status for a in rows]
     db.dispose()
     assert migrating.spec_version == new
     assert {e.split(": ")[1] for e in migrating.errors} == {"dropped order_0.note", "dropped order_0.name"}

@@ -8,7 +8,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_pyproject_lists_every_package_under_its_installed_name():
     setuptools = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    roots = {name: REPO / folder for name, folder in setuptools["package-dir"].items()} | {"genie_bot": REPO / "genie_bot"}
+    roots = {"genie_bot": REPO / "genie_bot"} | {name: REPO / folder
+                                                 for name, folder in setuptools["package-dir"].items()}
     found = set()
     for name, folder in roots.items():
         for init in folder.rglob("__init__.py"):
