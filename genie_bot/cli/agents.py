@@ -43,6 +43,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     test.add_argument("agent_dir", type=Path)
     test.add_argument("--parser", choices=["rules"], default="rules")
     test.add_argument("-v", "--verbose", action="store_true", help="print each scenario's transcript")
+    test.add_argument("--real-apis", action="store_true",
+                      help="call side-effecting API functions that a scenario does not stub (default: such a call fails)")
     test.set_defaults(handler=_test)
 
     import_csv = commands.add_parser("import-csv", help="convert a Genie Worksheets CSV spec into agent.yaml")
@@ -119,8 +121,10 @@ def _test(args: argparse.Namespace) -> int:
         return 1
     failed = 0
     for path in files:
-        result = run_scenario(lambda clock: Agent(spec, clock=clock), path)
+        result = run_scenario(lambda clock: Agent(spec, clock=clock), path, real_apis=args.real_apis)
         print(f"{'PASS' if result.passed else 'FAIL'}  {path.name}: {result.name}")
+        for problem in result.invalid:
+            print(f"  {problem}")
         if args.verbose or not result.passed:
             for user, reply in result.transcript:
                 print(f"    user: {user}\n    bot:  " + reply.replace("\n", "\n          "))

@@ -101,7 +101,11 @@ class _Converter:
         return out
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
-        value = self.constructor.construct_object(node, deep=True)
+        try:
+            value = self.constructor.construct_object(node, deep=True)
+        except ValueError as exc:  # a timestamp such as 2026-13-01 resolves as a date that does not exist
+            self.errors.append(SpecError(_loc(self.file, node.start_mark), f"{node.value!r} is not valid: {exc}"))
+            value = node.value
         if not isinstance(value, str):
             return value
         out = LocatedStr(value)
