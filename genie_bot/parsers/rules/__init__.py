@@ -1,0 +1,92 @@
+"""The rule-based parser: offline mode, and the fast path in front of the LLM parser.
+
+It writes the same statements an LLM parser would, driven by what the spec declares (field
+types, descriptions, enum values and their descriptions, formats, knowledge tables), so a new
+agent is understood without rules of its own. A message is read by a pipeline of strategies,
+each a module of this package, tested on its own:
+
+1. ``commands``: cancel, start over, goodbye (the whole message is the command);
+2. ``asked``: the answer to the question just asked;
+3. ``other_field``: else, a short typed answer to another open field;
+4. ``tasks``: starting the task the message asks for, with every value it gives;
+5. ``volunteered``: values for other fields of the open tasks, and corrections;
+6. ``ahead`` and ``otherwise``: when nothing else was read, a bare value for the question
+   asked next, or a remark meaning "go on";
+7. a question for the knowledge base; the agent's only task; small talk and remarks.
+
+When it understands nothing it says so (``understood=False``) rather than guessing, so no
+action ever runs on a guess.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from ...spec import AgentSpec
+from ...state import DialogueState
+from .. import extract
+from ..base import Parse
+from .ahead import answers_a_later_question
+from .asked import answer_question
+from .commands import command
+from .other_field import answers_another_field
+from .otherwise import otherwise
+from .reading import Reading
+from .tasks import opens_the_only_task, restates_open_task, start_requested_task
+from .volunteered import volunteered
+from .words import CHITCHAT, QUESTION, REQUEST, plea_for_help
+
+__all__ = ["QUESTION", "RuleParser"]
+
+
+class RuleParser:
+    """Deterministic parser; ``knowledge`` (a KnowledgeStore) lets it name records offline."""
+
+    def __init__(self, knowledge: Any = None):
+        self.knowledge = knowledge
+
+    def parse(self, spec: AgentSpec, state: DialogueState, text: str, today: dt.date) -> Parse:
+        return read(Reading(spec, state, text.strip(), today, self.knowledge))
+
+    def answer_for(self, spec: AgentSpec, state: DialogueState, text: str, today: dt.date) -> str | None:
+        """Statements answering exactly the question just asked, or None (used for omission repair)."""
+        return "\n".join(answer_question(Reading(spec, state, text.strip(), today, self.knowledge))) or None
+
+
+def read(reading: Reading) -> Parse:
+    """Run the pipeline on one message."""
+    if not reading.text:
+        return Parse("", understood=False)
+    steered = command(reading)
+    if steered is not None:
+        return Parse(steered)
+    statements = reading.statements
+    answered = answer_question(reading)
+    statements.extend(answered)
+    if not answered:
+        statements.extend(answers_another_field(reading))
+    started = start_requested_task(reading, answered_already=bool(answered))
+    statements.extend(volunteered(reading))
+    if not statements:
+        statements.extend(answers_a_later_question(reading))
+    if not statements:
+        statements.extend(otherwise(reading))
+    if not statements and reading.spec.knowledge and QUESTION.search(reading.text):
+        statements.append(f"answer({reading.text!r})")
+    if not statements and opens_the_only_task(reading):
+        started = True
+    if not statements and restates_open_task(reading):
+        return Parse("# the request is already being handled")
+    if not statements:
+        return _nothing_to_do(reading.text)
+    return Parse("\n".join(statements), answers_question=bool(answered) and not started
+                 and len(statements) == len(answered))
+
+
+def _nothing_to_do(text: str) -> Parse:
+    if CHITCHAT.match(text) or extract.is_thanks(text) or plea_for_help(text):
+        return Parse("# chit-chat")
+    if not (QUESTION.search(text) or REQUEST.search(text)):
+        return Parse("# a remark, not a request")
+    return Parse("", understood=False)

@@ -1,0 +1,70 @@
+"""Which field a clause of the message is about: declines, stated values, other fields' clauses."""
+
+from __future__ import annotations
+
+from ...spec import Field
+from .. import extract
+from .fields import has_pattern_value, is_free_text
+from .reading import Reading
+
+MAX_SHORT_ANSWER_WORDS = 4
+"""Only a short reply ("walk", "7pm", "3") is read as the answer to a question the agent did not ask."""
+
+
+def declines(reading: Reading, f: Field) -> bool:
+    """The user cannot or will not give the field: "skip", "I forgot it", "no idea, sorry".
+
+    A clause saying the user does not know refers to ``f`` unless it names another field
+    ("I forgot my PIN" declines the PIN, whatever was asked), or says it late in a long clause
+    ("someone took $500 and I don't know who").
+    """
+    if extract.declines(reading.text):
+        return True
+    others = [g for g in reading.open_fields() if g is not f]
+    return any(extract.says_unknown(clause) and (extract.mentions(clause, f) or (
+        extract.unknown_near_start(clause) and not any(extract.mentions(clause, g) for g in others)))
+        for clause in extract.clauses(reading.text))
+
+
+def declines_unasked(reading: Reading, f: Field) -> bool:
+    """The message says the user does not know a field it names ("I can't remember my PIN")."""
+    return any(extract.says_unknown(c) and extract.mentions(c, f) for c in extract.clauses(reading.text))
+
+
+def stated_values(reading: Reading) -> dict[str, str]:
+    """Free-text values stated as "my X is Y": {field name: Y}.
+
+    The subject names the field by the words of its name; when it names several fields
+    ("my name is" and full_name, maiden_name...), the ones sharing the most words with it
+    win, then the ones with the fewest words in their name.
+    """
+    fields = [f for f in reading.open_fields() if is_free_text(f)]
+    out: dict[str, str] = {}
+    for subject, value in extract.statements_of_value(reading.text):
+        scored = [(len(extract.shared_name_words(subject, f)), -len(f.name.split("_")), f) for f in fields]
+        scored = [s for s in scored if s[0]]
+        best = max(((n, size) for n, size, _ in scored), default=None)
+        out.update({f.name: value for n, size, f in scored if (n, size) == best and f.name not in out})
+    return out
+
+
+def text_about(reading: Reading, f: Field) -> str:
+    """The message without the clauses that give or decline another field.
+
+    A clause that names another field and carries a value of its format, or says the user
+    does not know it, belongs to that field: "my PIN is 7402" answers no question about a
+    date of birth.
+    """
+    others = [g for g in reading.open_fields() if g is not f and not g.type.referenced()]
+    stated = stated_values(reading)
+
+    def claimed_by(clause: str, g: Field) -> bool:
+        if extract.mentions(clause, g):
+            return extract.says_unknown(clause) or g.name in stated or has_pattern_value(reading.text, g)
+        if is_free_text(f) and g.type.kind == "enum" and len(clause.split()) <= MAX_SHORT_ANSWER_WORDS:
+            return extract.mentioned_enum_value(clause, g) is not None  # "Drive, please" names no place
+        return extract.mentions(reading.text, g) and has_pattern_value(clause, g)
+
+    parts = extract.clauses(reading.text)
+    kept = [c for c in parts if extract.mentions(c, f) or not any(claimed_by(c, g) for g in others)]
+    return reading.text if kept == parts else ". ".join(kept)  # untouched, "?" and all

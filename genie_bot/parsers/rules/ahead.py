@@ -1,0 +1,44 @@
+"""Strategy: a short bare value that fits no typed question answers the free-text question asked next.
+
+Asked for a date of birth, "Cooper" is no date: the user is answering a question the agent
+has not asked yet (a mother's maiden name), as happens when the user is ahead of the agent.
+The reply goes to the first unfilled free-text input field of the asked instance whose
+predicate holds (a ``dont_ask`` field included: one the user may give unasked); questions to
+the agent, small talk, yes, no and long messages are not answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...acts import AskField
+from ...runtime.policy import field_applies
+from ...state import ACTIVE
+from .. import extract
+from .about import MAX_SHORT_ANSWER_WORDS, declines
+from .fields import is_free_text
+from .reading import Reading
+from .words import FILLER, SENTENCE, addresses_the_agent, small_talk
+
+
+def answers_a_later_question(reading: Reading) -> list[str]:
+    act = reading.question
+    instance = reading.state.instances.get(getattr(act, "instance", None) or "")
+    if not isinstance(act, AskField) or instance is None or instance.status != ACTIVE:
+        return []
+    ws = reading.spec.tasks[instance.worksheet]
+    asked = ws.fields.get(act.field)
+    if asked is None or is_free_text(asked) or declines(reading, asked):
+        return []
+    text = reading.text.strip().rstrip("?.! ")  # "Wong?" is an unsure answer, not a question
+    if (not text or len(text.split()) > MAX_SHORT_ANSWER_WORDS or FILLER.fullmatch(text)
+            or SENTENCE.search(extract.free_text(text)) or re.fullmatch(r"[\d\s.,:/#-]+", text)
+            or addresses_the_agent(reading.text) or small_talk(reading.text) or extract.says_unknown(reading.text)
+            or extract.yes_no(reading.text) is not None):
+        return []
+    for f in ws.fields.values():
+        if (f.kind == "input" and is_free_text(f) and f is not asked and instance.values.get(f.name) is None
+                and field_applies(reading.spec, reading.state, instance, f, reading.today)):
+            value = extract.role_phrase(text, f) or extract.free_text(text)
+            return [reading.assign(instance, f, value)]
+    return []

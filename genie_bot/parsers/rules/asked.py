@@ -1,0 +1,79 @@
+"""Strategy: the answer to the question the agent just asked.
+
+A typed answer (enum, yes/no, number, date, text of a declared format, free text), a decline
+("skip", "I don't know") as "NA", or yes/no to a confirmation. A clause that gives or declines
+another field is not part of the answer; small talk and questions to the agent are not free
+text.
+"""
+
+from __future__ import annotations
+
+from ...acts import AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, Report
+from ...spec import Field
+from .. import extract
+from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
+from .fields import has_pattern, is_free_text
+from .reading import Reading
+from .tasks import task_match
+from .values import typed
+from .words import QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
+
+REQUEST_FOR_A_TASK = 0.8
+"""A free-text answer that matches a task this well is a request for it, not a value ("I want to check my ticket")."""
+
+
+def answer_question(reading: Reading) -> list[str]:
+    act = reading.question
+    if isinstance(act, (AskForConfirmation, ProposeWorksheet)):
+        yes = extract.yes_no(reading.text)
+        return [] if yes is None else [f"{act.instance}.confirmed = {yes}"]
+    if isinstance(act, AskForFieldConfirmation):
+        yes = extract.yes_no(reading.text)
+        return [] if yes is None else [f"{act.instance}.{act.field}.confirmed = {yes}"]
+    if not isinstance(act, AskField):
+        return []
+    if act.instance == "answer":
+        return [f"answer.{act.field} = {extract.free_text(reading.text)!r}"]
+    instance = reading.state.instances.get(act.instance)
+    if instance is None or act.field not in reading.spec.tasks[instance.worksheet].fields:
+        return []
+    f = reading.spec.tasks[instance.worksheet].fields[act.field]
+    value = asked_value(reading, f)
+    return [] if value is None else [reading.assign(instance, f, value)]
+
+
+def asked_value(reading: Reading, f: Field):
+    """The value the message gives the asked field ``f`` ("NA" for a decline), or None."""
+    free_text = is_free_text(f)
+    if free_text and declines(reading, f) and extract.role_phrase(reading.text, f) is None:
+        return "NA"  # "I don't know, but near the University" gives one
+    text = reading.text if has_pattern(f) else text_about(reading, f)  # a format is its own evidence
+    if free_text:  # "poem. Another one please!" answers "poem"; "thanks" or "who are you?" nothing
+        text = "" if addresses_the_agent(reading.text) else ". ".join(
+            c for c in extract.clauses(text) if not small_talk(c))
+        if task_match(reading)[1] >= REQUEST_FOR_A_TASK:
+            return None
+    value = typed(reading, f, text, whole_answer=True) if text else None
+    if value is None and has_pattern(f) and _uncapitalised_answer(reading, f):
+        value = typed(reading, f, capitalised(reading.text), whole_answer=True)  # "tyler jones"
+    if f.type.is_boolean and closing_question(f) and thanks_only(reading.text) and not _reported(reading):
+        value = False  # "is there anything else?" - "ok, thanks!": nothing else
+    if value is None and declines(reading, f):
+        value = False if f.type.is_boolean else "NA"  # "that's all" answers "anything else?" with no
+    return value
+
+
+def _uncapitalised_answer(reading: Reading, f: Field) -> bool:
+    """A short reply that may be the asked value written without capitals ("tyler jones" for a
+    format of capitalised words); not a decline, a question or small talk."""
+    text = reading.text
+    return ("[A-Z]" in f.validation.pattern and text != capitalised(text)
+            and len(text.split()) <= MAX_SHORT_ANSWER_WORDS and not declines(reading, f)
+            and not extract.says_unknown(text) and not QUESTION.search(text)
+            and not small_talk(text) and not addresses_the_agent(text))
+
+
+def _reported(reading: Reading) -> bool:
+    """The agent's last turn reported a result with its question: thanks then is for the
+    result, not an answer to the question."""
+    return any(isinstance(a, Report) for a in reading.state.last_acts)

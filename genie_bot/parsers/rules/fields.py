@@ -1,0 +1,36 @@
+"""What the spec says about a field or a worksheet that decides how a message is read."""
+
+from __future__ import annotations
+
+from ...spec import AgentSpec, Field, TaskWorksheet
+from .. import extract
+
+
+def has_pattern(f: Field) -> bool:
+    """The field declares a format (an email, a ticket id): a value of it is its own evidence."""
+    return bool(f.validation and f.validation.pattern)
+
+
+def has_pattern_value(text: str, f: Field) -> bool:
+    return has_pattern(f) and bool(extract.pattern_values(text, f.validation.pattern))
+
+
+def is_free_text(f: Field) -> bool:
+    """A text field without a distinctive format: any message could be its value."""
+    return f.type.kind == "str" and not has_pattern(f)
+
+
+def top_level_tasks(spec: AgentSpec) -> list[TaskWorksheet]:
+    """Tasks a user can ask for: those no other worksheet nests (and the start worksheet)."""
+    nested = {f.type.referenced() for ws in spec.tasks.values() for f in ws.fields.values()}
+    return [ws for ws in spec.tasks.values() if ws.name not in nested or ws.name == spec.start]
+
+
+def fields_by_kind(worksheets: list[TaskWorksheet]) -> dict[str, int]:
+    """How many input fields of each type the worksheets have (one date field makes any date its value)."""
+    counts: dict[str, int] = {}
+    for ws in worksheets:
+        for f in ws.fields.values():
+            if f.kind == "input":
+                counts[f.type.kind] = counts.get(f.type.kind, 0) + 1
+    return counts

@@ -1,0 +1,26 @@
+"""Strategy: a remark that answers nothing, to a question whose enum marks a member for that.
+
+An enum member described with "otherwise" is the answer to a reply that names no member
+("I'm so nervous" to "shall we go on, or do you want more detail?" goes on).
+"""
+
+from __future__ import annotations
+
+from ...acts import AskField
+from .. import extract
+from .about import declines
+from .reading import Reading
+from .words import CHITCHAT, FILLER, remark
+
+
+def otherwise(reading: Reading) -> list[str]:
+    act = reading.question
+    instance = reading.state.instances.get(getattr(act, "instance", None) or "")
+    if not isinstance(act, AskField) or instance is None or not remark(reading.text) \
+            or CHITCHAT.match(reading.text) or FILLER.fullmatch(reading.text.strip()):
+        return []
+    f = reading.spec.tasks[instance.worksheet].fields.get(act.field)
+    if f is None or f.type.kind != "enum" or declines(reading, f):
+        return []
+    value = extract.otherwise_value(f)
+    return [] if value is None else [reading.assign(instance, f, value)]

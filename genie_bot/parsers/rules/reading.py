@@ -1,0 +1,54 @@
+"""One message being read: what it is read against, and the statements read from it so far.
+
+Every strategy of the rule parser works on a :class:`Reading`. It holds the message, the spec,
+the state, the question the agent asked last, and what earlier strategies already took (the
+fields assigned), so that a later strategy never gives the same field a second value.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...acts import Act, formal_value
+from ...spec import AgentSpec, Field
+from ...state import ACTIVE, DialogueState, WorksheetInstance
+
+
+@dataclass
+class Reading:
+    spec: AgentSpec
+    state: DialogueState
+    text: str
+    today: dt.date
+    knowledge: Any = None
+    """A KnowledgeStore, to name table records offline (a restaurant by its name)."""
+    statements: list[str] = field(default_factory=list)
+    assigned: set[tuple[str, str]] = field(default_factory=set)
+    """(instance, field) pairs given a value by this reading."""
+
+    @property
+    def question(self) -> Act | None:
+        """The agent's last question (the act the user is most likely answering)."""
+        return next((a for a in reversed(self.state.last_acts) if a.is_question), None)
+
+    @property
+    def asked(self) -> tuple[str | None, str | None]:
+        """(instance, field) the agent asked for, or (instance, None) / (None, None)."""
+        act = self.question
+        return getattr(act, "instance", None), getattr(act, "field", None)
+
+    def open_instances(self) -> list[WorksheetInstance]:
+        """Active task instances, most recently touched first."""
+        return sorted((i for i in self.state.instances.values() if i.status == ACTIVE), key=lambda i: -i.touched)
+
+    def open_fields(self) -> list[Field]:
+        """The input fields of the open task instances (what a message may refer to)."""
+        return [f for i in self.open_instances() for f in self.spec.tasks[i.worksheet].fields.values()
+                if f.kind == "input"]
+
+    def assign(self, instance: WorksheetInstance, f: Field, value: Any) -> str:
+        """The statement giving ``instance.<f>`` ``value``; the field counts as taken from now on."""
+        self.assigned.add((instance.name, f.name))
+        return f"{instance.name}.{f.name} = {formal_value(value)}"

@@ -1,0 +1,87 @@
+"""Which task a message asks for, and the statement that starts it with what the message gives."""
+
+from __future__ import annotations
+
+from ...acts import formal_value
+from ...spec import TaskWorksheet
+from ...state import ACTIVE
+from .. import extract
+from .fields import top_level_tasks
+from .reading import Reading
+from .volunteered import described_problem, volunteer_values
+from .words import CHITCHAT, plea_for_help, thanks_only
+
+TASK_THRESHOLD = 0.5
+"""The share of a task description's (or example's) content words a message must use to ask for it."""
+
+
+def task_match(reading: Reading) -> tuple[TaskWorksheet | None, float]:
+    """The top-level task whose description or examples the message is most like, and how much."""
+    words = extract.content_words(reading.text)
+    if not words:
+        return None, 0.0
+    best, best_score = None, 0.0
+    for ws in top_level_tasks(reading.spec):
+        for phrase in (ws.description, *ws.examples):
+            phrase_words = extract.content_words(phrase)
+            if not phrase_words:
+                continue
+            overlap = len(words & phrase_words)
+            score = overlap / len(phrase_words) if overlap else 0.0
+            if score > best_score:
+                best, best_score = ws, score
+    return best, best_score
+
+
+def start(reading: Reading, ws: TaskWorksheet) -> None:
+    """Start ``ws`` with the values the message gives for it and for the worksheets it nests."""
+    def constructor(ws: TaskWorksheet, name: str) -> str:
+        values = {f.name: v for f, v in volunteer_values(reading, ws, name)}
+        values.update(described_problem(reading, ws, values))
+        args = {k: formal_value(v) for k, v in values.items()}
+        for f in ws.fields.values():  # a nested worksheet behind a predicate is the agent's to open
+            opens = f.kind == "input" and f.predicate is None and f.name not in args
+            nested = reading.spec.tasks.get(f.type.ref or "") if opens else None
+            inner = constructor(nested, "") if nested is not None else None
+            if inner is not None and inner != f"{nested.name}()":
+                args[f.name] = inner
+        reading.assigned.update((name, k) for k in args)
+        return f"{ws.name}({', '.join(f'{k}={v}' for k, v in args.items())})"
+
+    name = reading.state.new_instance_name(ws.name)
+    reading.statements.append(f"{name} = {constructor(ws, name)}")
+
+
+def is_open(reading: Reading, ws: TaskWorksheet) -> bool:
+    return any(i.status == ACTIVE for i in reading.state.of_worksheet(ws.name))
+
+
+def start_requested_task(reading: Reading, answered_already: bool) -> bool:
+    """Strategy: start the task the message asks for, unless it is open already; whether it did."""
+    ws, score = task_match(reading)
+    if ws is None or score < TASK_THRESHOLD or (answered_already and score < 0.8) or thanks_only(reading.text):
+        return False  # "I'll find my way, thanks" closes a conversation rather than opening one
+    if is_open(reading, ws):
+        return False
+    start(reading, ws)
+    return True
+
+
+def restates_open_task(reading: Reading) -> bool:
+    """"I want to file a fraud report" while that report is being filled: the agent carries on."""
+    ws, score = task_match(reading)
+    return ws is not None and score >= TASK_THRESHOLD and any(
+        reading.state.root_of(i).worksheet == ws.name for i in reading.open_instances())
+
+
+def opens_the_only_task(reading: Reading) -> bool:
+    """Strategy: start the agent's one task on the first message that is more than a greeting.
+
+    An agent with a single task and no start worksheet exists for that task: whatever the
+    user opens with is a request for it.
+    """
+    tasks = top_level_tasks(reading.spec)
+    if reading.state.instances or len(tasks) != 1 or CHITCHAT.match(reading.text) or plea_for_help(reading.text):
+        return False
+    start(reading, tasks[0])
+    return True

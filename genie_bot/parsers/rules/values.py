@@ -1,0 +1,77 @@
+"""A field's value read from text, by the field's type (and its declared format or table)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from ...spec import Field
+from .. import extract
+from .fields import has_pattern
+from .reading import Reading
+
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4,
+             "5th": 4, "last": -1}
+
+
+def typed(reading: Reading, f: Field, text: str, whole_answer: bool) -> Any:
+    """The value of ``f`` that ``text`` gives, or None.
+
+    ``whole_answer``: the text is a reply to a question about ``f`` (any wording of a value
+    counts); otherwise the value must be named explicitly in a longer message.
+    """
+    kind = f.type.kind
+    if kind == "list" and f.type.item is not None:
+        parts = [p for p in re.split(r",|\band\b", text) if p.strip()]
+        item = Field(f.name, f.type.item, values=f.values, value_descriptions=f.value_descriptions)
+        values = [typed(reading, item, p, whole_answer) for p in parts]
+        return values if values and all(v is not None for v in values) else None
+    if kind == "enum":
+        return extract.enum_value(text, f) if whole_answer else extract.mentioned_enum_value(text, f)
+    if kind in ("bool", "confirm"):
+        return extract.yes_no(text)
+    if kind in ("int", "float"):
+        number = extract.number_for(text, f) if whole_answer else extract.number_with_noun(text, f)
+        if number is None:
+            return None
+        return int(number) if kind == "int" and float(number).is_integer() else number
+    if kind in ("date", "time", "datetime"):
+        return extract.date_time(text, reading.today, kind)
+    if kind == "str" and has_pattern(f):
+        found = extract.pattern_values(text, f.validation.pattern)
+        return found[0] if found else None
+    if kind == "str":
+        return (extract.role_phrase(text, f) or extract.free_text(text)) if whole_answer else None
+    if kind == "ref" and f.type.ref in reading.spec.knowledge:
+        return record(reading, f.type.ref, text)
+    return None
+
+
+def record(reading: Reading, table: str, text: str) -> Any:
+    """A knowledge record the message names: an ordinal of the last results, or a name."""
+    answer = reading.state.answer
+    rows = answer.result if answer and isinstance(answer.result, list) else []
+    index = ordinal(text)
+    if index is not None and -len(rows) <= index < len(rows):
+        return rows[index]
+    kb = reading.spec.knowledge[table]
+    candidates = rows or (reading.knowledge.rows(table, limit=10_000) if reading.knowledge is not None else [])
+    name_column = next((c for c in ("name", "title") if candidates and c in candidates[0]), kb.primary_key)
+    if not candidates or name_column is None:
+        return None
+    best = max(candidates, key=lambda r: fuzz.partial_ratio(str(r.get(name_column, "")).lower(), text.lower()))
+    if fuzz.partial_ratio(str(best.get(name_column, "")).lower(), text.lower()) >= 90:
+        return best
+    return None
+
+
+def ordinal(text: str) -> int | None:
+    """"the second one" -> 1, "the last" -> -1, "number 3" -> 2."""
+    t = extract.normalise(text)
+    for word, index in _ORDINALS.items():
+        if re.search(rf"\b{word}\b", t):
+            return index
+    match = re.search(r"(?:number|#|option)\s*(\d+)", t)
+    return int(match.group(1)) - 1 if match else None

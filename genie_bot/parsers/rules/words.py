@@ -1,0 +1,76 @@
+"""What kind of message it is: commands, small talk, questions, requests, remarks.
+
+Patterns over the message as a whole; what a message says about a field is read elsewhere
+(``extract`` for typed values, ``about`` for which field a clause is about).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import extract
+from ...spec import Field
+
+CANCEL = re.compile(r"^(cancel|cancel (it|that|this|the \w+)|stop|abort|never ?mind|forget it|forget about it|"
+                    r"quit|exit|scrap (it|that)|drop it)[.!]*$", re.I)
+START_OVER = re.compile(r"^(start over|restart|reset|start again|begin again|let'?s start over)[.!]*$", re.I)
+CHITCHAT = re.compile(r"^((hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|please|"
+                      r"thanks?( you)?( so much)?|thank you|ok(ay)?|cool|great|bye|goodbye|see you)( there)?[ ,.!]*)+"
+                      r"(how are you( doing)?( today)?[ ?.!]*)?$", re.I)
+CORRECTION = re.compile(r"\b(actually|instead|change|make it|i meant|correction|sorry|wait|not\b.*\bbut)\b", re.I)
+QUESTION = re.compile(r"(\?\s*$)|^(what|which|who|where|when|how|is|are|does|do|can|could|tell me|show me|list|find|"
+                      r"search|recommend|any)\b", re.I)
+ASKS_THE_AGENT = re.compile(r"^(why|who|how|what)\b.*\?|^.*\b(you|your)\b.*\?\s*$", re.I)
+"""A question to the agent ("Who are you?", "Why do you need that?"), not an answer."""
+REQUEST = re.compile(r"\b(can|could|would|will) you\b|\b(i want|i'?d like|i would like|i need|help me|please|let'?s)\b",
+                     re.I)
+"""A request; a message with none and no question is a remark ("this is so frustrating")."""
+SENTENCE = re.compile(r"\b(i|i'?m|me|you|we|they|he|she|is|are|was|were|am|be|do|does|did|can|could|will|would|"
+                      r"should|have|has|had|sounds?|looks?|think|know|want|need|go|going|get|got|see|like|love|make|"
+                      r"take|tell|give|let'?s|please|excuse|sorry|what|why|how)\b", re.I)
+"""Words of a sentence said to someone ("sounds right", "I love eggs"), not of a bare value ("Cooper")."""
+FILLER = re.compile(r"(h+m+|u+m+|u+h+|a+h+|o+h+|w+o+w+|l+o+l+|(ha)+h?|(he)+h?|hm+|er+m*|geez|oops|ok+)[.!?]*", re.I)
+"""Sounds and interjections ("hmm", "lol"): no value for any field."""
+PLEA = re.compile(r"^(?:(?:hi|hello|hey|please|i|i'?m|am|me|my|a|an|in|some|real|really|can|could|would|you|"
+                  r"need|needs|your|help|out|urgent|urgently|quick|quickly|hurry|desperate|situation|now)"
+                  r"\b[\s,.!?]*)+$", re.I)
+CLOSING = re.compile(r"\banything else\b", re.I)
+MAX_SMALL_TALK_WORDS = 6
+"""A short message of thanks or yes/no ("ok great, thank you!", "yes please") is no name or report."""
+
+
+def addresses_the_agent(text: str) -> bool:
+    """Greetings, farewells and questions to the agent: the message answers no free-text question."""
+    return bool(CHITCHAT.match(text) or extract.is_farewell(text) or ASKS_THE_AGENT.search(text))
+
+
+def closing_question(f: Field) -> bool:
+    """"Is there anything else I can do for you?": the question that closes a conversation."""
+    return bool(CLOSING.search(f"{f.ask or ''} {f.description}"))
+
+
+def thanks_only(text: str) -> bool:
+    """Thanks, maybe with an ok or a remark, and no request or question ("ok great, thanks for your help")."""
+    return extract.is_thanks(text) and not QUESTION.search(text) and not re.search(
+        r"\b(can|could|would|will) you\b|\b(i want|i'?d like|i would like|i need|help me with|let'?s)\b", text, re.I)
+
+
+def plea_for_help(text: str) -> bool:
+    """A plea for help that says nothing of what is wanted ("help me please!"): the answer is
+    "how can I help?", not a task."""
+    return bool(PLEA.match(text.strip())) and bool(re.search(r"\b(help|situation|hurry|urgent)", text, re.I))
+
+
+def remark(text: str) -> bool:
+    """Neither a question nor a request nor a farewell: "this is so frustrating", "I see the park"."""
+    return not (QUESTION.search(text) or REQUEST.search(text) or extract.is_farewell(text))
+
+
+def small_talk(clause: str) -> bool:
+    """A short clause of thanks, or of yes or no ("ok great", "yes please"), which is no value."""
+    return len(clause.split()) <= MAX_SMALL_TALK_WORDS and (
+        bool(CHITCHAT.match(clause)) or extract.is_thanks(clause) or extract.yes_no(clause) is not None)
+
+
+def capitalised(text: str) -> str:
+    return re.sub(r"\b[a-z]", lambda m: m.group(0).upper(), text)
