@@ -16,6 +16,8 @@ class Parse:
     statements: str
     understood: bool = True
     """False when the parser could not make sense of the message (the reply says so)."""
+    reason: str | None = None
+    """Why it could not, in words for the user, when there is more to say than "sorry"."""
     answers_question: bool = False
     """True when the statements answer exactly the question the agent just asked."""
     source: str = "rules"

@@ -92,6 +92,9 @@ def _debug_text(reply: AgentReply) -> str:
     lines = [f"parse ({reply.parse.source}): {reply.parse.statements or '(nothing)'}"]
     lines += [f"error: {e}" for e in reply.errors]
     lines += [f"act: {a.formal()}" for a in reply.acts]
+    answer = reply.state.answer
+    if answer is not None and answer.query and any(a.kind == "Report" for a in reply.acts):
+        lines.append(f"query: {answer.query}")
     lines.append("latency ms: " + ", ".join(f"{k} {v:.2f}" for k, v in reply.latencies_ms.items()))
     lines.append("state: " + json.dumps(reply.state.to_dict()["instances"], ensure_ascii=False))
     return "\n".join(lines)

@@ -19,7 +19,7 @@ from typing import Any
 from ..acts import Act, AskForConfirmation
 from ..agent import Agent
 from ..config import ConfirmationSettings
-from ..responders.templates import render_value
+from ..responders import summary_lines
 from ..runtime import ApiRequest, ConfirmInstance, KnowledgeUnavailable
 from ..runtime.policy import summary_values
 from ..runtime.turn import Turn
@@ -122,18 +122,6 @@ def view_of(action: PendingRow, loaded: LoadedAgent, settings: ConfirmationSetti
     ws = loaded.spec.tasks.get(action.worksheet)
     title = ws.description if ws and ws.description else action.worksheet
     return PendingActionView(
-        id=action.id, title=title, summary=_lines(decode_value(json.loads(action.summary))),
+        id=action.id, title=title, summary=summary_lines(loaded.spec, action.worksheet, decode_value(json.loads(action.summary))),
         confirm_label=settings.confirm_label, cancel_label=settings.cancel_label, destructive=action.destructive,
         expires_at=action.expires_at)
-
-
-def _lines(values: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
-    """Summary lines; a nested worksheet's values are listed under its field's label."""
-    out = []
-    for key, value in values.items():
-        label = f"{prefix}{key.replace('_', ' ')}"
-        if isinstance(value, dict) and value and "name" not in value:
-            out.extend(_lines(value, f"{label} › "))
-        else:
-            out.append((label, render_value(value)))
-    return out

@@ -1,6 +1,7 @@
 """Response generators: agent acts to the text the user reads."""
 
 from .base import Responder
-from .templates import TemplateResponder, render_value
+from .display import display_value, summary_lines
+from .templates import TemplateResponder
 
-__all__ = ["Responder", "TemplateResponder", "render_value"]
+__all__ = ["Responder", "TemplateResponder", "display_value", "summary_lines"]

@@ -1,61 +1,26 @@
 """The templated response generator: deterministic text for every act.
 
-Used offline and whenever the LLM responder fails. Questions use the field's ``ask:``
-phrasing when the bot builder wrote one, else a sentence built from the description; enum
-options are listed; confirmations summarise the values; reports render records as short lists.
+Used offline and whenever the LLM responder fails, so it must read as if a careful person
+wrote it: questions from ``ask:`` or built from the description (``wording``), values by type
+and summaries with the spec's labels (``display``), results as short lists of names and
+details, and never a code name, a statement or a query (``genie-bot chat --debug`` and the
+traces show those).
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, Report, Say
 from ..parse import Parse
-from ..spec import NA, AgentSpec, Field, InstanceRef
-from ..state import DialogueState
+from ..spec import AgentSpec, Field, InstanceRef, TaskWorksheet
+from ..state import DialogueState, WorksheetInstance
+from .display import display_value, enum_words, join_words, record_name, summary_lines
+from .knowledge_report import knowledge_report
+from .wording import label, question, to_user
 
-MAX_LISTED = 5
 FALLBACK = "Is there anything else I can help you with?"
-
-
-def render_value(value: Any, state: DialogueState | None = None) -> str:
-    """A value as a person would write it."""
-    if value is None:
-        return "(not set)"
-    if value == NA:
-        return "(skipped)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, dt.datetime):
-        return value.strftime("%A, %B %-d, %Y at %-I:%M %p")
-    if isinstance(value, dt.date):
-        return value.strftime("%A, %B %-d, %Y")
-    if isinstance(value, dt.time):
-        return value.strftime("%-I:%M %p")
-    if isinstance(value, InstanceRef) and state is not None and value.name in state.instances:
-        inner = state.instances[value.name].values
-        return ", ".join(f"{_label(k)}: {render_value(v, state)}" for k, v in inner.items())
-    if isinstance(value, dict):
-        return _record_line(value)
-    if isinstance(value, (list, tuple)):
-        return ", ".join(render_value(v, state) for v in value)
-    return str(value)
-
-
-def _label(name: str) -> str:
-    return name.replace("_", " ")
-
-
-def _record_line(record: dict[str, Any]) -> str:
-    if isinstance(record.get("answer"), str):  # an answer written from documents, with its sources
-        sources = record.get("sources")
-        cited = f" (sources: {', '.join(map(str, sources))})" if isinstance(sources, list) and sources else ""
-        return record["answer"] + cited
-    name = next((record[k] for k in ("name", "title") if k in record), None)
-    details = [f"{_label(k)}: {render_value(v)}" for k, v in record.items()
-               if k not in ("name", "title", "id") and not isinstance(v, (dict, list)) and len(str(v)) <= 60][:4]
-    return f"**{name}** ({', '.join(details)})" if name else ", ".join(details)
+NOT_UNDERSTOOD = "Sorry, I didn't catch that."
 
 
 class TemplateResponder:
@@ -64,109 +29,107 @@ class TemplateResponder:
     def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
         parts = []
         if not parse.understood and not any(isinstance(a, Report) for a in acts):
-            parts.append("Sorry, I didn't understand that.")
-        parts.extend(self.render(spec, state, act) for act in acts)
+            parts.append(parse.reason or NOT_UNDERSTOOD)
+        for index, act in enumerate(acts):
+            if isinstance(act, Report) and _told_by_worksheet(acts[index + 1:]):
+                continue  # the worksheet's own message after its API ran says it better
+            parts.append(self.render(spec, state, act))
         if not acts:
-            parts.append(FALLBACK if any(not i.open for i in state.instances.values()) else _offer(spec))
+            parts.append(FALLBACK if any(not i.open for i in state.instances.values()) else offer(spec))
         return "\n\n".join(p for p in parts if p)
 
     def render(self, spec: AgentSpec, state: DialogueState, act: Act) -> str:
         if isinstance(act, AskField):
             return self._ask(spec, state, act)
         if isinstance(act, AskForFieldConfirmation):
-            f = self._field(spec, state, act.instance, act.field)
-            label = f.description if f and f.description else _label(act.field)
-            return f"Just to confirm: {label} is {render_value(act.value, state)}. Is that right?"
+            f = _field(spec, state, act.instance, act.field)
+            what = label(f).lower() if f else "that"
+            return f"Just to confirm: your {what} is {display_value(act.value, f, state, spec)}. Is that right?"
         if isinstance(act, AskForConfirmation):
             ws = spec.tasks.get(act.worksheet)
-            lines = "\n".join(f"• {_label(k)}: {render_value(v, state)}" for k, v in _flatten(act.values))
-            what = (ws.description[0].lower() + ws.description[1:]) if ws and ws.description else _label(act.worksheet)
-            return f"Here is what I have:\n{lines}\nShall I go ahead and {what}? (yes / no)"
+            return (f"Here is what I have:\n{_bullets(summary_lines(spec, act.worksheet, act.values))}\n"
+                    f"Shall I go ahead and {_task_phrase(ws)}? (yes / no)")
         if isinstance(act, Report):
-            return self._report(act, state)
+            return self._report(spec, state, act)
         if isinstance(act, Say):
             return act.text
         if isinstance(act, ProposeWorksheet):
             ws = spec.tasks.get(act.worksheet)
-            what = ws.description.lower() if ws and ws.description else _label(act.worksheet)
-            with_values = ", ".join(f"{_label(k)}: {render_value(v)}" for k, v in act.params.items())
-            return f"Would you like to {what}" + (f" ({with_values})" if with_values else "") + "?"
-        return act.formal()
+            details = summary_lines(spec, act.worksheet, act.params) if ws else []
+            given = f" ({', '.join(f'{k.lower()}: {v}' for k, v in details)})" if details else ""
+            return f"Would you like me to {_task_phrase(ws)}{given}?"
+        return ""
 
     def _ask(self, spec: AgentSpec, state: DialogueState, act: AskField) -> str:
         prefix = f"{act.reason} " if act.reason else ""
         if act.instance == "answer":
             return f"{prefix}To look that up I need {act.description}."
-        f = self._field(spec, state, act.instance, act.field)
+        f = _field(spec, state, act.instance, act.field)
         if f is None:
-            return f"{prefix}What is the {act.description}?"
-        question = f.ask or _question_from(f)
+            return f"{prefix}{act.description[:1].upper()}{act.description[1:]}?"
+        text = question(f)
         if f.type.kind == "enum" and not f.ask:
-            question += " Options: " + ", ".join(f.values) + "."
-        elif f.type.kind in ("bool", "confirm") and not f.ask:
-            question += " (yes / no)"
-        if not f.required:
-            question += "" if "skip" in question.lower() else " (optional, you can say skip)"
-        return prefix + question
+            text += f" ({join_words([enum_words(v) for v in f.values], 'or')})"
+        if not f.required and "skip" not in text.lower():
+            text += " (optional: you can say skip)"
+        if f.type.kind == "confirm":  # "is this list correct?" shows the list
+            instance = state.instances[act.instance]
+            lines = summary_lines(spec, instance.worksheet, _values_of(state, instance))
+            text = f"Here is what I have:\n{_bullets(lines)}\n{text}" if lines else text
+        return prefix + text
 
-    def _report(self, act: Report, state: DialogueState) -> str:
+    def _report(self, spec: AgentSpec, state: DialogueState, act: Report) -> str:
         result = act.result
         if isinstance(result, dict) and set(result) == {"error"}:
             return f"Sorry, that did not work: {result['error']}."
         if act.query_or_instance.startswith("answer("):
-            query = state.answer.query if state.answer else None
-            searched = f" I searched with: `{_short_sql(query)}`." if query else ""
-            if not result:
-                return f"I couldn't find anything matching that.{searched}"
-            rows = result if isinstance(result, list) else [result]
-            listed = "\n".join(f"{i}. {render_value(r)}" for i, r in enumerate(rows[:MAX_LISTED], 1))
-            more = f"\n…and {len(rows) - MAX_LISTED} more." if len(rows) > MAX_LISTED else ""
-            return f"I found {len(rows)} result{'s' if len(rows) != 1 else ''}:{searched}\n{listed}{more}"
+            return knowledge_report(spec, state.answer, result)
+        instance = state.instances.get(act.query_or_instance)
+        ws = spec.tasks.get(instance.worksheet) if instance else None
+        if isinstance(result, dict) and ws is not None:
+            outputs = [(f, result[f.name]) for f in ws.fields.values() if f.kind == "output" and f.name in result]
+            if outputs:
+                return "Done. " + "; ".join(f"{label(f)}: {display_value(v, f)}" for f, v in outputs) + "."
         if isinstance(result, dict):
-            return "Done. " + ", ".join(f"{_label(k)}: {render_value(v, state)}" for k, v in result.items()) + "."
-        if isinstance(result, list):
-            return "Here is what I found: " + ", ".join(render_value(v, state) for v in result) + "."
-        return f"Done: {render_value(result, state)}."
-
-    @staticmethod
-    def _field(spec: AgentSpec, state: DialogueState, instance: str, field: str) -> Field | None:
-        found = state.instances.get(instance)
-        ws = spec.tasks.get(found.worksheet) if found else None
-        return ws.fields.get(field) if ws else None
+            return f"Done: {record_name(result) or display_value(result)}."
+        return f"Done: {display_value(result, None, state, spec)}."
 
 
-def _offer(spec: AgentSpec) -> str:
+def offer(spec: AgentSpec) -> str:
     """What the agent can do, for a user who has not started anything yet."""
     nested = {f.type.referenced() for ws in spec.tasks.values() for f in ws.fields.values()}
-    tasks = [ws.description or _label(ws.name) for ws in spec.tasks.values() if ws.name not in nested]
-    things = [t[0].lower() + t[1:] for t in tasks if t]
+    things = [_task_phrase(ws) for ws in spec.tasks.values() if ws.name not in nested]
     if spec.knowledge:
-        things.append("answer questions about " + ", ".join(_label(k) for k in spec.knowledge))
-    return "I can " + "; or ".join(things) + ". What would you like to do?" if things else "How can I help?"
+        things.append("answer questions about " + join_words([k.replace("_", " ") for k in spec.knowledge]))
+    return f"I can {join_words(things, 'or')}. What would you like to do?" if things else "How can I help?"
 
 
-def _question_from(f: Field) -> str:
-    description = f.description or _label(f.name)
-    if f.type.kind in ("bool", "confirm"):
-        return f"Please tell me {description}."
-    return f"What is {description}?" if description.split()[0].lower() in ("the", "your", "a", "an") else \
-        f"What is the {description}?"
+def _task_phrase(ws: TaskWorksheet | None) -> str:
+    """"File a student services ticket" -> "file a student services ticket"; spoken to the user."""
+    if ws is None or not ws.description:
+        return "do that"
+    phrase = to_user(ws.description.rstrip("."))
+    return phrase[:1].lower() + phrase[1:]
 
 
-def _flatten(values: dict[str, Any]) -> list[tuple[str, Any]]:
-    """Summary lines: a nested worksheet's values become one line of ``label: value`` pairs."""
-    out = []
-    for key, value in values.items():
-        if isinstance(value, dict) and value and not ({"name", "title"} & set(value)):
-            value = ", ".join(f"{_label(k)}: {render_value(v)}" for k, v in value.items()
-                              if not isinstance(v, dict))
-            nested = [(k, v) for k, v in values[key].items() if isinstance(v, dict)]
-            out.append((key, value) if value else None)
-            out.extend(_flatten(dict(nested)))
-        else:
-            out.append((key, value))
-    return [line for line in out if line]
+def _told_by_worksheet(later: list[Act]) -> bool:
+    return any(isinstance(a, Say) for a in later)
 
 
-def _short_sql(sql: str) -> str:
-    return " ".join(sql.split())
+def _bullets(lines: list[tuple[str, str]]) -> str:
+    return "\n".join(f"• {name}: {value}" for name, value in lines)
+
+
+def _values_of(state: DialogueState, instance: WorksheetInstance) -> dict[str, Any]:
+    """An instance's values with nested instances as dicts of theirs (as a summary shows them)."""
+    out = {}
+    for name, value in instance.values.items():
+        child = state.resolve(value) if isinstance(value, InstanceRef) else None
+        out[name] = _values_of(state, child) if isinstance(child, WorksheetInstance) else value
+    return out
+
+
+def _field(spec: AgentSpec, state: DialogueState, instance: str, field: str) -> Field | None:
+    found = state.instances.get(instance)
+    ws = spec.tasks.get(found.worksheet) if found else None
+    return ws.fields.get(field) if ws else None

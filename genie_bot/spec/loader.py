@@ -29,7 +29,7 @@ from .yaml_source import LocatedList, LocatedMap, load_located_yaml
 AGENT_FILE = "agent.yaml"
 _TOP_KEYS = ("name", "description", "start", "greeting", "api_module", "tasks", "knowledge")
 _TASK_KEYS = ("name", "description", "predicate", "actions", "api", "examples", "fields")
-_FIELD_KEYS = ("name", "type", "kind", "description", "ask", "predicate", "required", "dont_ask", "confirm",
+_FIELD_KEYS = ("name", "type", "kind", "description", "label", "ask", "predicate", "required", "dont_ask", "confirm",
                "actions", "on_decline", "validation", "default", "values")
 _KNOWLEDGE_KEYS = ("name", "description", "table", "csv", "documents", "primary_key", "columns")
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
@@ -172,7 +172,7 @@ class _Builder:
         values, value_descriptions = self._enum_values(raw, ftype)
         f = Field(
             name=name, type=ftype or FieldType("str"), kind=kind, description=str(raw.get("description", "")),
-            ask=raw.get("ask"), required=self._bool(raw, "required", kind == "input"),
+            label=raw.get("label"), ask=raw.get("ask"), required=self._bool(raw, "required", kind == "input"),
             dont_ask=self._bool(raw, "dont_ask", False), confirm=self._bool(raw, "confirm", False),
             values=values, value_descriptions=value_descriptions, loc=raw.loc_of("name"),
         )

@@ -29,6 +29,17 @@ class Code:
     tree: ast.Module = field(repr=False, compare=False)
     loc: Loc | None = None
 
+    @property
+    def names(self) -> set[str]:
+        """The names the code reads: bare names and fields of ``self`` (``self.kind`` -> "kind")."""
+        found = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Name):
+                found.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+                found.add(node.attr)
+        return found
+
 
 @dataclass(frozen=True)
 class Validation:
@@ -55,6 +66,9 @@ class Field:
     kind: str = "input"
     description: str = ""
     ask: str | None = None
+    """How the agent asks for the field; without it, a question is built from the description."""
+    label: str | None = None
+    """The field's name in summaries ("Full name"); without it, the head of the description."""
     predicate: Code | None = None
     required: bool = True
     dont_ask: bool = False

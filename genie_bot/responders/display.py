@@ -1,0 +1,122 @@
+"""Values as a person would write them, and the summary of what a task will submit.
+
+Shared by the templated replies and the platforms' confirmation cards, so a user reads the
+same words in both: labels from the spec (never code names), values by type, nested
+worksheets lifted into the summary or, when several of one kind sit side by side (a list of
+courses), one line each.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from ..spec import NA, AgentSpec, Field, InstanceRef, TaskWorksheet
+from ..state import DialogueState
+from .wording import label
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def display_value(value: Any, f: Field | None = None, state: DialogueState | None = None,
+                  spec: AgentSpec | None = None) -> str:
+    """``value`` as text for a user: yes/no, dates in words, enum members in words, records by name."""
+    if value is None:
+        return "(not given)"
+    if value == NA:
+        return "(skipped)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dt.datetime):
+        return value.strftime("%A, %B %-d, %Y at %-I:%M %p")
+    if isinstance(value, dt.date):
+        return value.strftime("%A, %B %-d, %Y")
+    if isinstance(value, dt.time):
+        return value.strftime("%-I:%M %p")
+    if isinstance(value, InstanceRef) and state is not None and value.name in state.instances:
+        instance = state.instances[value.name]
+        ws = spec.tasks.get(instance.worksheet) if spec is not None else None
+        return inline_summary(spec, ws, instance.values) if ws is not None else _plain_pairs(instance.values)
+    if isinstance(value, dict):
+        return record_name(value) or _plain_pairs(value)
+    if isinstance(value, (list, tuple)):
+        return join_words([display_value(v, None, state, spec) for v in value])
+    if f is not None and f.type.kind == "enum":
+        return enum_words(str(value))
+    return str(value)
+
+
+def enum_words(value: str) -> str:
+    """An enum member as words: ``TroubleShoot`` -> "Trouble Shoot"; "Join Waitlist" stays."""
+    return _CAMEL.sub(" ", value).replace("_", " ") if " " not in value else value
+
+
+def record_name(record: dict[str, Any]) -> str | None:
+    """What a knowledge record is called (its name or title), if it says."""
+    for key in ("name", "title"):
+        if record.get(key):
+            return str(record[key])
+    return None
+
+
+def join_words(items: list[str], conjunction: str = "and") -> str:
+    """"a", "a and b", "a, b and c" (or "a, b or c")."""
+    if len(items) <= 2:
+        return f" {conjunction} ".join(items)
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+
+
+def summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, value) lines of a worksheet's values as the user confirms them.
+
+    Only what the user gave and the API will receive: confirmations, flow questions ("would
+    you like a third course?") and unset fields are left out. A nested worksheet's lines are
+    lifted into the summary, unless siblings of the same kind sit beside it (a list of
+    courses): then it is one line under its field's label.
+    """
+    ws = spec.tasks.get(worksheet)
+    if ws is None:
+        return [(k.replace("_", " "), display_value(v)) for k, v in values.items()]
+    out: list[tuple[str, str]] = []
+    kinds = [f.type.ref for f in ws.fields.values() if f.name in values and f.type.ref in spec.tasks]
+    for f in shown_fields(ws):
+        value = values.get(f.name)
+        if value is None or value == NA:
+            continue
+        nested = spec.tasks.get(f.type.ref or "")
+        if nested is not None and isinstance(value, dict):
+            if kinds.count(nested.name) > 1:
+                out.append((label(f), inline_summary(spec, nested, value)))
+            else:
+                out.extend(summary_lines(spec, nested.name, value))
+        else:
+            out.append((label(f), display_value(value, f)))
+    return out
+
+
+def inline_summary(spec: AgentSpec | None, ws: TaskWorksheet, values: dict[str, Any]) -> str:
+    """A nested worksheet on one line: its first value, then the others with their labels."""
+    parts = []
+    for f in shown_fields(ws):
+        value = values.get(f.name)
+        if value is None or value == NA:
+            continue
+        nested = spec.tasks.get(f.type.ref or "") if spec is not None else None
+        text = inline_summary(spec, nested, value) if nested is not None and isinstance(value, dict) \
+            else display_value(value, f)
+        parts.append(text if not parts else f"{label(f).lower()}: {text}")
+    return ", ".join(parts)
+
+
+def shown_fields(ws: TaskWorksheet) -> list[Field]:
+    """The fields a summary shows: inputs, except confirmations and the yes/no questions that
+    only steer which other fields are asked (their predicates name them)."""
+    steering = {name for f in ws.fields.values() if f.predicate is not None for name in f.predicate.names}
+    return [f for f in ws.fields.values() if f.kind == "input" and f.type.kind != "confirm"
+            and not (f.type.is_boolean and f.name in steering)]
+
+
+def _plain_pairs(values: dict[str, Any]) -> str:
+    return ", ".join(f"{k.replace('_', ' ')}: {display_value(v)}" for k, v in values.items()
+                     if not isinstance(v, (dict, list)) and len(str(v)) <= 60)

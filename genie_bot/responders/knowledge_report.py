@@ -1,0 +1,133 @@
+"""A knowledge query's result in words: a short list, one record's details, or what was not found.
+
+The query itself (SQL) stays in the trace; the user reads what was looked for, taken from the
+query's conditions with sqlglot ("I couldn't find any restaurants with cuisine Ethiopian in
+Boston"), and the rows by name with a few details.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+
+from ..parsers.extract import content_words
+from ..spec import AgentSpec, KnowledgeWorksheet
+from ..state import KnowledgeAnswer
+from .display import display_value, record_name
+
+MAX_LISTED = 5
+MAX_DETAILS = 4
+MAX_DETAIL_CHARS = 60
+MAX_QUOTED_CHARS = 160
+
+
+def knowledge_report(spec: AgentSpec, answer: KnowledgeAnswer | None, result: Any) -> str:
+    kb = _table(spec, answer)
+    things = kb.name.replace("_", " ") if kb else "results"
+    if isinstance(result, dict) and isinstance(result.get("answer"), str):
+        return _document_answer(result)
+    rows = result if isinstance(result, list) else [] if result is None else [result]
+    looked_for = _conditions(answer.query if answer else None)
+    if not rows:
+        return f"I couldn't find any {things}" + (f" with {looked_for}." if looked_for else " matching that.")
+    if len(rows) == 1 and isinstance(rows[0], dict):
+        return _one_record(kb, rows[0], answer.question if answer else "")
+    listed = "\n".join(f"{i}. {_record_line(kb, r)}" for i, r in enumerate(rows[:MAX_LISTED], 1))
+    more = f"\n…and {len(rows) - MAX_LISTED} more." if len(rows) > MAX_LISTED else ""
+    with_what = f" with {looked_for}" if looked_for else ""
+    return f"I found {len(rows)} {things}{with_what}:\n{listed}{more}"
+
+
+def _table(spec: AgentSpec, answer: KnowledgeAnswer | None) -> KnowledgeWorksheet | None:
+    if answer is not None and answer.table in spec.knowledge:
+        return spec.knowledge[answer.table]
+    tree = _parsed(answer.query) if answer is not None and answer.query else None
+    if tree is not None:
+        found = [spec.knowledge[t] for t in {t.name for t in tree.find_all(exp.Table)} if t in spec.knowledge]
+        if len(found) == 1:
+            return found[0]
+    return next(iter(spec.knowledge.values())) if len(spec.knowledge) == 1 else None
+
+
+def _parsed(sql: str) -> exp.Expression | None:
+    try:
+        return sqlglot.parse_one(sql, read="sqlite")
+    except sqlglot.errors.ParseError:
+        return None
+
+
+def _conditions(sql: str | None) -> str:
+    """"cuisine Italian and city Seattle" from ``WHERE cuisine = 'Italian' AND city LIKE 'Seattle'``."""
+    tree = _parsed(sql) if sql else None
+    where = tree.find(exp.Where) if tree is not None else None
+    if where is None:
+        return ""
+    said = []
+    for condition in where.find_all(exp.EQ, exp.Like, exp.ILike):
+        column, value = (_unwrapped(side) for side in (condition.this, condition.expression))
+        if isinstance(column, exp.Column) and isinstance(value, exp.Literal):
+            said.append(f"{column.name.replace('_', ' ')} {value.this.strip('%')}")
+    return " and ".join(said)
+
+
+def _unwrapped(node: exp.Expression) -> exp.Expression:
+    """``lower(city)`` -> ``city``: case-insensitive matches compare the column itself."""
+    while isinstance(node, (exp.Lower, exp.Upper, exp.Paren)):
+        node = node.this
+    return node
+
+
+def _free_text_columns(kb: KnowledgeWorksheet | None) -> set[str]:
+    return {c.name for c in kb.columns.values() if c.free_text} if kb else set()
+
+
+def _title(kb: KnowledgeWorksheet | None, record: dict[str, Any]) -> str | None:
+    """What a record is called: its name or title, after its key when the key is a code ("CS161 Data Structures")."""
+    name = record_name(record)
+    key = record.get(kb.primary_key) if kb and kb.primary_key else None
+    code = key if isinstance(key, str) and key and key != name else None
+    return " ".join(str(p) for p in (code, name) if p) or None
+
+
+def _details(kb: KnowledgeWorksheet | None, record: dict[str, Any]) -> list[tuple[str, str]]:
+    """Short columns of a record as (label, value), leaving out what names it and long texts."""
+    hidden = {"name", "title", "id"} | _free_text_columns(kb) | ({kb.primary_key} if kb and kb.primary_key else set())
+    return [(k.replace("_", " "), display_value(v)) for k, v in record.items()
+            if k not in hidden and v not in (None, "") and not isinstance(v, (dict, list))
+            and len(str(v)) <= MAX_DETAIL_CHARS]
+
+
+def _record_line(kb: KnowledgeWorksheet | None, record: Any) -> str:
+    if not isinstance(record, dict):
+        return display_value(record)
+    details = ", ".join(f"{k}: {v}" for k, v in _details(kb, record)[:MAX_DETAILS])
+    name = _title(kb, record)
+    return f"**{name}** ({details})" if name and details else name or details
+
+
+def _one_record(kb: KnowledgeWorksheet | None, record: dict[str, Any], question: str) -> str:
+    """One record: its details as lines, and what its long texts say about the question (the
+    sentences of a review about kids answer "is it good for kids?")."""
+    name = _title(kb, record)
+    lines = [f"• {k}: {v}" for k, v in _details(kb, record)]
+    quotes = [f"“{_relevant(str(record[c]), question)}”" for c in sorted(_free_text_columns(kb)) if record.get(c)]
+    head = f"Here is what I have on **{name}**:" if name else "Here is what I found:"
+    return "\n".join([head, *lines, *quotes])
+
+
+def _document_answer(result: dict[str, Any]) -> str:
+    sources = result.get("sources")
+    cited = f" (sources: {', '.join(map(str, sources))})" if isinstance(sources, list) and sources else ""
+    return result["answer"] + cited
+
+
+def _relevant(text: str, question: str) -> str:
+    """The sentences of ``text`` sharing the most words with the question (else the first), shortened."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()] or [text]
+    asked = content_words(question)
+    best = max(sentences, key=lambda s: len(content_words(s) & asked))
+    chosen = best if content_words(best) & asked else sentences[0]
+    return chosen if len(chosen) <= MAX_QUOTED_CHARS else chosen[:MAX_QUOTED_CHARS].rsplit(" ", 1)[0] + "…"

@@ -1,0 +1,145 @@
+"""Words for a field, built from what the bot builder wrote: a label and a question.
+
+A field's ``ask:`` and ``label:`` are used as written. Without them, both come from its
+description, spoken to the user ("the student's full name" -> "What is your full name?",
+"when the form was submitted" -> "When was the form submitted?"), never from the code name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..spec import Field
+
+USER_NOUNS = ("user", "student", "customer", "client", "caller", "guest", "patient", "applicant", "traveler",
+              "traveller", "employee", "person", "member", "passenger", "buyer")
+_USER = "|".join(USER_NOUNS)
+_ADVERBS = r"(?:(?:already|still|also|really|currently|usually|actually|ever|once)\s+)*"
+_SUBJECT = re.compile(rf"\b(?:the|this) (?:{_USER}) ({_ADVERBS})([a-z]+)\b", re.I)
+_POSSESSIVE = re.compile(rf"\b(?:the|this) (?:{_USER})['’]s\b", re.I)
+_OBJECT = re.compile(rf"\b(for|to|with|by|from|about) (?:the|this) (?:{_USER})\b(?!['’])", re.I)
+_THIRD_PERSON = {"is": "are", "was": "were", "has": "have", "does": "do"}
+_WH = ("what", "when", "where", "which", "who", "whom", "whose", "why", "how")
+_AUXILIARIES = ("is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should", "do",
+                "does", "did")
+_LABEL_END = re.compile(r"\s*(?:\(|,|;|:|\bto\b|\bfor\b|\bthat\b|\bwhich\b|\bwhere\b|\bwho\b|\bwhose\b|\bwhen\b|\bin\b|"
+                        r"\blike\b|\bsuch as\b|\bfrom\b|\bat\b|\bon\b|\bby\b).*$", re.I)
+
+
+def to_user(text: str) -> str:
+    """Speak to the user: "the student's id" -> "your id", "the student wants" -> "you want"."""
+    text = _POSSESSIVE.sub("your", text)
+    spoken = _SUBJECT.sub(_subject, text)
+    if spoken != text:  # "you already know their position": the rest of the clause is about the user too
+        spoken = re.sub(r"\b(their|his|her)\b", "your", spoken)
+    return _OBJECT.sub(lambda m: f"{m.group(1)} you", spoken)
+
+
+def _subject(match: re.Match) -> str:
+    """"the student already knows" -> "you already know"; left alone when no verb follows ("the student id")."""
+    adverbs, word = match.group(1), match.group(2)
+    verb = _second_person(word)
+    return match.group(0) if verb is None else f"you {adverbs}{verb}"
+
+
+def _second_person(word: str) -> str | None:
+    """The verb agreeing with "you", or None when ``word`` is not a third-person verb."""
+    lower = word.lower()
+    if lower in _THIRD_PERSON:
+        return _THIRD_PERSON[lower]
+    if lower in ("would", "will", "can", "could", "should", "may", "must", "did"):
+        return lower
+    if len(lower) > 3 and lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        return lower[:-2] if lower.endswith(("sses", "shes", "ches", "xes")) else lower[:-1]
+    return None
+
+
+def label(f: Field) -> str:
+    """A short name for the field in a summary: ``label:``, else the head of its description
+    ("the student's full name" -> "Full name"), else its name in words."""
+    if f.label:
+        return f.label
+    name = _name_words(f.name)
+    description = f.description.strip().rstrip(".")
+    words = description.lower().split()
+    if words[:1] == ["what"] and len(words) <= 6 and words[1] not in _AUXILIARIES:
+        return _capital(to_user(description))  # "what the student needs help with" -> "What you need help with"
+    if not words or words[0] in _WH + ("whether", "if"):
+        return _capital(name)
+    head = _POSSESSIVE.sub("", description)
+    head = re.sub(r"^(?:the|a|an|your)\s+", "", head.strip(), flags=re.I)
+    head = re.sub(r"^(\w+)['’]s\s+", r"\1 ", head)  # "course's code" -> "course code"
+    head = _before_relative_clause(_LABEL_END.sub("", head).strip())
+    if not head or (" " not in head and len(name.split()) > 1 and head.lower() in name.lower().split()):
+        return _capital(name)  # "the course the student is in now" says less than current_course
+    return _capital(head)
+
+
+def _before_relative_clause(phrase: str) -> str:
+    """"course the student is enrolled in" -> "course": a determiner not after a preposition starts a clause."""
+    words = phrase.split()
+    for index in range(1, len(words)):
+        if words[index].lower() in ("the", "a", "an", "your", "you") and words[index - 1].lower() not in _PREPOSITIONS:
+            return " ".join(words[:index])
+    return phrase
+
+
+_PREPOSITIONS = {"of", "in", "on", "at", "for", "to", "with", "from", "by", "about", "into", "under", "over"}
+
+
+def _name_words(name: str) -> str:
+    """``is_international_student`` -> "international student"; digits and flags of a name dropped."""
+    words = [w for w in name.split("_") if w and not w.isdigit()]
+    if len(words) > 1 and words[0] in ("is", "has", "num"):
+        words = words[1:] if words[0] != "num" else ["number", "of", *words[1:]]
+    return " ".join(words)
+
+
+def question(f: Field) -> str:
+    """The question that asks for ``f``: ``ask:``, else a sentence from the description."""
+    if f.ask:
+        return f.ask
+    description = to_user(f.description.strip().rstrip(".?")) or f.name.replace("_", " ")
+    first, _, rest = description.partition(" ")
+    lead = first.lower()
+    if lead in ("whether", "if"):
+        return _yes_no_question(rest) or f"Could you tell me {description}?"
+    if lead in _WH:
+        return _capital(_wh_question(lead, rest)) + "?"
+    if f.type.kind in ("bool", "confirm"):
+        return f"Could you tell me {description}?"
+    noun = rest.split(" ", 1)[0] if lead in ("the", "your", "a", "an") else first
+    verb = "are" if noun.lower().endswith("s") and not noun.lower().endswith(("ss", "us", "is")) else "is"
+    if lead in ("the", "your", "a", "an"):
+        return f"What {verb} {description}?"
+    return f"What {verb} the {description}?"
+
+
+def _wh_question(wh: str, rest: str) -> str:
+    """"when" + "the form was submitted" -> "when was the form submitted"; "what is wrong" stays."""
+    words = rest.split()
+    if not words or words[0].lower() in _AUXILIARIES:
+        return f"{wh} {rest}"  # "what is wrong with the credits": the wh-word is the subject
+    if wh == "how" and words[0].lower() in ("many", "much", "long", "often", "far", "old"):
+        return f"{wh} {rest}"
+    for index, word in enumerate(words[1:], 1):
+        if word.lower() in _AUXILIARIES:
+            return " ".join([wh, word, *words[:index], *words[index + 1:]])
+    if words[0].lower() == "you" and len(words) > 1:
+        return " ".join([wh, "do", *words])  # "what you need help with" -> "what do you need help with"
+    return f"{wh} {rest}"
+
+
+def _yes_no_question(clause: str) -> str | None:
+    """"you want to take a third course" -> "Do you want to take a third course?"."""
+    words = clause.split()
+    for index, word in enumerate(words[:6]):
+        if word.lower() in _AUXILIARIES:
+            return _capital(" ".join([word, *words[:index], *words[index + 1:]])) + "?"
+    if len(words) > 1 and words[0].lower() == "you":
+        return "Do " + " ".join(words) + "?"
+    return None
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
