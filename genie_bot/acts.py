@@ -133,8 +133,33 @@ class ProposeWorksheet(Act):
         return f"ProposeWorksheet({self.worksheet}, {formal_value(self.params)})"
 
 
+@dataclass(frozen=True)
+class AskToCancel(Act):
+    """Ask before dropping a task the user has already given details for; yes is ``exitws(instance)``."""
+
+    instance: str
+    worksheet: str
+    kind: ClassVar[str] = "AskToCancel"
+    is_question: ClassVar[bool] = True
+
+    def formal(self) -> str:
+        return f"AskToCancel({self.instance})"
+
+
+@dataclass(frozen=True)
+class Cancelled(Act):
+    """A task the user asked to drop was dropped; nothing of it was submitted."""
+
+    instance: str
+    worksheet: str
+    kind: ClassVar[str] = "Cancelled"
+
+    def formal(self) -> str:
+        return f"Cancelled({self.instance})"
+
+
 ACT_TYPES: dict[str, type[Act]] = {cls.kind: cls for cls in (AskField, AskForFieldConfirmation, AskForConfirmation,
-                                                               Report, Say, ProposeWorksheet)}
+                                                               Report, Say, ProposeWorksheet, AskToCancel, Cancelled)}
 
 
 def act_from_dict(data: dict[str, Any]) -> Act:

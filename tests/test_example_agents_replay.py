@@ -541,7 +541,9 @@ def test_declining_a_booking_then_changing_it(restaurant_spec, restaurant_rows):
 def test_cancelling_a_booking(restaurant_spec):
     c = Conversation(restaurant_spec)
     c.turn("book_restaurant_0 = BookRestaurant(num_people=2)")
-    assert c.turn("exitws()") == []
+    assert c.turn("exitws()") == ["AskToCancel(book_restaurant_0)"]  # it holds the party size: asked first
+    assert c.state.instances["book_restaurant_0"].status == "active"
+    assert c.turn("exitws(book_restaurant_0, confirmed=True)") == ["Cancelled(book_restaurant_0)"]
     assert c.state.instances["book_restaurant_0"].status == "abandoned"
     assert submissions() == []
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, Report, Say
+from ..acts import (Act, AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, Cancelled, ProposeWorksheet,
+                    Report, Say)
 from ..parse import Parse
 from ..spec import AgentSpec, Field, InstanceRef, TaskWorksheet
 from ..state import DialogueState, WorksheetInstance
@@ -53,6 +54,11 @@ class TemplateResponder:
             return self._report(spec, state, act)
         if isinstance(act, Say):
             return act.text
+        if isinstance(act, AskToCancel):
+            return (f"Do you want me to stop and drop your request to {_task_phrase(spec.tasks.get(act.worksheet))}? "
+                    "Nothing has been submitted, and what you told me so far would be lost. (yes / no)")
+        if isinstance(act, Cancelled):
+            return f"Okay, I've dropped your request to {_task_phrase(spec.tasks.get(act.worksheet))}. Nothing was submitted."
         if isinstance(act, ProposeWorksheet):
             ws = spec.tasks.get(act.worksheet)
             details = summary_lines(spec, act.worksheet, act.params) if ws else []

@@ -17,6 +17,8 @@ _USER = "|".join(USER_NOUNS)
 _ADVERBS = r"(?:(?:already|still|also|really|currently|usually|actually|ever|once)\s+)*"
 _SUBJECT = re.compile(rf"\b(?:the|this) (?:{_USER}) ({_ADVERBS})([a-z]+)\b", re.I)
 _POSSESSIVE = re.compile(rf"\b(?:the|this) (?:{_USER})['’]s\b", re.I)
+_LEADING_OBJECT = re.compile(rf"^(\w+) (?:a|an|the) (?:{_USER})(?=\s+(?:in|to|for|with|on|at|into|from|about)\b|$)",
+                             re.I)
 _OBJECT = re.compile(rf"\b(for|to|with|by|from|about) (?:the|this) (?:{_USER})\b(?!['’])", re.I)
 _THIRD_PERSON = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _WH = ("what", "when", "where", "which", "who", "whom", "whose", "why", "how")
@@ -32,6 +34,7 @@ def to_user(text: str) -> str:
     spoken = _SUBJECT.sub(_subject, text)
     if spoken != text:  # "you already know their position": the rest of the clause is about the user too
         spoken = re.sub(r"\b(their|his|her)\b", "your", spoken)
+    spoken = _LEADING_OBJECT.sub(lambda m: f"{m.group(1)} you", spoken)  # "Enroll a student in" -> "Enroll you in"
     return _OBJECT.sub(lambda m: f"{m.group(1)} you", spoken)
 
 

@@ -21,7 +21,7 @@ import datetime as dt
 import logging
 from typing import Any
 
-from ..acts import AskField, AskForConfirmation, AskForFieldConfirmation, Report, Say
+from ..acts import AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, Cancelled, Report, Say
 from ..errors import GenieError
 from ..interpreter import Evaluator, InterpreterError
 from ..spec import NA, AgentSpec, Code, Field, InstanceRef
@@ -42,18 +42,34 @@ class CascadeLimitExceeded(GenieError):
     """Field actions kept assigning fields (more than :data:`MAX_CASCADE` in one turn): the
     worksheets' actions loop. The turn fails rather than stopping halfway through them."""
 
-DECLINED_TEXT = "Okay, I have not done that. You can change any of the details, or say cancel to stop."
+DECLINED_TEXT = "Okay, I haven't done that. What would you like to change? (Or say cancel to drop it.)"
 
 
 def run_policy(turn: Turn) -> list:
     """Run Algorithm 1 on ``turn`` and return the acts (also left in ``turn.acts``)."""
     _expire_ignored_proposals(turn)
+    if _cancellations(turn):
+        return turn.acts
     _knowledge_query(turn)
     _rejections(turn)
     _field_updates(turn)
     if _complete_worksheets(turn) and not turn.has_question():
         _ask_next(turn)
     return turn.acts
+
+
+# -- dropping a task --------------------------------------------------------------------------------
+def _cancellations(turn: Turn) -> bool:
+    """Tasks the user dropped are said so; one the user asked to drop with details in it is
+    asked about first (and nothing else this turn). True when the turn stops at that question."""
+    for name in turn.update.cancelled:
+        instance = turn.state.instances[name]
+        turn.acts.append(Cancelled(name, instance.worksheet))
+    for name in turn.update.cancel_requests:
+        instance = turn.state.instances[name]
+        turn.acts.append(AskToCancel(name, instance.worksheet))
+        return True
+    return False
 
 
 # -- step 1 ---------------------------------------------------------------------------------------
@@ -171,7 +187,8 @@ def _complete_worksheets(turn: Turn) -> bool:
             if needs_confirmation(turn, instance) and instance.confirmed is not True:
                 if instance.name in turn.update.declined:
                     turn.acts.append(Say(DECLINED_TEXT))
-                elif instance.confirmed is None and not turn.has_question():
+                elif not turn.has_question():  # declined on an earlier turn and nothing changed: ask again
+                    instance.confirmed = None
                     turn.acts.append(_ask_for_confirmation(turn, instance))
                     return False
                 handled.add(instance.name)

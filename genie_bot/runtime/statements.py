@@ -15,14 +15,26 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..interpreter import Evaluator, InterpreterError, SafeFunction, parse_checked
-from ..spec import TaskWorksheet
+from ..acts import AskToCancel
+from ..spec import InstanceRef, TaskWorksheet
 from ..spec.types import to_bool
-from ..state import AnswerStatus, InstanceStatus, KnowledgeAnswer, WorksheetInstance
+from ..state import AnswerStatus, DialogueState, InstanceStatus, KnowledgeAnswer, WorksheetInstance
 from .assign import abandon, assign_field, confirm_fields, fill_instance
 from .reading import NewInstance, snap_field_name
 from .scopes import ParserScope
 from .turn import Turn
 from .updates import ConfirmInstance
+
+
+def _holds_user_details(state: DialogueState, instance: WorksheetInstance) -> bool:
+    """Whether the task (or a worksheet nested in it) has a value the user gave."""
+    return instance.open and any(v is not None and not isinstance(v, InstanceRef)
+                                 for item in (instance, *state.descendants(instance)) for v in item.values.values())
+
+
+def _asked_to_cancel(state: DialogueState, instance: WorksheetInstance) -> bool:
+    """The agent's last question was whether to drop this task: ``exitws`` now is the user's yes."""
+    return any(isinstance(a, AskToCancel) and a.instance == instance.name for a in state.last_acts)
 
 
 class _Query:
@@ -198,7 +210,9 @@ class _Applier:
         self.turn.update.new_query = True
         return _Query()
 
-    def _exitws(self, target: Any = None) -> None:
+    def _exitws(self, target: Any = None, confirmed: bool = False) -> None:
+        """Drop a task (the most recent one by default). One holding details the user gave is only
+        dropped when ``confirmed`` (the user said goodbye, or yes to AskToCancel); else the agent asks."""
         state = self.turn.state
         if target is None:
             open_ones = sorted((i for i in state.instances.values() if i.open), key=lambda i: i.touched)
@@ -209,4 +223,9 @@ class _Applier:
             instance = state.resolve(target)
             if not isinstance(instance, WorksheetInstance):
                 raise InterpreterError("exitws() takes a worksheet instance")
+            instance = state.root_of(instance) if instance.open else instance
+        if not confirmed and _holds_user_details(state, instance) and not _asked_to_cancel(state, instance):
+            self.turn.update.cancel_requests.append(instance.name)  # the policy asks before anything is lost
+            return
         abandon(self.turn, instance)
+        self.turn.update.cancelled.append(instance.name)

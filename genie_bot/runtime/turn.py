@@ -31,6 +31,10 @@ class Update:
     declined: list[str] = field(default_factory=list)
     """Instances whose confirmation the user declined this turn."""
     rejected: list[Rejection] = field(default_factory=list)
+    cancel_requests: list[str] = field(default_factory=list)
+    """Tasks the user asked to drop that hold details the user gave: the policy asks first."""
+    cancelled: list[str] = field(default_factory=list)
+    """Tasks the user dropped this turn."""
     errors: list[str] = field(default_factory=list)
     """Statements that could not be applied (unknown names...); the caller may re-ask the parser."""
     new_query: bool = False

@@ -20,7 +20,7 @@ def test_validate_ok_prints_a_one_line_summary():
     result = genie("validate", str(TICKET))
     assert result.returncode == 0
     assert result.stdout.strip() == ("ok: ticket_submission: 7 task worksheets, 0 knowledge worksheets, 27 fields, "
-                                     "7 predicates, 4 actions, 2 API functions")
+                                     "7 predicates, 3 actions, 2 API functions")
 
 
 def test_validate_broken_agent_lists_every_error_and_exits_1(make_agent):

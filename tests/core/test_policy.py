@@ -121,9 +121,11 @@ def test_a_change_after_the_summary_needs_a_fresh_confirmation(chat, spec):
 def test_declining_the_confirmation_does_not_run_the_api(chat, spec):
     fill_order(chat)
     assert chat.say("order.confirmed = False") == [Say(__import__("genie_bot.runtime.policy", fromlist=["x"]).DECLINED_TEXT).formal()]
-    assert chat.say("# nothing") == []
+    assert chat.say("# nothing") == ["AskForConfirmation(order)"]  # nothing changed: the summary is shown again
     assert api_calls(spec) == []
+    assert chat.say("order.confirmed = False") == [Say(__import__("genie_bot.runtime.policy", fromlist=["x"]).DECLINED_TEXT).formal()]
     assert chat.say("order.count = 4") == ["AskForConfirmation(order)"]
+    assert api_calls(spec) == []
 
 
 def test_submitted_worksheet_cannot_be_changed(chat):
@@ -178,7 +180,18 @@ def test_exitws_from_worksheet_code_and_from_the_parser(chat):
     chat.say("party = Party()")
     chat.say("exitws()")  # the most recent task and what is nested in it
     assert chat.instance("party").status == ABANDONED and chat.instance("guest_0").status == ABANDONED
-    assert chat.say("exitws(order)") == []
+    assert chat.say("exitws(order)") == ["AskToCancel(order)"]  # it holds a dish the user chose: asked first
+    assert chat.instance("order").status == ACTIVE
+    assert chat.say("exitws(order)") == ["Cancelled(order)"]  # the answer to AskToCancel
+    assert chat.instance("order").status == ABANDONED
+
+
+def test_a_task_with_details_is_dropped_only_once_the_user_confirms(chat):
+    chat.say("order = Order(dish='Pasta')")
+    assert chat.say("exitws()") == ["AskToCancel(order)"]
+    assert chat.say("# keep going") == ['AskField(order, count, "count")']  # no: nothing lost
+    assert chat.instance("order").values["dish"] == "Pasta"
+    assert chat.say("exitws(order, confirmed=True)") == ["Cancelled(order)"]  # goodbye: no question
     assert chat.instance("order").status == ABANDONED
 
 
@@ -302,7 +315,7 @@ def test_instance_names_snap_typos_but_never_change_the_number(chat):
     chat.say("order_1.count = 3")
     assert chat.result.errors == ["order_1.count = 3: line 1: unknown instance 'order_1'; open instances: order_0"]
     assert chat.instance("order_0").values["count"] == 2
-    chat.say("exitws(order_0)")
+    chat.say("exitws(order_0, confirmed=True)")
     chat.say("order_1.count = 3")  # the name is close to the worksheet Order: still a clear error, no crash
     assert chat.result.errors == ["order_1.count = 3: line 1: unknown instance 'order_1'; open instances: none yet"]
 

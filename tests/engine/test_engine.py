@@ -31,7 +31,7 @@ def test_a_conversation_is_persisted_and_continues_after_a_restart(store_url, sh
         async with make_engine(store_url, shop) as engine:
             replies = await engine.handle_message(KEY, "U1", ORDER[0], "m1")
             assert replies[0].text.startswith("Hi! Orders food.")  # a new session is greeted
-            assert "how many" in replies[0].text
+            assert "How many?" in replies[0].text
             return await engine.handle_message(KEY, "U1", ORDER[1], "m2")
 
     async def second_half():
@@ -77,7 +77,7 @@ def test_each_turn_is_traced(store_url, shop):
     assert [t.event_id for t in turns] == ["m1", "m2"] and [t.turn for t in turns] == [1, 2]
     first, second = turns
     assert first.message == ORDER[0] and first.statements == ORDER[0] and first.parse_source == "statements"
-    assert first.acts == ['AskField(order_0, count, "how many")'] and "how many" in first.reply
+    assert first.acts == ['AskField(order_0, count, "how many")'] and "How many?" in first.reply
     assert {"queue", "load", "parse", "runtime", "respond", "confirmations", "total"} <= set(first.latencies)
     assert (first.llm_calls, first.prompt_tokens, first.completion_tokens, first.outcome) == (0, 0, 0, "ok")
     assert second.acts[0].startswith("AskField(order_0, count") and "reason=" in second.acts[0]
@@ -143,5 +143,5 @@ def test_replies_round_trip_through_the_store(store_url, shop):
     view = direct[0].pending_action
     assert view.title == "order food" and (view.confirm_label, view.cancel_label, view.destructive) == \
         ("Confirm", "Cancel", False)
-    assert view.summary == [("dish", "Pizza"), ("count", "2"), ("name", "Ann")]
+    assert view.summary == [("Dish", "Pizza"), ("Count", "2"), ("Name", "Ann")]  # labels from the spec
     assert json.loads(json.dumps(direct[0].to_dict()))["pending_action"]["id"] == view.id

@@ -29,7 +29,7 @@ def test_messages_delivered_out_of_order_within_the_window_run_in_sequence_order
 
     third, first, second, duplicate = run(scenario())
     assert turn_events(store_url) == ["m0", "m1", "m2"]
-    assert "how many" in first[0].text and "name for the order" in second[0].text
+    assert "How many?" in first[0].text and "name for the order" in second[0].text
     assert third[0].pending_action is not None
     assert sorted(map(len, (first, duplicate))) == [0, 1]
 

@@ -62,7 +62,7 @@ def test_a_good_reload_migrates_live_sessions_on_their_next_turn(store_url, shop
     # the migrating turn: 'note' was removed, 'Ann' is no customer number, the API changed
     assert "no longer valid (the agent was updated)" in stale_click[0].text
     assert "customer number" in stale_click[0].text
-    assert after[0].pending_action is not None and ("name", "42") in after[0].pending_action.summary
+    assert after[0].pending_action is not None and ("Customer number", "42") in after[0].pending_action.summary
     assert status.sessions_migrated == 1 and status.sessions_by_version == {f"shop@{new}": 1}
     assert session_state(store_url).instances["order_0"].values == {"dish": "Pizza", "count": 2, "name": 42}
     db = Database(store_url)

@@ -87,7 +87,7 @@ def test_reminders_are_sent_once_per_wait(store_url, shop):
     assert run(scenario()) == (1, 0, 1)
     assert [n.reason for n in notes] == ["reminder", "reminder"]
     assert notes[0].reply.text.startswith("Just checking in: I'm still waiting for your answer.\n\n")
-    assert "how many" in notes[0].reply.text
+    assert "How many?" in notes[0].reply.text
     assert "name for the order" in notes[1].reply.text
 
 

@@ -71,7 +71,7 @@ def test_reset_starts_a_thread_over_for_its_owner_or_an_admin(slack, shop_config
                                   "copy the link of a message in its thread and run `/genie reset &lt;link&gt;`."]
     assert answers["stranger"] == ["Sorry, only the person who started this conversation (or an admin) can reset it."]
     assert answers["owner"] == answers["admin"] == ["Done: this conversation starts over with your next message."]
-    assert texts[-1] == texts[0] == "Hi! Orders food.\n\nWhat is the how many?"  # greeted again: a new start
+    assert texts[-1] == texts[0] == "Hi! Orders food.\n\nHow many?"  # greeted again: a new start
 
 
 def test_reset_and_state_in_a_direct_message_mean_that_dm(slack, shop_config):

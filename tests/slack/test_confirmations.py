@@ -12,7 +12,7 @@ from tests.engine.support import build_agent, calls, run
 
 from .harness import SlackHarness, ask, has_buttons
 
-ASKED = "Here is what I have:\n• dish: Pizza\n• count: 2\n• name: Ann\nShall I go ahead and order food? (yes / no)"
+ASKED = "Here is what I have:\n• Dish: Pizza\n• Count: 2\n• Name: Ann\nShall I go ahead and order food? (yes / no)"
 
 
 def card_updates(slack, card) -> list[dict]:
@@ -34,8 +34,8 @@ def test_the_card_summarises_the_values_and_a_confirm_updates_it_in_place(slack,
     assert card["blocks"][:3] == [
         {"type": "section", "text": {"type": "mrkdwn", "text": ASKED}},
         {"type": "section", "text": {"type": "mrkdwn", "text": "*order food*"},
-         "fields": [{"type": "mrkdwn", "text": "*dish*\nPizza"}, {"type": "mrkdwn", "text": "*count*\n2"},
-                    {"type": "mrkdwn", "text": "*name*\nAnn"}]},
+         "fields": [{"type": "mrkdwn", "text": "*Dish*\nPizza"}, {"type": "mrkdwn", "text": "*Count*\n2"},
+                    {"type": "mrkdwn", "text": "*Name*\nAnn"}]},
         {"type": "actions", "block_id": "genie_buttons", "elements": [
             {"type": "button", "action_id": f"genie_confirm:{action_id}", "value": action_id, "style": "primary",
              "text": {"type": "plain_text", "text": "Confirm", "emoji": True}},
@@ -45,11 +45,11 @@ def test_the_card_summarises_the_values_and_a_confirm_updates_it_in_place(slack,
     [expiry] = card["blocks"][3:]
     assert expiry["block_id"] == "genie_expiry" and expiry["elements"][0]["text"].startswith("Expires <!date^")
 
-    outcome = ":white_check_mark: *Done* (confirmed by <@U1>)\n>Done. order id: Pizza-2-Ann."
+    outcome = ":white_check_mark: *Done* (confirmed by <@U1>)\n>Order Pizza-2-Ann placed"
     [update] = card_updates(slack, card)
     assert update == {"channel": "C1", "ts": card["ts"], "text": outcome, "blocks": card["blocks"][:2] + [
         {"type": "section", "block_id": "genie_outcome", "text": {"type": "mrkdwn", "text": outcome}}]}
-    assert messages[-1]["text"] == "Done. order id: Pizza-2-Ann.\n\nOrder Pizza-2-Ann placed"
+    assert messages[-1]["text"] == "Order Pizza-2-Ann placed"
     assert [c["key"] for c in calls()] == [action_id]
 
 
@@ -94,7 +94,7 @@ def test_a_double_click_runs_the_action_once(slack, shop_config):
 
     card, texts = run(scenario())
     assert len(calls()) == 1 and len(card_updates(slack, card)) == 1
-    assert [t for t in texts if t.startswith("Done.")] == ["Done. order id: Pizza-2-Ann.\n\nOrder Pizza-2-Ann placed"]
+    assert [t for t in texts if t == "Order Pizza-2-Ann placed"] == ["Order Pizza-2-Ann placed"]
     ephemeral = slack.responses("first") + slack.responses("second")
     assert [r["text"] for r in ephemeral] == ["That was already done."]
 
@@ -111,7 +111,7 @@ def test_a_card_posted_before_a_restart_still_works(slack, shop_config):
             return card, await h.texts(thread)
 
     card, texts = run(scenario())
-    assert "confirmed by <@U1>" in card_updates(slack, card)[0]["text"] and texts[-1].startswith("Done.")
+    assert "confirmed by <@U1>" in card_updates(slack, card)[0]["text"] and texts[-1] == "Order Pizza-2-Ann placed"
     assert [c["key"] for c in calls()] == [card["blocks"][2]["elements"][0]["value"]]
 
 
@@ -144,7 +144,7 @@ def test_an_expired_card_says_so_and_a_fresh_one_is_asked_for(slack, shop_config
     [update] = card_updates(slack, card)
     assert update["blocks"][-1]["text"]["text"] == ":hourglass: *No longer valid* (it expired)"
     assert fresh["ts"] != card["ts"] and fresh["text"].startswith("That confirmation is no longer valid (it expired).")
-    assert texts[-1].startswith("Done.") and [c["key"] for c in calls()] == [fresh["blocks"][2]["elements"][0]["value"]]
+    assert texts[-1] == "Order Pizza-2-Ann placed" and [c["key"] for c in calls()] == [fresh["blocks"][2]["elements"][0]["value"]]
 
 
 def test_a_destructive_action_asks_slack_to_confirm_the_click(slack, shop_config):

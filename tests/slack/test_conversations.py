@@ -40,7 +40,7 @@ def test_a_ticket_is_filed_in_a_thread_and_confirmed_with_the_button(slack, stor
     assert len(asked) == 1 + len(TICKET) and "leave of absence" in asked[0]
     assert asked[-2] == "What is your university email address?" and asked[-1].startswith("Here is what I have")
     fields = [f["text"] for f in card["blocks"][1]["fields"]]
-    assert "*email*\nann@stanford.edu" in fields and "*full name*\nAnn Lee" in fields
+    assert "*University email address*\nann@stanford.edu" in fields and "*Full name*\nAnn Lee" in fields
     assert [call.params["thread_ts"] for call in slack.calls_to("chat.postMessage")] == [thread] * (len(TICKET) + 2)
     settled, result = final[-2:]
     assert settled["ts"] == card["ts"] and len(final) == len(asked) + 1
@@ -67,7 +67,7 @@ def test_every_message_is_recorded_then_acknowledged_before_its_turn_runs(slack,
     assert recorded_at_ack in ("queued", "running")  # a process dying now leaves it to the others
     assert placeholder.params == {"channel": "C1", "thread_ts": ts, "text": THINKING, "metadata": {
         "event_type": "genie_thinking", "event_payload": {"event_id": "Ev1"}}}
-    assert texts == ["Hi! Orders food.\n\nWhat is the how many?"]  # the placeholder, replaced
+    assert texts == ["Hi! Orders food.\n\nHow many?"]  # the placeholder, replaced
     [update] = slack.calls_to("chat.update")
     assert update.params["metadata"] == {"event_type": "genie_reply", "event_payload": {"event_id": "Ev1", "part": 0}}
 
@@ -87,7 +87,7 @@ def test_a_message_that_cannot_be_recorded_is_refused_so_that_slack_delivers_it_
 
     refused, retried, texts, posts = run(scenario())
     assert (refused, retried) == (500, 200)
-    assert texts == ["Hi! Orders food.\n\nWhat is the how many?"] and len(posts) == 1  # nothing posted for the refusal
+    assert texts == ["Hi! Orders food.\n\nHow many?"] and len(posts) == 1  # nothing posted for the refusal
 
 
 def test_a_mention_in_someone_elses_thread_makes_it_a_session_there(slack, shop_config):
@@ -100,7 +100,7 @@ def test_a_mention_in_someone_elses_thread_makes_it_a_session_there(slack, shop_
             return thread, await h.texts(thread), [c.params["thread_ts"] for c in slack.calls_to("chat.postMessage")]
 
     thread, texts, threads = run(scenario())
-    assert texts == ["Hi! Orders food.\n\nWhat is the how many?", "What is the name for the order?"]
+    assert texts == ["Hi! Orders food.\n\nHow many?", "What is the name for the order?"]
     assert threads == [thread, thread]
 
 
@@ -147,7 +147,7 @@ def test_a_direct_message_conversation_is_one_session_answered_in_the_dm(slack, 
 
     posts, updates = run(scenario())
     assert [(p["channel"], p.get("thread_ts")) for p in posts] == [("D1", None), ("D1", None)]
-    assert [u.params["text"] for u in updates] == ["Hi! Orders food.\n\nWhat is the how many?",
+    assert [u.params["text"] for u in updates] == ["Hi! Orders food.\n\nHow many?",
                                                    "What is the name for the order?"]
 
 
@@ -204,7 +204,7 @@ def test_a_thread_is_still_the_bots_after_a_restart(slack, shop_config):
             await h.settle()
             return await h.texts(thread)
 
-    assert run(scenario()) == ["Hi! Orders food.\n\nWhat is the how many?", "What is the name for the order?"]
+    assert run(scenario()) == ["Hi! Orders food.\n\nHow many?", "What is the name for the order?"]
     assert len(slack.calls_to("conversations.replies")) >= 1
 
 
@@ -271,7 +271,7 @@ def test_a_recovered_reply_replaces_the_placeholder_a_dead_process_left_and_is_n
             return await h.texts(thread), len(slack.calls_to("chat.postMessage")) - posts_before
 
     texts, posted = run(scenario())
-    assert texts == ["Hi! Orders food.\n\nWhat is the how many?", "Ev1's answer", "Ev2's answer"]
+    assert texts == ["Hi! Orders food.\n\nHow many?", "Ev1's answer", "Ev2's answer"]
     assert posted == 0  # Ev1 took its placeholder's place; Ev2 and Ev1 again were already there
 
 
@@ -296,4 +296,4 @@ def test_a_turn_whose_placeholder_slack_refused_still_answers(slack, shop_config
             await h.settle()
             return await h.texts(thread)
 
-    assert run(scenario()) == ["Hi! Orders food.\n\nWhat is the how many?"]
+    assert run(scenario()) == ["Hi! Orders food.\n\nHow many?"]

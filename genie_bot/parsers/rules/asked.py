@@ -8,7 +8,7 @@ text.
 
 from __future__ import annotations
 
-from ...acts import AskField, AskForConfirmation, AskForFieldConfirmation, ProposeWorksheet, Report
+from ...acts import AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, ProposeWorksheet, Report
 from ...spec import Field
 from .. import extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
@@ -27,6 +27,9 @@ def answer_question(reading: Reading) -> list[str]:
     if isinstance(act, (AskForConfirmation, ProposeWorksheet)):
         yes = extract.yes_no(reading.text)
         return [] if yes is None else [f"{act.instance}.confirmed = {yes}"]
+    if isinstance(act, AskToCancel):
+        yes = extract.yes_no(reading.text)
+        return [] if yes is None else [f"exitws({act.instance}, confirmed=True)" if yes else "# keep going"]
     if isinstance(act, AskForFieldConfirmation):
         yes = extract.yes_no(reading.text)
         return [] if yes is None else [f"{act.instance}.{act.field}.confirmed = {yes}"]

@@ -5,12 +5,12 @@ from __future__ import annotations
 from ...acts import AskForConfirmation, ProposeWorksheet
 from .. import extract
 from .reading import Reading
-from .words import CANCEL, START_OVER
+from .words import START_OVER, cancels
 
 
 def command(reading: Reading) -> str | None:
     """The statements for a command, or None when the message is not one."""
-    if CANCEL.match(reading.text):
+    if cancels(reading.text):
         return "exitws()" if reading.open_instances() else "# nothing to cancel"
     if START_OVER.match(reading.text):
         return _start_over(reading)
@@ -25,12 +25,12 @@ def _farewell(reading: Reading) -> str:
     if isinstance(act, (AskForConfirmation, ProposeWorksheet)):
         return f"{act.instance}.confirmed = False"
     roots = sorted({reading.state.root_of(i).name for i in reading.open_instances()})
-    return "\n".join(f"exitws({name})" for name in roots) or "# farewell"
+    return "\n".join(f"exitws({name}, confirmed=True)" for name in roots) or "# farewell"
 
 
 def _start_over(reading: Reading) -> str:
     roots = {reading.state.root_of(i).name for i in reading.open_instances()}
-    lines = [f"exitws({name})" for name in sorted(roots)]
+    lines = [f"exitws({name}, confirmed=True)" for name in sorted(roots)]
     if reading.spec.start:
         lines.append(f"{reading.state.new_instance_name(reading.spec.start)} = {reading.spec.start}()")
     return "\n".join(lines) or "# nothing to start over"

@@ -11,8 +11,13 @@ import re
 from .. import extract
 from ...spec import Field
 
-CANCEL = re.compile(r"^(cancel|cancel (it|that|this|the \w+)|stop|abort|never ?mind|forget it|forget about it|"
-                    r"quit|exit|scrap (it|that)|drop it)[.!]*$", re.I)
+CANCEL = re.compile(r"(cancel|cancel (it|that|this|the \w+|my \w+)( (please|then|now|for now))?|stop|abort|never ?mind|"
+                    r"forget (it|about it|that|the whole thing)|quit|exit|scrap (it|that)|drop (it|that)|call it off|"
+                    r"i'?ve changed my mind|i (have )?changed my mind|"
+                    r"i (don'?t|do not|no longer) (want|need) (it|this|that|to \w+( \w+)?)( any ?more)?)[.!]*", re.I)
+"""A clause that drops the task in progress ("forget it", "i don't want to enroll anymore")."""
+_LEAD_IN = re.compile(r"^((ugh|uh|um+|hmm+|oh|ok(ay)?|well|so|actually|just|no|nah|nope|please|you know what|"
+                      r"on second thought)[\s,.!]+)+", re.I)
 START_OVER = re.compile(r"^(start over|restart|reset|start again|begin again|let'?s start over)[.!]*$", re.I)
 CHITCHAT = re.compile(r"^((hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|please|"
                       r"thanks?( you)?( so much)?|thank you|ok(ay)?|cool|great|bye|goodbye|see you)( there)?[ ,.!]*)+"
@@ -37,6 +42,15 @@ PLEA = re.compile(r"^(?:(?:hi|hello|hey|please|i|i'?m|am|me|my|a|an|in|some|real
 CLOSING = re.compile(r"\banything else\b", re.I)
 MAX_SMALL_TALK_WORDS = 6
 """A short message of thanks or yes/no ("ok great, thank you!", "yes please") is no name or report."""
+
+
+def cancels(text: str) -> bool:
+    """Whether a clause of the message drops the task ("ugh forget it", "nevermind, I'll come back
+    later") and no other clause gives a value or asks ("never mind, my PIN is 0314" corrects)."""
+    clauses = extract.clauses(text)
+    dropping = [c for c in clauses if CANCEL.fullmatch(_LEAD_IN.sub("", c).strip())]
+    rest = " ".join(c for c in clauses if c not in dropping)
+    return bool(dropping) and not re.search(r"\d|\?", rest) and "?" not in text
 
 
 def addresses_the_agent(text: str) -> bool:
