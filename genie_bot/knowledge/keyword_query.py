@@ -1,9 +1,18 @@
 """The offline knowledge parser: answers ``answer("...")`` without an LLM.
 
-It recognises values of the tables' categorical columns in the question ("Italian",
-"Seattle", "cheap"), explicit query parameters, a record's name, and "best / highly rated"
-wording, and turns them into a real SQL query, which is reported with the result so the
-user sees what was searched. Questions it cannot map to a table get an honest empty result.
+It reads a question against what the tables declare and hold:
+
+- filters: records the question names ("CS 107", "Enoteca Vigna", fuzzily), values of the
+  tables' categorical columns ("Italian", "Seattle", "Tue/Thu"), explicit query parameters;
+- the table: the one the question names records or values of, and, among those, the one
+  whose name, description and columns share the most words with the question ("offered",
+  "seats", "workload"), with a wh-word pointing at columns of a kind (who -> a person's name,
+  where -> a place, when -> days and times, how many -> numbers);
+- the columns to show: the record's name and key, the filters, and the columns asked about;
+- the order: best first for "best / highly rated" wording when the table has a rating.
+
+The query is real SQL (SQLAlchemy), kept with the result for the trace. Questions it cannot
+map to a table get an honest empty result.
 """
 
 from __future__ import annotations
@@ -12,25 +21,53 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from rapidfuzz import fuzz
-from sqlalchemy import Float, Integer, select
+from sqlalchemy import Float, Integer, Table, select
 from sqlalchemy.sql import Select
 
 from ..runtime.executor import KnowledgeResult
+from ..spec import KnowledgeWorksheet
 from ..state import KnowledgeAnswer
+from .mentions import squashed
 from .store import KnowledgeStore
 
 CATEGORICAL_LIMIT = 60
 RESULT_LIMIT = 10
+MAX_PHRASE_WORDS = 4
 _RANKING_WORDS = re.compile(r"\b(best|top|highest|highly|good|great|popular|recommend\w*)\b", re.I)
-_NAME_COLUMNS = ("name", "title", "course_id", "id")
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = {"the", "a", "an", "is", "are", "do", "does", "what", "which", "who", "when", "where", "how", "of", "in", "on",
+         "for", "to", "and", "or", "it", "its", "any", "there", "me", "my", "i", "you", "can", "with", "this", "that",
+         "they", "them", "their", "be", "have", "has", "at", "by", "from", "about", "tell", "show", "find", "list",
+         "whats", "s", "much", "many", "one", "some", "please", "would", "could", "should", "will", "like", "than",
+         "more", "most", "less", "not", "no", "yes", "get", "got", "give"}
+_CUES = {
+    "who": ("name", "instructor", "teacher", "author", "owner", "staff", "person", "professor"),
+    "where": ("location", "address", "room", "building", "place", "city", "where"),
+    "when": ("time", "day", "days", "date", "quarter", "hours", "schedule", "when"),
+    "how many": ("number", "count", "capacity", "enrolled", "seats", "units", "hours"),
+    "how much": ("price", "cost", "fee", "hours"),
+    "what time": ("time", "opening", "closing", "start", "end"),
+}
 
 
 @dataclass
 class _TableIndex:
     categorical: dict[str, list[str]]
-    name_column: str | None
     rating_column: str | None
+    vocabulary: set[str]
+    """Words of the table's name, description, columns and their descriptions."""
+    column_words: dict[str, set[str]]
+    """Each column's distinctive words: of its name, and of its description that few other columns use."""
+
+
+@dataclass
+class _Reading:
+    """What a question says about one table."""
+
+    table: str
+    filters: dict[str, Any]
+    relevance: int
+    asked: list[str]
 
 
 class KeywordQuery:
@@ -49,56 +86,112 @@ class KeywordQuery:
             values = self.store.distinct_values(name, column.name, CATEGORICAL_LIMIT)
             if len(values) <= CATEGORICAL_LIMIT:
                 categorical[column.name] = sorted((str(v) for v in values), key=len, reverse=True)
-        name_column = next((c for c in _NAME_COLUMNS if c in table.c and c not in categorical), None)
         rating = next((c.name for c in table.columns if "rating" in c.name and isinstance(c.type, (Integer, Float))), None)
-        return _TableIndex(categorical, name_column, rating)
+        kb = self.store.spec.knowledge[name]
+        described = {c: _words(kb.columns[c].description) if c in kb.columns else set() for c in table.c.keys()}
+        uses = {w: sum(w in words for words in described.values()) for words in described.values() for w in words}
+        column_words = {c: _words(c.replace("_", " ")) | {w for w in described[c] if uses[w] <= 2}
+                        for c in table.c.keys()}
+        vocabulary = _words(f"{name} {kb.description}").union(*column_words.values())
+        return _TableIndex(categorical, rating, vocabulary, column_words)
 
     def query(self, answer: KnowledgeAnswer) -> KnowledgeResult:
         candidates = [answer.table] if answer.table in self.store.tables else list(self.store.tables)
-        scored = [(self._filters(name, answer), name) for name in candidates]
-        if not scored:
+        common = set.intersection(*(self.index[n].vocabulary for n in candidates)) if len(candidates) > 1 else set()
+        readings = [self._read(name, answer, common) for name in candidates]
+        if not readings:
             return KnowledgeResult(None, [])
-        filters, name = max(scored, key=lambda item: len(item[0]))
-        if not filters and len(candidates) > 1:
+        best = max(readings, key=lambda r: (len(r.filters) > 0, r.relevance, len(r.filters)))
+        if not best.filters and best.relevance == 0 and len(candidates) > 1:
             return KnowledgeResult(None, [])
-        statement = self._select(name, filters, bool(_RANKING_WORDS.search(answer.question)))
+        statement = self._select(best, bool(_RANKING_WORDS.search(answer.question)))
         sql = str(statement.compile(self.store.engine, compile_kwargs={"literal_binds": True}))
         with self.store.engine.connect() as conn:
             rows = [dict(r._mapping) for r in conn.execute(statement)]
         return KnowledgeResult(sql, rows)
 
-    def _filters(self, name: str, answer: KnowledgeAnswer) -> dict[str, Any]:
-        index = self.index[name]
+    # -- reading a question against one table --------------------------------------------------------
+    def _read(self, name: str, answer: KnowledgeAnswer, common: set[str]) -> _Reading:
         table = self.store.tables[name]
+        kb = self.store.spec.knowledge[name]
         filters = {k: v for k, v in answer.params.items() if k in table.c}
-        text = answer.question.lower()
-        for column, values in index.categorical.items():
-            if column in filters:
-                continue
-            for value in values:
-                if re.search(rf"\b{re.escape(value.lower())}\b", text):
-                    filters[column] = value
-                    break
-        if index.name_column and index.name_column not in filters:
-            match = self._name_match(name, index.name_column, text)
-            if match is not None:
-                filters[index.name_column] = match
-        return filters
+        text = answer.question
+        for mention in self.store.record_names(name).find(text)[:1]:
+            key = kb.primary_key if kb.primary_key in mention.record else None
+            column = key or next(c for c in ("name", "title") if c in mention.record)
+            filters.setdefault(column, mention.record[column])
+            text = text[:mention.start] + " " + text[mention.end:]  # its words name that record, nothing else
+        phrases = _phrases(text)
+        for column, values in self.index[name].categorical.items():
+            if column not in filters:
+                found = next((v for v in values if squashed(v) in phrases and not squashed(v).isdigit()), None)
+                found = found or _named_by_one_word(values, phrases)
+                if found is not None:
+                    filters[column] = found
+        words = _words(text) - common  # words every table uses tell them apart no better than none
+        index = self.index[name]
+        about_columns = words - _words(f"{name} {kb.description}")  # "offered" picks offerings, not a column of it
+        asked = [c for c in table.c.keys() if _asks_about(text, about_columns, index.column_words[c])]
+        relevance = len(words & index.vocabulary) + 2 * len(asked)
+        return _Reading(name, filters, relevance, asked)
 
-    def _name_match(self, name: str, column: str, text: str) -> str | None:
-        names = [str(v) for v in self.store.distinct_values(name, column, 10_000)]
-        best = max(names, key=lambda n: fuzz.partial_ratio(n.lower(), text), default=None)
-        if best and len(best) >= 4 and fuzz.partial_ratio(best.lower(), text) >= 95:
-            return best
-        return None
-
-    def _select(self, name: str, filters: dict[str, Any], ranked: bool) -> Select:
-        table = self.store.tables[name]
-        statement = select(table)
-        for column, value in filters.items():
+    def _select(self, reading: _Reading, ranked: bool) -> Select:
+        table: Table = self.store.tables[reading.table]
+        kb = self.store.spec.knowledge[reading.table]
+        shown = _shown_columns(table, kb, reading)
+        statement = select(*(table.c[c] for c in shown)) if shown else select(table)
+        for column, value in reading.filters.items():
             col = table.c[column]
             statement = statement.where(col.ilike(value) if isinstance(value, str) else col == value)
-        rating = self.index[name].rating_column
+        rating = self.index[reading.table].rating_column
         if rating and ranked:
             statement = statement.order_by(table.c[rating].desc())
         return statement.limit(RESULT_LIMIT)
+
+
+def _phrases(text: str) -> set[str]:
+    """The squashed phrases of up to four words of ``text`` ("tue thu" -> "tuethu", "cs 107" -> "cs107")."""
+    tokens = _WORD.findall(text.lower())
+    return {"".join(tokens[i:i + n]) for i in range(len(tokens)) for n in range(1, MAX_PHRASE_WORDS + 1)
+            if i + n <= len(tokens)}
+
+
+def _named_by_one_word(values: list[str], phrases: set[str]) -> str | None:
+    """The one value of several words that a word of the question names ("winter" -> "Winter 2027")."""
+    by_word: dict[str, list[str]] = {}
+    for value in (v for v in values if len(v.split()) <= MAX_PHRASE_WORDS):
+        for word in _WORD.findall(value.lower()):
+            if len(word) > 2 and not word.isdigit():
+                by_word.setdefault(word, []).append(value)
+    named = {v for word, owners in by_word.items() if word in phrases and len(owners) == 1 for v in owners}
+    return named.pop() if len(named) == 1 else None
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ings", "ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _words(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
+
+
+def _asks_about(text: str, words: set[str], column_words: set[str]) -> bool:
+    """Whether the question asks for a column: it uses one of the column's distinctive words, or a
+    wh-word that points at columns of its kind ("who" -> the instructor's name)."""
+    if words & column_words:
+        return True
+    lowered = text.lower()
+    return any(re.search(rf"\b{cue}\b", lowered) and column_words & set(hints) for cue, hints in _CUES.items())
+
+
+def _shown_columns(table: Table, kb: KnowledgeWorksheet, reading: _Reading) -> list[str]:
+    """The columns the answer shows: what names the record, the filters, and what was asked.
+    Every column when nothing in particular was asked."""
+    if not reading.asked:
+        return []
+    naming = [c for c in (kb.primary_key, "name", "title") if c and c in table.c]
+    wanted = [*naming, *reading.filters, *reading.asked]
+    return list(dict.fromkeys(c for c in wanted if c in table.c))

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
 from ..spec import AgentSpec, KnowledgeWorksheet
+from .mentions import MAX_NAMES, RecordNames
 
 MAX_ROWS = 50
 
@@ -53,6 +54,7 @@ class KnowledgeStore:
     spec: AgentSpec
     engine: Engine = field(init=False)
     tables: dict[str, Table] = field(init=False, default_factory=dict)
+    _names: dict[str, RecordNames] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.engine = create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
@@ -87,6 +89,14 @@ class KnowledgeStore:
         """Run an already validated read-only SELECT."""
         with self.engine.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(text(sql)).fetchmany(limit)]
+
+    def record_names(self, worksheet: str) -> RecordNames:
+        """The names of a table's records, indexed once, for finding them in messages."""
+        if worksheet not in self._names:
+            kb = self.spec.knowledge[worksheet]
+            rows = self.rows(worksheet, limit=MAX_NAMES + 1)
+            self._names[worksheet] = RecordNames(worksheet, rows, kb.primary_key)
+        return self._names[worksheet]
 
     def distinct_values(self, worksheet: str, column: str, limit: int = 200) -> list[Any]:
         table = self.tables[worksheet]

@@ -29,7 +29,7 @@ from .yaml_source import LocatedList, LocatedMap, load_located_yaml
 AGENT_FILE = "agent.yaml"
 _TOP_KEYS = ("name", "description", "start", "greeting", "api_module", "tasks", "knowledge")
 _TASK_KEYS = ("name", "description", "predicate", "actions", "api", "examples", "fields")
-_FIELD_KEYS = ("name", "type", "kind", "description", "label", "ask", "predicate", "required", "dont_ask", "confirm",
+_FIELD_KEYS = ("name", "type", "kind", "description", "label", "ask", "values_from", "predicate", "required", "dont_ask", "confirm",
                "actions", "on_decline", "validation", "default", "values")
 _KNOWLEDGE_KEYS = ("name", "description", "table", "csv", "documents", "primary_key", "columns")
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
@@ -238,6 +238,7 @@ class _Builder:
                 actions=self._code(spec, ws, raw, "actions", f"actions of {what}", field_action=True),
                 on_decline=self._code(spec, ws, raw, "on_decline", f"on_decline of {what}", field_action=True),
                 validation=self._validation(spec, ws, raw, f),
+                values_from=self._values_from(spec, raw, f),
             )
         ws = replace(ws, fields=fields)
         api = self._api(spec, ws, item)
@@ -250,6 +251,19 @@ class _Builder:
             needs_confirmation=bool(api and api.side_effects) or calls_side_effect,
             actions_have_side_effects=calls_side_effect,
         )
+
+    def _values_from(self, spec: AgentSpec, raw: LocatedMap, f: Field) -> str | None:
+        table = raw.get("values_from")
+        if table is None:
+            return None
+        if table not in spec.knowledge or spec.knowledge[table].source != "table":
+            tables = [k.name for k in spec.knowledge.values() if k.source == "table"]
+            self.error(raw.loc_of("values_from"), self._unknown("knowledge table", str(table), tables))
+            return None
+        if f.type.kind != "str" and not (f.type.kind == "list" and f.type.item and f.type.item.kind == "str"):
+            self.error(raw.loc_of("values_from"), "values_from needs a text field (str): its value names a record")
+            return None
+        return str(table)
 
     def _validation(self, spec: AgentSpec, ws: TaskWorksheet, raw: LocatedMap, f: Field) -> Validation | None:
         v = raw.get("validation")

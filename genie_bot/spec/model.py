@@ -69,6 +69,8 @@ class Field:
     """How the agent asks for the field; without it, a question is built from the description."""
     label: str | None = None
     """The field's name in summaries ("Full name"); without it, the head of the description."""
+    values_from: str | None = None
+    """A knowledge table whose records the value names (a course code): the parser finds them in messages."""
     predicate: Code | None = None
     required: bool = True
     dont_ask: bool = False

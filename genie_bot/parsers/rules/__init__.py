@@ -6,13 +6,15 @@ agent is understood without rules of its own. A message is read by a pipeline of
 each a module of this package, tested on its own:
 
 1. ``commands``: cancel, start over, goodbye (the whole message is the command);
-2. ``asked``: the answer to the question just asked;
-3. ``other_field``: else, a short typed answer to another open field;
-4. ``tasks``: starting the task the message asks for, with every value it gives;
-5. ``volunteered``: values for other fields of the open tasks, and corrections;
-6. ``ahead`` and ``otherwise``: when nothing else was read, a bare value for the question
+2. ``questions``: a question starts the task it asks for, or goes to the knowledge base about
+   the thing in focus (``focus``); it is never a field's value;
+3. ``asked``: the answer to the question just asked;
+4. ``other_field``: else, a short typed answer to another open field;
+5. ``tasks``: starting the task the message asks for, with every value it gives;
+6. ``volunteered``: values for other fields of the open tasks, and corrections;
+7. ``ahead`` and ``otherwise``: when nothing else was read, a bare value for the question
    asked next, or a remark meaning "go on";
-7. a question for the knowledge base; the agent's only task; small talk and remarks.
+8. the agent's only task; small talk and remarks.
 
 When it understands nothing it says so (``understood=False``) rather than guessing, so no
 action ever runs on a guess.
@@ -32,6 +34,7 @@ from .asked import answer_question
 from .commands import command
 from .other_field import answers_another_field
 from .otherwise import otherwise
+from .questions import information_question, knowledge_question
 from .reading import Reading
 from .tasks import opens_the_only_task, restates_open_task, start_requested_task
 from .volunteered import volunteered
@@ -62,6 +65,13 @@ def read(reading: Reading) -> Parse:
     if steered is not None:
         return Parse(steered)
     statements = reading.statements
+    if information_question(reading.text) is not None:
+        if start_requested_task(reading, answered_already=False):  # "what's the status of TKT-00042?"
+            statements.extend(volunteered(reading))
+            return Parse("\n".join(statements))
+        asked = knowledge_question(reading)
+        if asked:
+            return Parse("\n".join(asked))
     answered = answer_question(reading)
     statements.extend(answered)
     if not answered:
@@ -72,8 +82,6 @@ def read(reading: Reading) -> Parse:
         statements.extend(answers_a_later_question(reading))
     if not statements:
         statements.extend(otherwise(reading))
-    if not statements and reading.spec.knowledge and QUESTION.search(reading.text):
-        statements.append(f"answer({reading.text!r})")
     if not statements and opens_the_only_task(reading):
         started = True
     if not statements and restates_open_task(reading):

@@ -1,0 +1,79 @@
+"""What the conversation is about: the record a pronoun stands for ("is it good for kids?").
+
+The thing in focus is, most recent first: the one record the agent just reported, else a
+record or a named value (a course code) held by the task being filled, most recently touched
+first. A message naming its own record needs no focus.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...acts import Report
+from ...spec import InstanceRef
+from .reading import Reading
+
+PRONOUN = re.compile(r"\b(it|they|them|there|this place|that place|this one|that one|this restaurant|"
+                     r"that restaurant|this course|that course|this class|that class|the class|the course|"
+                     r"the restaurant|the place)\b", re.I)
+
+
+def in_focus(reading: Reading) -> str | None:
+    """The name of the thing the conversation is about, or None."""
+    reported = _reported_record(reading)
+    if reported is not None:
+        return reported
+    for instance in reading.open_instances():
+        ws = reading.spec.tasks[instance.worksheet]
+        for f in ws.fields.values():
+            value = instance.values.get(f.name)
+            if isinstance(value, dict) and f.type.ref in reading.spec.knowledge:
+                name = _record_name(value)
+                if name:
+                    return name
+            if f.values_from and isinstance(value, str) and value not in ("NA", ""):
+                return value
+    return None
+
+
+def focus_record(reading: Reading, table: str) -> dict[str, Any] | None:
+    """The record of ``table`` in focus: the one just reported, else the one the task holds."""
+    answer = reading.state.answer
+    rows = answer.result if answer is not None and isinstance(answer.result, list) else []
+    if _just_reported(reading) and len(rows) == 1 and isinstance(rows[0], dict) and answer.table in (None, table):
+        return rows[0]
+    for instance in reading.open_instances():
+        for f in reading.spec.tasks[instance.worksheet].fields.values():
+            value = instance.values.get(f.name)
+            if f.type.ref == table and isinstance(value, dict) and not isinstance(value, InstanceRef):
+                return value
+    return None
+
+
+def resolved(reading: Reading, text: str) -> str:
+    """``text`` with a pronoun for the thing in focus replaced by its name."""
+    name = in_focus(reading)
+    if name is None or not PRONOUN.search(text):
+        return text
+    return PRONOUN.sub(name, text, count=1)
+
+
+def _reported_record(reading: Reading) -> str | None:
+    answer = reading.state.answer
+    rows = answer.result if answer is not None and isinstance(answer.result, list) else []
+    if _just_reported(reading) and len(rows) == 1 and isinstance(rows[0], dict):
+        return _record_name(rows[0])
+    return None
+
+
+def _just_reported(reading: Reading) -> bool:
+    return any(isinstance(a, Report) and a.query_or_instance.startswith("answer(") for a in reading.state.last_acts)
+
+
+def _record_name(record: dict[str, Any]) -> str | None:
+    """A record's name or title, else its first text value (a code such as CS107)."""
+    for key in ("name", "title"):
+        if record.get(key):
+            return str(record[key])
+    return next((v for v in record.values() if isinstance(v, str) and v), None)

@@ -1,0 +1,45 @@
+"""Strategy: a question for the knowledge base, asked about the thing in focus; never a field's value.
+
+"who teaches CS 107?" asked while the units are pending is a question, not 107 units; "is it
+good for kids?" is about the restaurant being booked. A request phrased as a question ("can
+you book me a table?") is a request, and a question about the conversation itself ("why do
+you need my name?") is for the agent, not the knowledge base.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .focus import resolved
+from .reading import Reading
+
+_ASKING = re.compile(r"\?\s*$|^(what|what'?s|whats|which|who|who'?s|whos|where|when|how|is|are|does|do|did|can|could|"
+                     r"will|would|has|have|any|tell me|show me|list|find|search|recommend)\b", re.I)
+_POLITE_LEAD = re.compile(r"^(hey|hi|so|ok(ay)?|oh|and|also|btw|um+|uh+|quick question)[\s,.!]+|"
+                          r"^(can|could|would|will) (you|u) (please )?(tell me|let me know|check|find out|look up|show me)"
+                          r"\s+|^do (you|u) know\s+|^(do|does) (you|u) have\s+|^i (want|would like|'?d like) to know\s+|^i wonder\s+", re.I)
+_ACTION_REQUEST = re.compile(r"^(please )?(can|could|would|will) (you|u|i) (please )?\w+", re.I)
+_ABOUT_THE_AGENT = re.compile(r"\b(you|your|u)\b", re.I)
+
+
+def information_question(text: str) -> str | None:
+    """The question itself ("who teaches CS 107?" from "hey, do you know who teaches CS 107?"),
+    or None when the message is no question for the knowledge base."""
+    question = text.strip()
+    for _ in range(3):
+        stripped = _POLITE_LEAD.sub("", question).strip()
+        if stripped == question:
+            break
+        question = stripped
+    if not question or not _ASKING.search(question):
+        return None
+    if _ACTION_REQUEST.match(question) or _ABOUT_THE_AGENT.search(question):
+        return None  # "can you book me a table?", "why do you need my name?"
+    return question
+
+
+def knowledge_question(reading: Reading) -> list[str]:
+    if not reading.spec.knowledge:
+        return []
+    question = information_question(reading.text)
+    return [] if question is None else [f"answer({resolved(reading, question)!r})"]
