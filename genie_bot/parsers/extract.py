@@ -6,9 +6,7 @@ by the rule-based parser and by the LLM parser's omission repair.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-from typing import Any
 
 from rapidfuzz import fuzz, process
 
@@ -211,18 +209,6 @@ def role_phrase(text: str, f: Field) -> str | None:
         if phrase and phrase.split()[0].lower() not in _VERBS | {"me", "you", "my", "a", "it", "there", "here"}:
             found = phrase
     return found
-
-
-_DATE_WORDS = re.compile(
-    r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|"
-    r"dec(ember)?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day\b|"
-    r"\b(today|tonight|tomorrow|yesterday|(next|this|last) (week|month|year))\b|\d\s*/\s*\d|\b\d{4}-\d\d?-\d\d?\b|"
-    r"\b(born|birth\w*|year)\b", re.I)
-
-
-def mentions_date(text: str) -> bool:
-    """Whether the text talks about a calendar date (a month, a d/m/y date, a birth year)."""
-    return bool(_DATE_WORDS.search(text))
 
 
 # -- numbers ---------------------------------------------------------------------------------------------
@@ -439,52 +425,6 @@ def word_root(word: str) -> str:
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
-
-
-# -- dates and times -------------------------------------------------------------------------------------
-_CLOCK_TIME = re.compile(r"\b(?P<hour>[01]?\d|2[0-3])(?::(?P<minute>[0-5]\d))?\s*(?P<half>[ap])\.?\s*m\b\.?|"
-                         r"\b(?P<hour24>[01]?\d|2[0-3]):(?P<minute24>[0-5]\d)\b|\b(?P<word>noon|midday|midnight)\b",
-                         re.I)
-_RIGHT_NOW = re.compile(r"\b(now|asap|as soon as possible|immediately|straight away|right away)\b", re.I)
-
-
-def clock_time(text: str, now: dt.time) -> dt.time | None:
-    """A time of day ("7pm", "8:30 a.m.", "19:00", "noon"), or ``now`` for "right now" / "ASAP"."""
-    match = _CLOCK_TIME.search(text)
-    if match is None:
-        return now if _RIGHT_NOW.search(text) else None
-    if match.group("word"):
-        return dt.time(0 if match.group("word").lower() == "midnight" else 12, 0)
-    if match.group("hour24"):
-        return dt.time(int(match.group("hour24")), int(match.group("minute24")))
-    hour = int(match.group("hour")) % 12 + (12 if match.group("half").lower() == "p" else 0)
-    return dt.time(hour, int(match.group("minute") or 0))
-
-
-def date_time(text: str, today: dt.date, kind: str) -> Any:
-    """A date, time or datetime mentioned in ``text`` ("next Friday at 7pm"), via dateparser."""
-    if kind == "time":
-        return clock_time(text, dt.time(12, 0))
-    from dateparser.search import search_dates
-
-    base = dt.datetime.combine(today, dt.time(12, 0))
-    settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False}
-    cleaned = re.sub(r"\b(at|on|for|by)\s*$", "", text.strip(), flags=re.I)
-    try:
-        found = search_dates(cleaned, languages=["en"], settings=settings) or []
-    except (ValueError, OverflowError):
-        found = []
-    found = [(s, d) for s, d in found if not re.fullmatch(r"\s*\d+\s*", s)]  # a bare number is no date
-    if not found:
-        return None
-    if kind == "date":
-        dates = [d for s, d in found if not re.fullmatch(r"\s*\d{1,2}(:\d\d)?\s*(am|pm)?\s*", s, re.I)]
-        return dates[0].date() if dates else None
-    value = found[0][1]
-    if len(found) > 1:
-        first, second = found[0][1], found[1][1]
-        value = dt.datetime.combine(first.date(), second.time())
-    return value.replace(second=0, microsecond=0)
 
 
 # -- free text and content words -------------------------------------------------------------------------

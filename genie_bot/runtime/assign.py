@@ -7,6 +7,7 @@ whoever writes the value.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -28,10 +29,10 @@ def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) 
     Returns whether the stored value changed.
     """
     try:
-        stored = _typed_value(turn, instance, f, f.type, value)
+        stored = typed_value(turn, instance, f, f.type, value)
         if instance.values.get(f.name) == stored and stored is not None:
             return False
-        _check_validation(turn, instance, f, stored)
+        check_validation(turn, instance, f, stored)
         _check_not_submitted(turn, instance)
     except (AssignmentError, CoercionError) as exc:
         turn.update.rejected.append(Rejection(instance.name, f.name, value, str(exc)))
@@ -98,7 +99,8 @@ def _check_not_submitted(turn: Turn, instance: WorksheetInstance) -> None:
         instance = turn.state.instances.get(instance.parent[0]) if instance.parent else None
 
 
-def _typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: FieldType, value: Any) -> Any:
+def typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: FieldType, value: Any) -> Any:
+    """``value`` coerced to ``ftype`` ("NA" for a decline, nested instances created); AssignmentError if it cannot be."""
     if value is None:
         return None
     if _is_na(value, ftype):
@@ -107,7 +109,7 @@ def _typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: Field
         return NA
     if ftype.kind == "list":
         items = value if isinstance(value, (list, tuple)) else [value]
-        return [_typed_value(turn, instance, f, ftype.item, item) for item in items]
+        return [typed_value(turn, instance, f, ftype.item, item) for item in items]
     if ftype.is_ref:
         return _reference(turn, instance, f, ftype.ref, value)
     return coerce(ftype, value, f.values, turn.today)
@@ -169,15 +171,17 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-def _check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) -> None:
+def check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) -> None:
+    """Raise AssignmentError with the worksheet's message when ``value`` breaks the field's validation."""
     rule = f.validation
     if rule is None or value is None or value == NA:
         return
     message = rule.message
-    if rule.minimum is not None and isinstance(value, (int, float)) and value < rule.minimum:
-        raise AssignmentError(message or f"{f.name} must be at least {rule.minimum}")
-    if rule.maximum is not None and isinstance(value, (int, float)) and value > rule.maximum:
-        raise AssignmentError(message or f"{f.name} must be at most {rule.maximum}")
+    low, high = (_bound(turn, b, value) for b in (rule.minimum, rule.maximum))
+    if low is not None and value < low:
+        raise AssignmentError(message or _out_of_range(turn, low, "on or after", "at least"))
+    if high is not None and value > high:
+        raise AssignmentError(message or _out_of_range(turn, high, "on or before", "at most"))
     if rule.pattern is not None and not re.fullmatch(rule.pattern, str(value)):
         raise AssignmentError(message or f"{f.name} does not have the expected format")
     if rule.expression is not None:
@@ -190,6 +194,27 @@ def _check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: 
         if not ok:
             raise AssignmentError(message or f"{f.name} is not valid")
 
+
+
+def _bound(turn: Turn, bound: Any, value: Any) -> Any:
+    """A min/max comparable with ``value``: "today" is the conversation's day; None when not comparable."""
+    if bound == "today":
+        bound = turn.today
+    if isinstance(value, dt.datetime) and isinstance(bound, dt.date) and not isinstance(bound, dt.datetime):
+        return dt.datetime.combine(bound, dt.time(0, 0)) if bound is not None else None
+    if isinstance(value, bool) or bound is None:
+        return None
+    if isinstance(value, (int, float)) and isinstance(bound, (int, float)):
+        return bound
+    return bound if isinstance(value, dt.date) and isinstance(bound, dt.date) else None
+
+
+def _out_of_range(turn: Turn, bound: Any, date_words: str, number_words: str) -> str:
+    """The default reason for a value beyond a bound: "It must be on or before today." """
+    if isinstance(bound, dt.date):
+        day = bound.date() if isinstance(bound, dt.datetime) else bound
+        return f"It must be {date_words} {'today' if day == turn.today else day.strftime('%B %-d, %Y')}."
+    return f"It must be {number_words} {bound:g}."
 
 
 def abandon(turn: Turn, instance: WorksheetInstance) -> None:

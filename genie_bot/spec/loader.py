@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import datetime as dt
 import hashlib
 import re
 from dataclasses import replace
@@ -281,11 +282,19 @@ class _Builder:
                 self.error(v.loc_of("pattern"), f"bad pattern: {exc}")
                 pattern = None
         bounds = {}
+        dated = f.type.kind in ("date", "datetime")
         for key in ("min", "max"):
-            if key in v and (isinstance(v[key], bool) or not isinstance(v[key], (int, float))):
+            if key not in v:
+                continue
+            bound = v[key]
+            if dated and (bound == "today" or isinstance(bound, dt.date)):
+                bounds[key] = bound
+            elif dated:
+                self.error(v.loc_of(key), f"validation {key} of a date must be 'today' or a date (YYYY-MM-DD)")
+            elif isinstance(bound, bool) or not isinstance(bound, (int, float)):
                 self.error(v.loc_of(key), f"validation {key} must be a number")
-            elif key in v:
-                bounds[key] = v[key]
+            else:
+                bounds[key] = bound
         return Validation(
             minimum=bounds.get("min"), maximum=bounds.get("max"), pattern=pattern,
             expression=self._code(spec, ws, v, "expression", f"validation of {ws.name}.{f.name}", expression=True,

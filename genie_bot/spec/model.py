@@ -8,6 +8,7 @@ it came from, and its checked syntax tree, parsed once at load time.
 from __future__ import annotations
 
 import ast
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,8 +44,9 @@ class Code:
 
 @dataclass(frozen=True)
 class Validation:
-    minimum: float | None = None
-    maximum: float | None = None
+    minimum: float | dt.date | str | None = None
+    """The least value; for a date, a date or "today" (the day of the conversation)."""
+    maximum: float | dt.date | str | None = None
     pattern: str | None = None
     expression: Code | None = None
     message: str | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...acts import AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, ProposeWorksheet, Report
 from ...spec import Field
+from ...state import WorksheetInstance
 from .. import extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
 from .fields import has_pattern, is_free_text
@@ -41,11 +42,11 @@ def answer_question(reading: Reading) -> list[str]:
     if instance is None or act.field not in reading.spec.tasks[instance.worksheet].fields:
         return []
     f = reading.spec.tasks[instance.worksheet].fields[act.field]
-    value = asked_value(reading, f)
+    value = asked_value(reading, f, instance)
     return [] if value is None else [reading.assign(instance, f, value)]
 
 
-def asked_value(reading: Reading, f: Field):
+def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
     """The value the message gives the asked field ``f`` ("NA" for a decline), or None."""
     free_text = is_free_text(f)
     if free_text and declines(reading, f) and extract.role_phrase(reading.text, f) is None:
@@ -56,9 +57,9 @@ def asked_value(reading: Reading, f: Field):
             c for c in extract.clauses(text) if not small_talk(c))
         if task_match(reading)[1] >= REQUEST_FOR_A_TASK:
             return None
-    value = typed(reading, f, text, whole_answer=True) if text else None
+    value = typed(reading, f, text, whole_answer=True, instance=instance) if text else None
     if value is None and has_pattern(f) and _uncapitalised_answer(reading, f):
-        value = typed(reading, f, capitalised(reading.text), whole_answer=True)  # "tyler jones"
+        value = typed(reading, f, capitalised(reading.text), whole_answer=True, instance=instance)  # "tyler jones"
     if f.type.is_boolean and closing_question(f) and thanks_only(reading.text) and not _reported(reading):
         value = False  # "is there anything else?" - "ok, thanks!": nothing else
     if value is None and declines(reading, f):

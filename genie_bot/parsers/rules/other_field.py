@@ -21,5 +21,5 @@ def answers_another_field(reading: Reading) -> list[str]:
              for f in reading.spec.tasks[instance.worksheet].fields.values()
              if f.kind == "input" and not is_free_text(f) and not f.type.is_boolean and not f.type.referenced()
              and (instance.name, f.name) != reading.asked and instance.values.get(f.name) in (None, NA)
-             for value in [typed(reading, f, reading.text, whole_answer=True)] if value is not None]
+             for value in [typed(reading, f, reading.text, whole_answer=True, instance=instance)] if value is not None]
     return [reading.assign(*found[0])] if len(found) == 1 else []

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from ...runtime.checks import first_accepted, value_problem
 from ...spec import Field
-from .. import extract
+from ...state import WorksheetInstance
+from .. import dates, extract
 from .fields import has_pattern
 from .reading import Reading
 
@@ -16,17 +19,18 @@ _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, 
              "5th": 4, "last": -1}
 
 
-def typed(reading: Reading, f: Field, text: str, whole_answer: bool) -> Any:
+def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: WorksheetInstance | None = None) -> Any:
     """The value of ``f`` that ``text`` gives, or None.
 
     ``whole_answer``: the text is a reply to a question about ``f`` (any wording of a value
-    counts); otherwise the value must be named explicitly in a longer message.
+    counts); otherwise the value must be named explicitly in a longer message. Of several
+    readings (a date without a year, a time without am/pm), the first one ``instance`` accepts.
     """
     kind = f.type.kind
     if kind == "list" and f.type.item is not None:
         parts = [p for p in re.split(r",|\band\b", text) if p.strip()]
         item = Field(f.name, f.type.item, values=f.values, value_descriptions=f.value_descriptions)
-        values = [typed(reading, item, p, whole_answer) for p in parts]
+        values = [typed(reading, item, p, whole_answer, instance) for p in parts]
         return values if values and all(v is not None for v in values) else None
     if kind == "enum":
         return extract.enum_value(text, f) if whole_answer else extract.mentioned_enum_value(text, f)
@@ -38,7 +42,12 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool) -> Any:
             return None
         return int(number) if kind == "int" and float(number).is_integer() else number
     if kind in ("date", "time", "datetime"):
-        return extract.date_time(text, reading.today, kind)
+        readings, vague = date_time_readings(text, reading.today, kind, whole_answer)
+        if instance is None or not readings:
+            return readings[0] if readings and not vague else None
+        value = first_accepted(reading.spec, reading.state, instance, f, readings, reading.today)
+        accepted = value_problem(reading.spec, reading.state, instance, f, value, reading.today) is None
+        return None if vague and accepted else value  # "next week" is no day, but can be said to be too late
     if kind == "str" and has_pattern(f):
         found = extract.pattern_values(text, f.validation.pattern)
         return found[0] if found else None
@@ -47,6 +56,20 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool) -> Any:
     if kind == "ref" and f.type.ref in reading.spec.knowledge:
         return record(reading, f.type.ref, text)
     return None
+
+
+def date_time_readings(text: str, today: dt.date, kind: str, whole_answer: bool) -> tuple[list[Any], bool]:
+    """The readings of the first date, time or date and time in ``text``, nearest or likeliest
+    first, and whether the date is a vague period ("next week")."""
+    times = dates.find_times(text, now=dt.time(12, 0))
+    time_readings = times[0].readings if times else dates.whole_hour(text) if whole_answer else []
+    if kind == "time":
+        return time_readings, False
+    found = dates.find_dates(text, today)
+    date_readings, vague = (found[0].readings, found[0].vague) if found else ([], False)
+    if kind == "date" or not date_readings:
+        return date_readings, vague
+    return [dt.datetime.combine(d, t) for d in date_readings for t in (time_readings or [dt.time(0, 0)])], vague
 
 
 def record(reading: Reading, table: str, text: str) -> Any:

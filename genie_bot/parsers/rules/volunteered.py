@@ -13,10 +13,11 @@ from typing import Any
 
 from ...spec import NA, Field, TaskWorksheet
 from ...state import WorksheetInstance
-from .. import extract
+from .. import dates, extract
 from .about import declines_unasked, stated_values
 from .fields import fields_by_kind, has_pattern, is_free_text
 from .reading import Reading
+from .values import typed
 from .words import CORRECTION
 
 
@@ -39,6 +40,7 @@ def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str,
     correcting = bool(CORRECTION.search(reading.text))
     starting = [ws] if instance is None else []
     same_kind = fields_by_kind([reading.spec.tasks[i.worksheet] for i in reading.open_instances()] + starting)
+    target = instance or WorksheetInstance(name or ws.name, ws.name)  # checks values of a task being started
     for f in ws.fields.values():
         if f.kind != "input" or (name, f.name) in reading.assigned or (name, f.name) == reading.asked:
             continue
@@ -47,10 +49,12 @@ def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str,
         restated = is_free_text(f) and extract.role_phrase(reading.text, f) is not None
         if filled and not (correcting or restated):
             continue
-        value = _volunteered_value(reading, f, same_kind)
+        value = _volunteered_value(reading, f, same_kind, target)
         if value is None and current is None and declines_unasked(reading, f):
             value = NA
         if value is not None and value != current:
+            if instance is None:
+                target.values[f.name] = value
             yield f, value
 
 
@@ -74,7 +78,7 @@ def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any]
     return {best: reading.text} if best and overlaps[best] else {}
 
 
-def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int]) -> Any:
+def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], instance: WorksheetInstance) -> Any:
     kind = f.type.kind
     text = reading.text
     if kind == "enum":
@@ -84,9 +88,9 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int]) ->
         return None if number is None else (int(number) if kind == "int" else number)
     if kind in ("date", "time", "datetime"):
         mentioned = extract.content_words(f.name.replace("_", " ")) & extract.content_words(text)
-        calendar_date = kind != "date" or extract.mentions_date(text)  # "9503" is a PIN, not a year
+        calendar_date = kind != "date" or dates.mentions_date(text)  # "9503" is a PIN, not a year
         if (same_kind.get(kind, 0) == 1 and calendar_date) or mentioned:
-            return extract.date_time(text, reading.today, kind)
+            return typed(reading, f, text, whole_answer=False, instance=instance)
     if kind == "str" and has_pattern(f):
         return _pattern_value(reading, f)
     if kind == "str":
@@ -106,6 +110,6 @@ def _pattern_value(reading: Reading, f: Field) -> str | None:
             if extract.mentions(clause, f):
                 return value
             fits_other = any(re.fullmatch(g.validation.pattern, value) for g in others)
-            if not fits_other and not extract.mentions_date(clause):
+            if not fits_other and not dates.mentions_date(clause):
                 return value
     return None

@@ -1,0 +1,168 @@
+"""Dates and times in a message, with every reading they allow.
+
+"november 3" is last November 3 or next; "saturday" the last or the next one; "8:30" is
+morning or evening. This module does not choose: it lists the readings, nearest first, and
+the field's own constraints choose (``runtime.checks.first_accepted``): a submission date
+cannot be in the future, a booking cannot be in the past, a restaurant open from 17:00 takes
+8:30 as 20:30. dateparser reads the dates; common typos of date words are mended first
+("tomorow", "wendesday").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from dateparser.search import search_dates
+from rapidfuzz import fuzz, process
+
+DATE_WORDS = ("today", "tonight", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
+              "saturday", "sunday", "january", "february", "march", "april", "june", "july", "august", "september",
+              "october", "november", "december", "weekend", "fortnight")
+TYPO_SCORE = 85
+MIN_TYPO_LENGTH = 6
+ACTIVE_HOURS = (9, 22)
+"""Without a constraint, an hour with no am/pm is read in these hours first: "at 8" is 8 pm, "at 10" 10 am."""
+
+_CLOCK = re.compile(r"\b(?P<hour>[01]?\d|2[0-3])(?::(?P<minute>[0-5]\d))?\s*(?P<half>[ap])\.?\s*m\b\.?|"
+                    r"\b(?P<hour24>[01]?\d|2[0-3])[:.h](?P<minute24>[0-5]\d)\b|\b(?P<word>noon|midday|midnight)\b|"
+                    r"\b(?:at|around|about|by|before|after)\s+(?P<bare>1[0-2]|[1-9])(?![:.h]?\d|\s*[ap]\.?\s*m\b)(?:\s*(?:o'?clock|ish))?\b|"
+                    r"\b(?P<ish>1[0-2]|[1-9])\s*(?:o'?clock|ish)\b", re.I)
+_WHOLE_HOUR = re.compile(r"^\s*(?:at\s+|around\s+|maybe\s+|umm?\s+|say\s+)*(?P<hour>1[0-2]|[1-9])\s*[.!?]*\s*$", re.I)
+_RIGHT_NOW = re.compile(r"\b(now|asap|as soon as possible|immediately|straight away|right away)\b", re.I)
+_VAGUE = re.compile(r"^(this|next|last|the) (week|month|year|weekend)$", re.I)
+_DAY_OF_MONTH = re.compile(r"\b(?:the\s+)?(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)
+_MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d\s*[/-]\s*\d", re.I)
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@dataclass(frozen=True)
+class Found:
+    """A date or time in the text: its readings, nearest first, and where it was said."""
+
+    readings: list
+    start: int
+    end: int
+    vague: bool = False
+    """A period, not a day ("next week", "this month"): its reading is only good for saying it cannot be."""
+
+
+def mend_typos(text: str) -> tuple[str, list[int]]:
+    """Date words misspelt by a letter or two, mended ("tomorow" -> "tomorrow"), and for each
+    position of the mended text the position of the original it comes from."""
+    out, where, last = [], [], 0
+    for match in _WORD.finditer(text):
+        word = match.group(0)
+        best = None
+        if len(word) >= MIN_TYPO_LENGTH and word.lower() not in DATE_WORDS:
+            best = process.extractOne(word.lower(), DATE_WORDS, scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
+        replacement = best[0] if best else word
+        out.append(text[last:match.start()])
+        where.extend(range(last, match.start()))
+        out.append(replacement)
+        where.extend(min(match.start() + i, match.end() - 1) for i in range(len(replacement)))
+        last = match.end()
+    out.append(text[last:])
+    where.extend(range(last, len(text) + 1))
+    return "".join(out), where
+
+
+def find_dates(text: str, today: dt.date) -> list[Found]:
+    """Calendar dates in ``text`` ("next friday", "november 3", "the 3rd"), with both readings of
+    dates that do not say which year or which week, nearest to ``today`` first."""
+    mended, where = mend_typos(text)
+    base = dt.datetime.combine(today, dt.time(12, 0))
+    readings: dict[str, list[dt.date]] = {}
+    for prefer in ("future", "past"):
+        settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False}
+        try:
+            found = search_dates(mended, languages=["en"], settings=settings) or []
+        except (ValueError, OverflowError):
+            found = []
+        for phrase, value in found:
+            if _is_date_phrase(phrase):
+                readings.setdefault(phrase, [])
+                if value.date() not in readings[phrase]:
+                    readings[phrase].append(value.date())
+    out = []
+    for phrase, values in readings.items():
+        start = max(mended.find(phrase), 0)
+        day_alone = _DAY_OF_MONTH.search(phrase) if not _MONTH.search(phrase) else None
+        if day_alone:  # "on the 3rd": a day of this month, or of the month before or after
+            values = _days_of_month(int(day_alone.group("day")), today)
+        end = where[start + len(phrase) - 1] + 1 if phrase else where[start]
+        out.append(Found(sorted(values, key=lambda d: abs((d - today).days)), where[start], end,
+                         vague=bool(_VAGUE.match(phrase.strip()))))
+    return sorted(out, key=lambda f: f.start)
+
+
+def _is_date_phrase(phrase: str) -> bool:
+    """Not a bare number or a clock time alone."""
+    p = phrase.strip()
+    return not (re.fullmatch(r"\d+", p) or re.fullmatch(r"\d{1,2}([:.]\d\d)?\s*([ap]\.?m\.?)?", p, re.I)
+                or re.fullmatch(r"(at|on|in|by)\s+\d+", p, re.I))
+
+
+def _days_of_month(day: int, today: dt.date) -> list[dt.date]:
+    """"the 3rd": this month's, last month's or next month's 3rd."""
+    out = []
+    for months in (-1, 0, 1):
+        month = (today.month - 1 + months) % 12 + 1
+        year = today.year + (today.month - 1 + months) // 12
+        try:
+            out.append(dt.date(year, month, day))
+        except ValueError:
+            continue
+    return out
+
+
+def find_times(text: str, now: dt.time | None = None) -> list[Found]:
+    """Times of day ("7pm", "19:00", "noon", "at 8", "8:30"), each with its readings: an hour
+    without am/pm has two, the one within active hours first."""
+    out = []
+    for match in _CLOCK.finditer(text):
+        out.append(Found(_clock_readings(match), match.start(), match.end()))
+    if not out and now is not None:
+        match = _RIGHT_NOW.search(text)
+        if match:
+            out.append(Found([now], match.start(), match.end()))
+    return out
+
+
+def whole_hour(text: str) -> list[dt.time]:
+    """The readings of a reply that is only an hour ("7", "around 8") to a question about a time."""
+    match = _WHOLE_HOUR.match(text)
+    return _hour_readings(int(match.group("hour")), 0) if match else []
+
+
+def _clock_readings(match: re.Match) -> list[dt.time]:
+    if match.group("word"):
+        return [dt.time(0 if match.group("word").lower() == "midnight" else 12, 0)]
+    if match.group("hour24"):
+        hour, minute = int(match.group("hour24")), int(match.group("minute24"))
+        return [dt.time(hour, minute)] if hour >= 13 or hour == 0 else _hour_readings(hour, minute)
+    if match.group("half"):
+        hour = int(match.group("hour")) % 12 + (12 if match.group("half").lower() == "p" else 0)
+        return [dt.time(hour, int(match.group("minute") or 0))]
+    return _hour_readings(int(match.group("bare") or match.group("ish")), 0)
+
+
+def _hour_readings(hour: int, minute: int) -> list[dt.time]:
+    """8:30 -> [20:30, 8:30]: both halves of the day, the one within active hours first."""
+    if hour == 0 or hour > 12:
+        return [dt.time(hour % 24, minute)]
+    readings = [dt.time(hour % 12, minute), dt.time(hour % 12 + 12, minute)]
+    return sorted(readings, key=lambda t: not (ACTIVE_HOURS[0] <= t.hour < ACTIVE_HOURS[1]))
+
+
+def mentions_date(text: str) -> bool:
+    """Whether the text talks about a calendar date (a month, a weekday, a d/m/y date, a birth year)."""
+    return bool(_DATE_TALK.search(mend_typos(text)[0]))
+
+
+_DATE_TALK = re.compile(
+    r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|"
+    r"dec(ember)?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+    r"\b(today|tonight|tomorrow|yesterday|(next|this|last) (week|month|year))\b|\d\s*/\s*\d|\b\d{4}-\d\d?-\d\d?\b|"
+    r"\b(born|birth\w*|year)\b", re.I)
