@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dateparser.search import search_dates
 from rapidfuzz import fuzz, process
@@ -41,7 +42,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 class Found:
     """A date or time in the text: its readings, nearest first, and where it was said."""
 
-    readings: list
+    readings: tuple
     start: int
     end: int
     vague: bool = False
@@ -68,7 +69,8 @@ def mend_typos(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
-def find_dates(text: str, today: dt.date) -> list[Found]:
+@lru_cache(maxsize=256)
+def find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     """Calendar dates in ``text`` ("next friday", "november 3", "the 3rd"), with both readings of
     dates that do not say which year or which week, nearest to ``today`` first."""
     mended, where = mend_typos(text)
@@ -92,9 +94,9 @@ def find_dates(text: str, today: dt.date) -> list[Found]:
         if day_alone:  # "on the 3rd": a day of this month, or of the month before or after
             values = _days_of_month(int(day_alone.group("day")), today)
         end = where[start + len(phrase) - 1] + 1 if phrase else where[start]
-        out.append(Found(sorted(values, key=lambda d: abs((d - today).days)), where[start], end,
+        out.append(Found(tuple(sorted(values, key=lambda d: abs((d - today).days))), where[start], end,
                          vague=bool(_VAGUE.match(phrase.strip()))))
-    return sorted(out, key=lambda f: f.start)
+    return tuple(sorted(out, key=lambda f: f.start))
 
 
 def _is_date_phrase(phrase: str) -> bool:
@@ -117,23 +119,23 @@ def _days_of_month(day: int, today: dt.date) -> list[dt.date]:
     return out
 
 
-def find_times(text: str, now: dt.time | None = None) -> list[Found]:
+def find_times(text: str, now: dt.time | None = None) -> tuple[Found, ...]:
     """Times of day ("7pm", "19:00", "noon", "at 8", "8:30"), each with its readings: an hour
     without am/pm has two, the one within active hours first."""
     out = []
     for match in _CLOCK.finditer(text):
-        out.append(Found(_clock_readings(match), match.start(), match.end()))
+        out.append(Found(tuple(_clock_readings(match)), match.start(), match.end()))
     if not out and now is not None:
         match = _RIGHT_NOW.search(text)
         if match:
-            out.append(Found([now], match.start(), match.end()))
-    return out
+            out.append(Found((now,), match.start(), match.end()))
+    return tuple(out)
 
 
-def whole_hour(text: str) -> list[dt.time]:
+def whole_hour(text: str) -> tuple[dt.time, ...]:
     """The readings of a reply that is only an hour ("7", "around 8") to a question about a time."""
     match = _WHOLE_HOUR.match(text)
-    return _hour_readings(int(match.group("hour")), 0) if match else []
+    return tuple(_hour_readings(int(match.group("hour")), 0)) if match else ()
 
 
 def _clock_readings(match: re.Match) -> list[dt.time]:

@@ -13,7 +13,6 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from ..parsers.extract import content_words
 from ..spec import AgentSpec, KnowledgeWorksheet
 from ..state import KnowledgeAnswer
 from .display import display_value, record_name
@@ -122,6 +121,15 @@ def _document_answer(result: dict[str, Any]) -> str:
     sources = result.get("sources")
     cited = f" (sources: {', '.join(map(str, sources))})" if isinstance(sources, list) and sources else ""
     return result["answer"] + cited
+
+
+_COMMON = {"the", "and", "for", "are", "was", "with", "that", "this", "they", "there", "have", "has", "its", "it's",
+           "what", "which", "who", "how", "does", "good", "you", "your", "not", "but", "very", "too", "any"}
+
+
+def content_words(text: str) -> set[str]:
+    """Words that carry meaning, plurals folded ("kids" and "kid" alike)."""
+    return {w.rstrip("s") for w in re.findall(r"[a-z']{3,}", text.lower()) if w not in _COMMON}
 
 
 def _relevant(text: str, question: str) -> str:

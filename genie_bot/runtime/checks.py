@@ -35,7 +35,7 @@ def value_problem(spec: AgentSpec, state: DialogueState, instance: WorksheetInst
 
 
 def first_accepted(spec: AgentSpec, state: DialogueState, instance: WorksheetInstance, f: Field,
-                   candidates: list[Any], today: dt.date) -> Any:
+                   candidates: tuple[Any, ...] | list[Any], today: dt.date) -> Any:
     """The first reading of a value the field accepts, else the first one (its refusal tells the user why)."""
     for candidate in candidates:
         if value_problem(spec, state, instance, f, candidate, today) is None:

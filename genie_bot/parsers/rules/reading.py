@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...acts import Act, formal_value
+from ...knowledge.mentions import Mention
 from ...spec import AgentSpec, Field
 from ...state import ACTIVE, DialogueState, WorksheetInstance
 
@@ -27,6 +28,11 @@ class Reading:
     statements: list[str] = field(default_factory=list)
     assigned: set[tuple[str, str]] = field(default_factory=set)
     """(instance, field) pairs given a value by this reading."""
+    given: dict[tuple[str, str], Any] = field(default_factory=dict)
+    """The values this reading gave, by (instance, field): later strategies see the state as it will be."""
+    used: list[tuple[int, int]] = field(default_factory=list)
+    """Spans of the text a value was taken from ("Enoteca Vigna", "next Friday"): not read again."""
+    _mentions: dict[str, list[Mention]] = field(default_factory=dict, repr=False)
 
     @property
     def question(self) -> Act | None:
@@ -51,4 +57,26 @@ class Reading:
     def assign(self, instance: WorksheetInstance, f: Field, value: Any) -> str:
         """The statement giving ``instance.<f>`` ``value``; the field counts as taken from now on."""
         self.assigned.add((instance.name, f.name))
+        self.given[(instance.name, f.name)] = value
         return f"{instance.name}.{f.name} = {formal_value(value)}"
+
+    def value_of(self, instance: WorksheetInstance, name: str) -> Any:
+        """The field's value once this reading applies: what it gave, else what the state holds."""
+        return self.given.get((instance.name, name), instance.values.get(name))
+
+    def mentions(self, table: str) -> list[Mention]:
+        """Records of ``table`` the message names, in order (none without the knowledge store)."""
+        if table not in self._mentions:
+            found = self.knowledge.record_names(table).find(self.text) if self.knowledge is not None else []
+            self._mentions[table] = found
+        return self._mentions[table]
+
+    def unused(self, start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in self.used)
+
+    def masked(self) -> str:
+        """The text with the spans already taken blanked out (offsets unchanged)."""
+        text = self.text
+        for start, end in self.used:
+            text = text[:start] + " " * (end - start) + text[end:]
+        return text

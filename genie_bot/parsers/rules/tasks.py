@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from ...acts import formal_value
 from ...spec import TaskWorksheet
 from ...state import ACTIVE
 from .. import extract
 from .fields import top_level_tasks
 from .reading import Reading
-from .volunteered import described_problem, volunteer_values
+from .volunteered import constructor
 from .words import CHITCHAT, plea_for_help, thanks_only
 
 TASK_THRESHOLD = 0.5
@@ -35,21 +34,8 @@ def task_match(reading: Reading) -> tuple[TaskWorksheet | None, float]:
 
 def start(reading: Reading, ws: TaskWorksheet) -> None:
     """Start ``ws`` with the values the message gives for it and for the worksheets it nests."""
-    def constructor(ws: TaskWorksheet, name: str) -> str:
-        values = {f.name: v for f, v in volunteer_values(reading, ws, name)}
-        values.update(described_problem(reading, ws, values))
-        args = {k: formal_value(v) for k, v in values.items()}
-        for f in ws.fields.values():  # a nested worksheet behind a predicate is the agent's to open
-            opens = f.kind == "input" and f.predicate is None and f.name not in args
-            nested = reading.spec.tasks.get(f.type.ref or "") if opens else None
-            inner = constructor(nested, "") if nested is not None else None
-            if inner is not None and inner != f"{nested.name}()":
-                args[f.name] = inner
-        reading.assigned.update((name, k) for k in args)
-        return f"{ws.name}({', '.join(f'{k}={v}' for k, v in args.items())})"
-
     name = reading.state.new_instance_name(ws.name)
-    reading.statements.append(f"{name} = {constructor(ws, name)}")
+    reading.statements.append(f"{name} = {constructor(reading, ws, name)}")
 
 
 def is_open(reading: Reading, ws: TaskWorksheet) -> bool:

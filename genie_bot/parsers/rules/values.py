@@ -6,18 +6,13 @@ import datetime as dt
 import re
 from typing import Any
 
-from rapidfuzz import fuzz
-
 from ...runtime.checks import first_accepted, value_problem
 from ...spec import Field
 from ...state import WorksheetInstance
 from .. import dates, extract
 from .fields import has_pattern
 from .reading import Reading
-
-_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4,
-             "5th": 4, "last": -1}
-
+from .records import record_value, table_of
 
 def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: WorksheetInstance | None = None) -> Any:
     """The value of ``f`` that ``text`` gives, or None.
@@ -48,53 +43,27 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         value = first_accepted(reading.spec, reading.state, instance, f, readings, reading.today)
         accepted = value_problem(reading.spec, reading.state, instance, f, value, reading.today) is None
         return None if vague and accepted else value  # "next week" is no day, but can be said to be too late
+    if table_of(reading.spec, f) is not None:
+        named = record_value(reading, f, text)
+        if named is not None or f.type.is_ref or not whole_answer:
+            return named
     if kind == "str" and has_pattern(f):
         found = extract.pattern_values(text, f.validation.pattern)
         return found[0] if found else None
     if kind == "str":
         return (extract.role_phrase(text, f) or extract.free_text(text)) if whole_answer else None
-    if kind == "ref" and f.type.ref in reading.spec.knowledge:
-        return record(reading, f.type.ref, text)
     return None
 
 
-def date_time_readings(text: str, today: dt.date, kind: str, whole_answer: bool) -> tuple[list[Any], bool]:
+def date_time_readings(text: str, today: dt.date, kind: str, whole_answer: bool) -> tuple[tuple[Any, ...], bool]:
     """The readings of the first date, time or date and time in ``text``, nearest or likeliest
     first, and whether the date is a vague period ("next week")."""
     times = dates.find_times(text, now=dt.time(12, 0))
-    time_readings = times[0].readings if times else dates.whole_hour(text) if whole_answer else []
+    time_readings = times[0].readings if times else dates.whole_hour(text) if whole_answer else ()
     if kind == "time":
         return time_readings, False
     found = dates.find_dates(text, today)
-    date_readings, vague = (found[0].readings, found[0].vague) if found else ([], False)
+    date_readings, vague = (found[0].readings, found[0].vague) if found else ((), False)
     if kind == "date" or not date_readings:
         return date_readings, vague
-    return [dt.datetime.combine(d, t) for d in date_readings for t in (time_readings or [dt.time(0, 0)])], vague
-
-
-def record(reading: Reading, table: str, text: str) -> Any:
-    """A knowledge record the message names: an ordinal of the last results, or a name."""
-    answer = reading.state.answer
-    rows = answer.result if answer and isinstance(answer.result, list) else []
-    index = ordinal(text)
-    if index is not None and -len(rows) <= index < len(rows):
-        return rows[index]
-    kb = reading.spec.knowledge[table]
-    candidates = rows or (reading.knowledge.rows(table, limit=10_000) if reading.knowledge is not None else [])
-    name_column = next((c for c in ("name", "title") if candidates and c in candidates[0]), kb.primary_key)
-    if not candidates or name_column is None:
-        return None
-    best = max(candidates, key=lambda r: fuzz.partial_ratio(str(r.get(name_column, "")).lower(), text.lower()))
-    if fuzz.partial_ratio(str(best.get(name_column, "")).lower(), text.lower()) >= 90:
-        return best
-    return None
-
-
-def ordinal(text: str) -> int | None:
-    """"the second one" -> 1, "the last" -> -1, "number 3" -> 2."""
-    t = extract.normalise(text)
-    for word, index in _ORDINALS.items():
-        if re.search(rf"\b{word}\b", t):
-            return index
-    match = re.search(r"(?:number|#|option)\s*(\d+)", t)
-    return int(match.group(1)) - 1 if match else None
+    return tuple(dt.datetime.combine(d, t) for d in date_readings for t in (time_readings or (dt.time(0, 0),))), vague

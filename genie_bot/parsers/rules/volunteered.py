@@ -1,8 +1,12 @@
 """Strategy: values for fields the agent did not ask about, given in the same message.
 
-A value counts when the field's type, its declared format, a "my X is Y" statement or a
-preposition of its description makes it unambiguous; a filled field changes only when the
-message corrects it ("actually make it 4 people") or restates it.
+A value counts when the field's type, its declared format, a "my X is Y" statement, a
+preposition of its description or a table it names makes it unambiguous; a filled field
+changes only when the message corrects it ("actually make it 4 people") or restates it. A
+worksheet nested in a field opens with values when the message gives them and the field
+applies once this message's values are in ("I need help joining a waitlist" gives the kind
+of help and, inside it, the kind of problem); several records named for several slots of one
+kind fill them in order ("CS 224V and CS 229").
 """
 
 from __future__ import annotations
@@ -11,12 +15,16 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ...acts import formal_value
+from ...runtime.checks import value_problem
+from ...runtime.policy import field_applies
 from ...spec import NA, Field, TaskWorksheet
 from ...state import WorksheetInstance
 from .. import dates, extract
 from .about import declines_unasked, stated_values
 from .fields import fields_by_kind, has_pattern, is_free_text
 from .reading import Reading
+from .records import record_value, table_of
 from .values import typed
 from .words import CORRECTION
 
@@ -31,19 +39,54 @@ def volunteered(reading: Reading) -> list[str]:
                  or (instance.name, f.name) in reading.assigned or (instance.name, f.name) == reading.asked}
         for name, value in described_problem(reading, ws, taken).items():  # the problem, told later on
             out.append(reading.assign(instance, ws.fields[name], value))
+        for name, text in nested_values(reading, ws, _as_it_will_be(reading, instance)).items():
+            reading.assigned.add((instance.name, name))
+            out.append(f"{instance.name}.{name} = {text}")
     return out
 
 
-def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str,
-                     instance: WorksheetInstance | None = None) -> Iterator[tuple[Field, Any]]:
+def constructor(reading: Reading, ws: TaskWorksheet, name: str) -> str:
+    """``Worksheet(field=value, nested=Nested(field=value))`` with what the message gives for a new instance."""
+    target = WorksheetInstance(name or ws.name, ws.name)
+    values = {f.name: v for f, v in volunteer_values(reading, ws, name, None, target)}
+    values.update(described_problem(reading, ws, set(values)))
+    target.values.update(values)
+    args = {k: formal_value(v) for k, v in values.items()}
+    args.update(nested_values(reading, ws, target))
+    reading.assigned.update((name, k) for k in args)
+    return f"{ws.name}({', '.join(f'{k}={v}' for k, v in args.items())})"
+
+
+def nested_values(reading: Reading, ws: TaskWorksheet, target: WorksheetInstance) -> dict[str, str]:
+    """Constructors for the unset nested worksheets of ``target`` that apply and that the message fills."""
+    out = {}
+    for f in ws.fields.values():
+        nested = reading.spec.tasks.get(f.type.ref or "")
+        if nested is None or f.kind != "input" or target.values.get(f.name) is not None:
+            continue
+        if not field_applies(reading.spec, reading.state, target, f, reading.today):
+            continue  # "the details of a leave of absence" only once the user wants one
+        keys = [g for g in nested.fields.values() if table_of(reading.spec, g) is not None and g.kind == "input"]
+        inner = constructor(reading, nested, "")
+        keyed = not keys or any(f"{g.name}=" in inner for g in keys)  # a second course needs its own code
+        if inner != f"{nested.name}()" and keyed:
+            out[f.name] = inner
+            target.values[f.name] = inner
+    return out
+
+
+def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str, instance: WorksheetInstance | None = None,
+                     target: WorksheetInstance | None = None) -> Iterator[tuple[Field, Any]]:
     """(field, value) for each field of ``ws`` (instance ``name``; None while starting it) the message gives."""
     correcting = bool(CORRECTION.search(reading.text))
     starting = [ws] if instance is None else []
     same_kind = fields_by_kind([reading.spec.tasks[i.worksheet] for i in reading.open_instances()] + starting)
-    target = instance or WorksheetInstance(name or ws.name, ws.name)  # checks values of a task being started
+    target = target or instance or WorksheetInstance(name or ws.name, ws.name)  # values of a task being started
     for f in ws.fields.values():
         if f.kind != "input" or (name, f.name) in reading.assigned or (name, f.name) == reading.asked:
             continue
+        if reading.spec.tasks.get(f.type.ref or "") is not None:
+            continue  # nested worksheets: ``nested_values``
         current = instance.values.get(f.name) if instance is not None else None
         filled = current is not None and current != NA  # a declined field may still be given later
         restated = is_free_text(f) and extract.role_phrase(reading.text, f) is not None
@@ -68,7 +111,7 @@ def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any]
     words = extract.content_words(reading.text)
     overlaps = {}
     for f in ws.fields.values():
-        if f.kind != "input" or f.name in taken or not is_free_text(f):
+        if f.kind != "input" or f.name in taken or not is_free_text(f) or f.values_from:
             continue
         others = " ".join(f"{g.name.replace('_', ' ')} {g.description}" for g in ws.fields.values() if g is not f)
         described = extract.content_words(f.description) - extract.content_words(
@@ -78,14 +121,26 @@ def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any]
     return {best: reading.text} if best and overlaps[best] else {}
 
 
+def _as_it_will_be(reading: Reading, instance: WorksheetInstance) -> WorksheetInstance:
+    """A copy of ``instance`` with this reading's values in, to ask which fields will apply."""
+    copy = WorksheetInstance(instance.name, instance.worksheet, dict(instance.values), parent=instance.parent)
+    copy.values.update({f: v for (i, f), v in reading.given.items() if i == instance.name})
+    return copy
+
+
 def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], instance: WorksheetInstance) -> Any:
     kind = f.type.kind
     text = reading.text
+    if table_of(reading.spec, f) is not None:
+        return record_value(reading, f)
     if kind == "enum":
         return extract.mentioned_enum_value(text, f)
     if kind in ("int", "float"):
         number = extract.number_with_noun(text, f)
-        return None if number is None else (int(number) if kind == "int" else number)
+        if number is None and same_kind.get(kind, 0) == 1:
+            number = _only_free_number(reading)  # "a table for 4 at 7pm": the one number that is nothing else
+        value = None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)
+        return value if value is not None and _accepted(reading, f, instance, value) else None
     if kind in ("date", "time", "datetime"):
         mentioned = extract.content_words(f.name.replace("_", " ")) & extract.content_words(text)
         calendar_date = kind != "date" or dates.mentions_date(text)  # "9503" is a PIN, not a year
@@ -96,6 +151,34 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
     if kind == "str":
         return stated_values(reading).get(f.name) or extract.role_phrase(text, f)
     return None
+
+
+def _only_free_number(reading: Reading) -> float | None:
+    """The single number of the message that is not part of a date, a time, a record's name or a format."""
+    text = _PRONOUN_ONE.sub(lambda m: " " * len(m.group(0)), reading.masked())  # "the second one" is no number
+    spans = [(m.start, m.end) for table in _tables(reading) for m in reading.mentions(table)]
+    found_dates = dates.find_dates(text, reading.today) if dates.mentions_date(text) else ()
+    spans += [(found.start, found.end) for found in found_dates + dates.find_times(text)]
+    for f in reading.open_fields():
+        for value in extract.pattern_values(text, f.validation.pattern) if has_pattern(f) else []:
+            spans += [(m.start(), m.end()) for m in re.finditer(re.escape(value), text)]
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    found = extract.numbers(text)
+    return found[0] if len(found) == 1 else None
+
+
+_PRONOUN_ONE = re.compile(r"\b(the|that|this|which|any|each|every|another|other|first|second|third|fourth|fifth|last|"
+                          r"next|same|right|wrong|cheaper|better|nicer|closer|new|old) one\b", re.I)
+
+
+def _tables(reading: Reading) -> list[str]:
+    return [k.name for k in reading.spec.knowledge.values() if k.source == "table"]
+
+
+def _accepted(reading: Reading, f: Field, instance: WorksheetInstance, value: Any) -> bool:
+    """An unasked value is taken only if the field accepts it: 107 is no number of units."""
+    return value_problem(reading.spec, reading.state, instance, f, value, reading.today) is None
 
 
 def _pattern_value(reading: Reading, f: Field) -> str | None:

@@ -1,0 +1,66 @@
+"""Values named by a knowledge table: a restaurant by its name, a course by its code or title.
+
+A field whose type is a table takes the record the message names ("a table at Enoteca
+Vigna", fuzzily: "enoteca vinga"), or the one in focus for "book it"; a text field declared
+``values_from: <table>`` takes the words naming a record as the user wrote them ("CS 224V").
+Each mention gives one value: "CS 224V and CS 229" fill two courses.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...spec import AgentSpec, Field
+from .focus import PRONOUN, focus_record
+from .. import extract
+from .reading import Reading
+
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4,
+             "5th": 4, "last": -1}
+
+
+def table_of(spec: AgentSpec, f: Field) -> str | None:
+    """The knowledge table whose records the field's values name, if any."""
+    if f.type.ref in spec.knowledge and spec.knowledge[f.type.ref].source == "table":
+        return f.type.ref
+    return f.values_from
+
+
+def record_value(reading: Reading, f: Field, text: str | None = None) -> Any:
+    """The next value of ``f`` the message names by a table (the record, or the words naming it)."""
+    table = table_of(reading.spec, f)
+    if table is None:
+        return None
+    for mention in reading.mentions(table):
+        if reading.unused(mention.start, mention.end):
+            reading.used.append((mention.start, mention.end))
+            return mention.record if f.type.is_ref else reading.text[mention.start:mention.end]
+    if f.type.is_ref:
+        return _listed(reading, text or reading.text) or (
+            focus_record(reading, table) if PRONOUN.search(text or reading.text) else None)
+    return None
+
+
+def unused_mentions(reading: Reading, f: Field) -> int:
+    """How many records of the field's table the message names that no value took yet."""
+    table = table_of(reading.spec, f)
+    return 0 if table is None else sum(reading.unused(m.start, m.end) for m in reading.mentions(table))
+
+
+def _listed(reading: Reading, text: str) -> dict[str, Any] | None:
+    """"the second one": a record of the results the agent just listed."""
+    answer = reading.state.answer
+    rows = answer.result if answer is not None and isinstance(answer.result, list) else []
+    index = ordinal(text)
+    return rows[index] if index is not None and -len(rows) <= index < len(rows) else None
+
+
+def ordinal(text: str) -> int | None:
+    """"the second one" -> 1, "the last" -> -1, "number 3" -> 2."""
+    t = extract.normalise(text)
+    for word, index in _ORDINALS.items():
+        if re.search(rf"\b{word}\b", t):
+            return index
+    match = re.search(r"(?:number|#|option)\s*(\d+)", t)
+    return int(match.group(1)) - 1 if match else None
