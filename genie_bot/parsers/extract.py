@@ -130,7 +130,33 @@ GENERIC_NAME_WORDS = {"name", "number", "date", "of", "the", "details", "detail"
 
 def clauses(text: str) -> list[str]:
     """The message cut at punctuation and at "but": the unit a decline or a value refers to."""
-    return [c.strip() for c in _CLAUSE_BREAK.split(text) if c and c.strip()]
+    return [text[start:end] for start, end in clause_spans(text)]
+
+
+def clause_spans(text: str) -> list[tuple[int, int]]:
+    """Where each clause of ``clauses`` is in ``text`` (without surrounding spaces)."""
+    spans, start = [], 0
+    for match in [*_CLAUSE_BREAK.finditer(text), None]:
+        end = match.start() if match else len(text)
+        piece = text[start:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((start + lead, start + len(piece.rstrip())))
+        if match:
+            start = match.end()
+    return spans
+
+
+def joined(text: str, spans: list[tuple[int, int]]) -> str:
+    """The parts of ``text`` at ``spans``, as written: neighbours keep the punctuation between
+    them ("the library, 2nd floor"); parts with words left out between them join with ", "."""
+    out = ""
+    for index, (start, end) in enumerate(spans):
+        if index and re.fullmatch(r"[\s,;:.!?-]*", text[spans[index - 1][1]:start]):
+            out += text[spans[index - 1][1]:start] + text[start:end]
+        else:
+            out += (", " if out else "") + text[start:end]
+    return out.strip()
 
 
 def name_words(f: Field) -> set[str]:

@@ -105,3 +105,8 @@ class WorksheetReader(StateScope):
     def own_lookup(self, name: str) -> Any:
         """Names a subclass adds (built-ins that change the state), before the state's own names."""
         return super().lookup(name)
+
+    def instance(self, ref: InstanceRef) -> WorksheetInstance:
+        """``self`` is the instance the code runs for, also one not in the state yet (a parser's
+        "what if": would this field apply once these values are in?)."""
+        return self.this if ref.name == self.this.name else super().instance(ref)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...spec import Field
 from .. import extract
-from .fields import has_pattern_value, is_free_text
+from .fields import has_pattern, has_pattern_value, is_free_text
 from .reading import Reading
 
 MAX_SHORT_ANSWER_WORDS = 4
@@ -48,12 +50,13 @@ def stated_values(reading: Reading) -> dict[str, str]:
     return out
 
 
-def text_about(reading: Reading, f: Field) -> str:
-    """The message without the clauses that give or decline another field.
+def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda clause: True) -> str:
+    """The message without the clauses that give or decline another field (and those ``keep`` refuses).
 
     A clause that names another field and carries a value of its format, or says the user
     does not know it, belongs to that field: "my PIN is 7402" answers no question about a
-    date of birth.
+    date of birth; so does a clause that is a value of another field's format ("Jane Doe,
+    jane.doe@stanford.edu" answers the name with "Jane Doe").
     """
     others = [g for g in reading.open_fields() if g is not f and not g.type.referenced()]
     stated = stated_values(reading)
@@ -63,8 +66,12 @@ def text_about(reading: Reading, f: Field) -> str:
             return extract.says_unknown(clause) or g.name in stated or has_pattern_value(reading.text, g)
         if is_free_text(f) and g.type.kind == "enum" and len(clause.split()) <= MAX_SHORT_ANSWER_WORDS:
             return extract.mentioned_enum_value(clause, g) is not None  # "Drive, please" names no place
+        if has_pattern(g) and not has_pattern(f):
+            values = extract.pattern_values(clause, g.validation.pattern)
+            return any(len(clause.replace(v, " ").split()) <= 2 for v in values)
         return extract.mentions(reading.text, g) and has_pattern_value(clause, g)
 
-    parts = extract.clauses(reading.text)
-    kept = [c for c in parts if extract.mentions(c, f) or not any(claimed_by(c, g) for g in others)]
-    return reading.text if kept == parts else ". ".join(kept)  # untouched, "?" and all
+    spans = extract.clause_spans(reading.text)
+    kept = [(s, e) for s, e in spans if keep(reading.text[s:e]) and (
+        extract.mentions(reading.text[s:e], f) or not any(claimed_by(reading.text[s:e], g) for g in others))]
+    return reading.text if kept == spans else extract.joined(reading.text, kept)  # untouched, "?" and all

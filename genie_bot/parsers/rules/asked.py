@@ -15,7 +15,7 @@ from .. import extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
 from .fields import has_pattern, is_free_text
 from .reading import Reading
-from .tasks import task_match
+from .tasks import is_open, task_match
 from .values import typed
 from .words import QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
 
@@ -51,12 +51,17 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
     free_text = is_free_text(f)
     if free_text and declines(reading, f) and extract.role_phrase(reading.text, f) is None:
         return "NA"  # "I don't know, but near the University" gives one
-    text = reading.text if has_pattern(f) else text_about(reading, f)  # a format is its own evidence
-    if free_text:  # "poem. Another one please!" answers "poem"; "thanks" or "who are you?" nothing
-        text = "" if addresses_the_agent(reading.text) else ". ".join(
-            c for c in extract.clauses(text) if not small_talk(c))
-        if task_match(reading)[1] >= REQUEST_FOR_A_TASK:
-            return None
+    if free_text and not f.required and _plain_no(reading.text):
+        return "NA"  # "no. my name is Jane Doe": nothing else to add (the name is read as volunteered)
+    if has_pattern(f):
+        text = reading.text  # a format is its own evidence
+    elif free_text:  # "poem. Another one please!" answers "poem"; "thanks" or "who are you?" nothing
+        text = "" if addresses_the_agent(reading.text) else text_about(reading, f, keep=lambda c: not small_talk(c))
+        ws, score = task_match(reading)
+        if score >= REQUEST_FOR_A_TASK and ws is not None and not is_open(reading, ws):
+            return None  # "I want to check my ticket" asks for a task, it is no name
+    else:
+        text = text_about(reading, f)
     value = typed(reading, f, text, whole_answer=True, instance=instance) if text else None
     if value is None and has_pattern(f) and _uncapitalised_answer(reading, f):
         value = typed(reading, f, capitalised(reading.text), whole_answer=True, instance=instance)  # "tyler jones"
@@ -65,6 +70,12 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
     if value is None and declines(reading, f):
         value = False if f.type.is_boolean else "NA"  # "that's all" answers "anything else?" with no
     return value
+
+
+def _plain_no(text: str) -> bool:
+    """The message opens with a bare "no" ("no. my name is...", "nope, that's all")."""
+    first = extract.clauses(text)[:1]
+    return bool(first) and extract.yes_no(first[0]) is False and len(first[0].split()) <= 3
 
 
 def _uncapitalised_answer(reading: Reading, f: Field) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...acts import Act, formal_value
 from ...knowledge.mentions import Mention
+from .. import extract
 from ...spec import AgentSpec, Field
 from ...state import ACTIVE, DialogueState, WorksheetInstance
 
@@ -31,6 +32,8 @@ class Reading:
     given: dict[tuple[str, str], Any] = field(default_factory=dict)
     """The values this reading gave, by (instance, field): later strategies see the state as it will be."""
     used: list[tuple[int, int]] = field(default_factory=list)
+    chose_by: set[str] = field(default_factory=set)
+    """Content words that chose an enum value ("waitlist" chose Join Waitlist): no evidence of anything else."""
     """Spans of the text a value was taken from ("Enoteca Vigna", "next Friday"): not read again."""
     _mentions: dict[str, list[Mention]] = field(default_factory=dict, repr=False)
 
@@ -58,7 +61,14 @@ class Reading:
         """The statement giving ``instance.<f>`` ``value``; the field counts as taken from now on."""
         self.assigned.add((instance.name, f.name))
         self.given[(instance.name, f.name)] = value
+        self.note_choice(f, value)
         return f"{instance.name}.{f.name} = {formal_value(value)}"
+
+    def note_choice(self, f: Field, value: Any) -> None:
+        """Remember the words of the message that chose an enum member."""
+        if f.type.kind == "enum" and isinstance(value, str) and value in f.values:
+            member = extract.content_words(f"{value} {f.value_descriptions.get(value, '')}")
+            self.chose_by |= member & extract.content_words(self.text)
 
     def value_of(self, instance: WorksheetInstance, name: str) -> Any:
         """The field's value once this reading applies: what it gave, else what the state holds."""

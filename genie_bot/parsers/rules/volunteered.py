@@ -98,6 +98,7 @@ def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str, instance: W
         if value is not None and value != current:
             if instance is None:
                 target.values[f.name] = value
+                reading.note_choice(f, value)
             yield f, value
 
 
@@ -108,7 +109,7 @@ def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any]
     shares a word with it that is distinctive of that field, in neither its name nor the other
     fields (a field described as "what happened: unauthorised transfers, a stolen card...").
     """
-    words = extract.content_words(reading.text)
+    words = extract.content_words(reading.text) - reading.chose_by
     overlaps = {}
     for f in ws.fields.values():
         if f.kind != "input" or f.name in taken or not is_free_text(f) or f.values_from:
