@@ -1,9 +1,9 @@
-"""The rule parser's vocabulary the STAR agents rely on, checked on its own (genie_bot/parsers/extract.py)."""
+"""The rule parser's vocabulary the STAR agents rely on, checked on its own (genie_bot/parsers/extract.py, enums.py)."""
 
 from __future__ import annotations
 
 from genie_bot.acts import AskField, Report
-from genie_bot.parsers import extract
+from genie_bot.parsers import enums, extract
 from genie_bot.spec import load_agent
 from genie_bot.star import AGENTS_DIR
 from genie_bot.star.labels import Rule, load_label_map
@@ -18,22 +18,22 @@ BANK = load_agent(AGENTS_DIR / "bank_fraud_report").tasks["FraudReport"].fields
 
 
 def test_listed_example_phrases_pick_an_enum_member_longest_first():
-    assert extract.enum_value("ok, more details please", REPLY) == "more detail"
-    assert extract.enum_value("I dont understand", REPLY) == "more detail"  # "don't" and "dont" alike
-    assert extract.enum_value("could you be more detailed?", REPLY) == "more detail"  # an ending is allowed
-    assert extract.enum_value("No, I think I've got it. Thanks.", REPLY) == "no thanks"
-    assert extract.listed_phrases("go on (yes, next; keep going)") == ["yes", "next", "keep going"]
+    assert enums.enum_value("ok, more details please", REPLY) == "more detail"
+    assert enums.enum_value("I dont understand", REPLY) == "more detail"  # "don't" and "dont" alike
+    assert enums.enum_value("could you be more detailed?", REPLY) == "more detail"  # an ending is allowed
+    assert enums.enum_value("No, I think I've got it. Thanks.", REPLY) == "no thanks"
+    assert enums.listed_phrases("go on (yes, next; keep going)") == ["yes", "next", "keep going"]
 
 
 def test_a_member_marked_otherwise_answers_remarks():
-    assert extract.otherwise_value(REPLY) == "proceed"
-    assert extract.otherwise_value(MODE) == "Transit"
-    assert extract.otherwise_value(TRIP.tasks["Trip"].fields["arrival_location"]) is None
+    assert enums.otherwise_value(REPLY) == "proceed"
+    assert enums.otherwise_value(MODE) == "Transit"
+    assert enums.otherwise_value(TRIP.tasks["Trip"].fields["arrival_location"]) is None
 
 
 def test_a_mistake_is_no_choice_of_enum_member():
-    assert extract.mentioned_enum_value("I took the wrong bus and got lost", MODE) is None
-    assert extract.mentioned_enum_value("I'll take the bus", MODE) == "Transit"
+    assert enums.mentioned_enum_value("I took the wrong bus and got lost", MODE) is None
+    assert enums.mentioned_enum_value("I'll take the bus", MODE) == "Transit"
 
 
 def test_role_phrases_are_tried_at_every_preposition():

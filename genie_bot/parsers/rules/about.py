@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...spec import Field
-from .. import extract
+from .. import enums, extract
 from .fields import has_pattern, has_pattern_value, is_free_text
 from .reading import Reading
 
@@ -65,7 +65,7 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
         if extract.mentions(clause, g):
             return extract.says_unknown(clause) or g.name in stated or has_pattern_value(reading.text, g)
         if is_free_text(f) and g.type.kind == "enum" and len(clause.split()) <= MAX_SHORT_ANSWER_WORDS:
-            return extract.mentioned_enum_value(clause, g) is not None  # "Drive, please" names no place
+            return enums.mentioned_enum_value(clause, g) is not None  # "Drive, please" names no place
         if has_pattern(g) and not has_pattern(f):
             values = extract.pattern_values(clause, g.validation.pattern)
             return any(len(clause.replace(v, " ").split()) <= 2 for v in values)

@@ -8,6 +8,8 @@ text.
 
 from __future__ import annotations
 
+import re
+
 from ...acts import AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, ProposeWorksheet, Report
 from ...spec import Field
 from ...state import WorksheetInstance
@@ -69,7 +71,18 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
         value = False  # "is there anything else?" - "ok, thanks!": nothing else
     if value is None and declines(reading, f):
         value = False if f.type.is_boolean else "NA"  # "that's all" answers "anything else?" with no
+    if value is None and has_pattern(f) and _attempt_at_format(reading.text, f):
+        value = extract.free_text(reading.text)  # refused with the worksheet's message, so the user learns why
     return value
+
+
+def _attempt_at_format(text: str, f: Field) -> bool:
+    """A short reply written in the format's own characters (digits for an id, "@" for an email)
+    that does not fit it: "jane.doe@stanford,edu", "1234567"."""
+    pattern = f.validation.pattern
+    needs = [c for c, sign in (("@", "@"), ("0", r"\d")) if sign in pattern]
+    return (bool(needs) and len(text.split()) <= MAX_SHORT_ANSWER_WORDS and not QUESTION.search(text)
+            and all(re.search(r"\d" if c == "0" else re.escape(c), text) for c in needs))
 
 
 def _plain_no(text: str) -> bool:

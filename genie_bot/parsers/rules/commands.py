@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ...acts import AskForConfirmation, ProposeWorksheet
 from .. import extract
 from .reading import Reading
@@ -14,9 +16,20 @@ def command(reading: Reading) -> str | None:
         return "exitws()" if reading.open_instances() else "# nothing to cancel"
     if START_OVER.match(reading.text):
         return _start_over(reading)
-    if extract.is_farewell(reading.text):
+    if extract.is_farewell(reading.text) and not _answers_with_yes_or_no(reading):
         return _farewell(reading)  # "got it, thanks, bye" closes the conversation whatever was asked
     return None
+
+
+def _answers_with_yes_or_no(reading: Reading) -> bool:
+    """"no thats it" to a question is the answer no, not a goodbye; "no, bye!" stays one."""
+    first = extract.clauses(reading.text)[:1]
+    said = extract.yes_no(first[0].split()[0]) if first and first[0].split() else None
+    return (reading.question is not None and said is not None and not extract.is_thanks(first[0])
+            and not _GOODBYE.search(reading.text))
+
+
+_GOODBYE = re.compile(r"\b(good\s*-?\s*bye|bye|see (you|ya)|take care|have a (good|great|nice|lovely) \w+)\b", re.I)
 
 
 def _farewell(reading: Reading) -> str:

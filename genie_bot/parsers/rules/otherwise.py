@@ -7,7 +7,7 @@ An enum member described with "otherwise" is the answer to a reply that names no
 from __future__ import annotations
 
 from ...acts import AskField
-from .. import extract
+from .. import enums
 from .about import declines
 from .reading import Reading
 from .words import CHITCHAT, FILLER, remark
@@ -22,5 +22,5 @@ def otherwise(reading: Reading) -> list[str]:
     f = reading.spec.tasks[instance.worksheet].fields.get(act.field)
     if f is None or f.type.kind != "enum" or declines(reading, f):
         return []
-    value = extract.otherwise_value(f)
+    value = enums.otherwise_value(f)
     return [] if value is None else [reading.assign(instance, f, value)]

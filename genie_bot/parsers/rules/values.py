@@ -9,7 +9,7 @@ from typing import Any
 from ...runtime.checks import first_accepted, value_problem
 from ...spec import Field
 from ...state import WorksheetInstance
-from .. import dates, extract
+from .. import dates, enums, extract
 from .fields import has_pattern
 from .reading import Reading
 from .records import record_value, table_of
@@ -28,7 +28,7 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         values = [typed(reading, item, p, whole_answer, instance) for p in parts]
         return values if values and all(v is not None for v in values) else None
     if kind == "enum":
-        return extract.enum_value(text, f) if whole_answer else extract.mentioned_enum_value(text, f)
+        return enums.enum_value(text, f) if whole_answer else enums.mentioned_enum_value(text, f)
     if kind in ("bool", "confirm"):
         return extract.yes_no(text)
     if kind in ("int", "float"):

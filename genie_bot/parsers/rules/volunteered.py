@@ -20,7 +20,7 @@ from ...runtime.checks import value_problem
 from ...runtime.policy import field_applies
 from ...spec import NA, Field, TaskWorksheet
 from ...state import WorksheetInstance
-from .. import dates, extract
+from .. import dates, enums, extract
 from .about import declines_unasked, stated_values
 from .fields import fields_by_kind, has_pattern, is_free_text
 from .reading import Reading
@@ -134,8 +134,9 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
     text = reading.text
     if table_of(reading.spec, f) is not None:
         return record_value(reading, f)
-    if kind == "enum":
-        return extract.mentioned_enum_value(text, f)
+    if kind == "enum":  # the words of the worksheet itself ("external test credits") choose no member of it
+        ws = reading.spec.tasks[instance.worksheet]
+        return enums.mentioned_enum_value(text, f, ignore=extract.content_words(f"{ws.name} {ws.description}"))
     if kind in ("int", "float"):
         number = extract.number_with_noun(text, f)
         if number is None and same_kind.get(kind, 0) == 1:

@@ -1,0 +1,191 @@
+"""Enum members in a message: which declared value the user means.
+
+Read from what the spec declares for each member: its name ("Join Waitlist"), its description
+("get onto the waitlist of a full course") and the phrases a description lists in parentheses
+("go on (yes, next, keep going)"); forms of a word ("emailed" names Email), typos ("autum"),
+and negation ("I haven't submitted it" names Not Submitted when the enum has it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz, process
+
+from ..spec import Field
+from .extract import _WORD, content_words, normalise, yes_no
+
+def enum_value(text: str, f: Field, threshold: int = 85) -> str | None:
+    """The enum member ``text`` names: exact, contained, or a clear fuzzy match of value or description."""
+    t = normalise(text).strip(" .!?")
+    values = list(f.values)
+    for v in values:
+        if t == v.lower():
+            return v
+    contained = [v for v in values if re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", t)]
+    if len(contained) == 1:
+        return negation_aware(text, f, contained[0])
+    if len(contained) > 1:
+        longest = max(contained, key=len) if len({len(c) for c in contained}) == len(contained) else None
+        return longest and negation_aware(text, f, longest)
+    misspelt = _misspelt_values(t, f)
+    if misspelt:
+        return misspelt[0]
+    listed = listed_phrase_value(t, f)
+    if listed is not None:
+        return listed
+    choices = {v: f"{v} {f.value_descriptions.get(v, '')}".lower() for v in values}
+    scored = process.extract(t, choices, scorer=fuzz.token_set_ratio, limit=2)
+    if not scored:
+        return None
+    best = scored[0]
+    runner_up = scored[1][1] if len(scored) > 1 else 0
+    if best[1] >= threshold and best[1] - runner_up >= 10:
+        return best[2]
+    said = yes_no(text)  # "yes please" picks the member described with "yes", a question the one with "question"
+    kind = "question" if "?" in text else None if said is None else "yes" if said else "no"
+    if kind is not None:
+        word = re.compile(rf"\b{kind}\b", re.I)
+        answering = [v for v in values if word.search(f.value_descriptions.get(v, ""))]
+        if len(answering) == 1:
+            return answering[0]
+    partial = [(v, fuzz.partial_ratio(v.lower(), t)) for v in values if len(v) >= 3]
+    partial = [p for p in partial if p[1] >= 90]
+    if len(partial) == 1 and len(t) <= 3 * len(partial[0][0]) + 20:
+        return partial[0][0]
+    return _by_meaning(t, f)
+
+
+def otherwise_value(f: Field) -> str | None:
+    """The member an enum's description marks as the answer to a remark that names none ("otherwise")."""
+    marked = [v for v in f.values if re.search(r"\botherwise\b", f.value_descriptions.get(v, ""), re.I)]
+    return marked[0] if len(marked) == 1 else None
+
+
+def listed_phrases(description: str) -> list[str]:
+    """The example phrases a value's description lists in parentheses: "go on (yes, next, keep going)"."""
+    return [p.strip().lower() for group in re.findall(r"\(([^)]*)\)", description)
+            for p in re.split(r",|;", group) if p.strip()]
+
+
+def listed_phrase_value(text: str, f: Field) -> str | None:
+    """The member one of whose listed example phrases the text uses, the longest phrase winning
+    ("ok, more details please" uses "more details" of one member and "ok" of another)."""
+    t = re.sub(r"\s+", " ", re.sub(r"[,.!?;:]+", " ", re.sub(r"['’]", "", normalise(text)))).strip()  # "don't", "dont"
+    best: dict[str, int] = {}
+    for v in f.values:
+        for phrase in listed_phrases(f.value_descriptions.get(v, "")):
+            phrase = re.sub(r"['’]", "", phrase)  # a word may take an ending: "more detail" in "more detailed"
+            if re.search(rf"(?<!\w){re.escape(phrase)}(?:s|es|ed|ing)?(?!\w)", t):
+                best[v] = max(best.get(v, 0), len(phrase))
+    if not best:
+        return None
+    top = max(best.values())
+    winners = [v for v, n in best.items() if n == top]
+    return winners[0] if len(winners) == 1 else None
+
+
+_NEGATED = re.compile(r"\b(?:not|no|never|don'?t|doesn'?t|isn'?t|can'?t|cannot|won'?t)\b((?:\s+[\w']+){1,3})", re.I)
+
+
+_MISTAKEN = re.compile(r"\b(?:wrong|missed)\b((?:\s+[\w']+){1,2})", re.I)
+"""What went wrong is no choice: "I took the wrong bus" does not say the user travels by bus."""
+
+
+def _chosen_words(text: str) -> set[str]:
+    """Content words of ``text`` except those under a negation or a mistake ("not by car", "the wrong bus")."""
+    spans = [m.group(1) for pattern in (_NEGATED, _MISTAKEN) for m in pattern.finditer(text)]
+    return content_words(text) - content_words(" ".join(spans))
+
+
+def _by_meaning(text: str, f: Field) -> str | None:
+    """The one value whose name and description share the most content words with the text
+    (words under a negation do not count: "I don't know the way" does not mean "I know the way")."""
+    words = _chosen_words(text)
+    overlaps = sorted(((len(words & content_words(f"{v} {f.value_descriptions.get(v, '')}")), v) for v in f.values),
+                      reverse=True)
+    if overlaps and overlaps[0][0] > 0 and (len(overlaps) == 1 or overlaps[0][0] > overlaps[1][0]):
+        return overlaps[0][1]
+    return None
+
+
+def mentioned_enum_value(text: str, f: Field, ignore: set[str] = frozenset()) -> str | None:
+    """An enum member named in a longer message (for volunteered values): verbatim, a one-word
+    member by another form of the word ("drive" names Driving, "walked" names Walking, "emialed"
+    Email), or by the words of its name and description. ``ignore``: words that say nothing
+    about this choice (those of the worksheet the field belongs to)."""
+    t = normalise(text)
+    found = [v for v in f.values if len(v) > 1 and re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", t)]
+    if not found:
+        roots = {word_root(w) for w in _WORD.findall(t)}
+        found = [v for v in f.values if " " not in v and len(v) > 3 and word_root(v.lower()) in roots]
+    if not found:
+        found = _misspelt_values(t, f)
+    if not found:
+        found = _described_values(t, f, ignore)
+    return negation_aware(text, f, max(found, key=len)) if found else None
+
+
+def _described_values(text: str, f: Field, ignore: set[str] = frozenset()) -> list[str]:
+    """The member whose name and description have the most words of the message: a word of its
+    name counts twice, a word of its description only when no other member has it ("by bus"
+    names the member described as "public transit: a bus, a train or the subway")."""
+    words = _chosen_words(text)
+    names = {v: content_words(v) for v in f.values}
+    described = {v: content_words(f.value_descriptions.get(v, "")) - names[v] - ignore for v in f.values}
+    hits = {v: 2 * len(words & names[v]) + len(words & (described[v] - set().union(
+        *(names[o] | described[o] for o in f.values if o != v)))) for v in f.values}
+    best = max(hits.values(), default=0)
+    winners = [v for v, n in hits.items() if n == best]
+    return winners if best and len(winners) == 1 else []
+
+
+TYPO_SCORE = 85
+MIN_TYPO_LENGTH = 5
+
+
+def _misspelt_values(text: str, f: Field) -> list[str]:
+    """Members a word of the message misspells ("autum" for Autumn, "emialed" for Email)."""
+    words = [w for w in _WORD.findall(text) if len(w) >= MIN_TYPO_LENGTH]
+    found = []
+    for v in f.values:
+        long_words = [word for word in v.lower().split() if len(word) >= 4]
+        matches = [max((fuzz.ratio(w, form), word_root(w) == word_root(word)) for w in words for form in _forms(word))
+                   for word in long_words] if words else []
+        if matches and all(score >= TYPO_SCORE for score, _ in matches) and not all(exact for _, exact in matches):
+            found.append(v)  # every word of the member, at least one of them misspelt
+    return found if len(found) == 1 else []
+
+
+def _forms(word: str) -> list[str]:
+    """A word and the forms a message may use it in: "email", "emailed", "emailing", "emails"."""
+    stem = word[:-1] if word.endswith("e") else word
+    return [word, f"{word}s", f"{stem}ed", f"{stem}ing"]
+
+
+_NEGATION = re.compile(r"(not|never|no|haven'?t|hasn'?t|hadn'?t|didn'?t|don'?t|doesn'?t|isn'?t|wasn'?t|weren'?t|"
+                       r"aren'?t|won'?t|can'?t|cannot)", re.I)
+
+
+def negation_aware(text: str, f: Field, value: str) -> str:
+    """``value``, or its opposite member when the message negates it: "I haven't submitted it"
+    names Not Submitted (when the enum has a member "Not Submitted" or "No ...")."""
+    opposite = next((v for v in f.values if v.lower() in (f"not {value.lower()}", f"no {value.lower()}")), None)
+    if opposite is None:
+        return value
+    root = word_root(value.lower().split()[-1])
+    tokens = _WORD.findall(normalise(text))
+    for index, token in enumerate(tokens):
+        if word_root(token) == root and any(_NEGATION.fullmatch(t) for t in tokens[max(0, index - 3):index]):
+            return opposite
+    return value
+
+
+def word_root(word: str) -> str:
+    """``driving``, ``drives``, ``drive`` -> ``driv``: enough to tell forms of a word apart from other words."""
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
