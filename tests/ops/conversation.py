@@ -6,7 +6,7 @@ from genie_bot.engine import Decision, Engine, Reply, SessionKey
 
 KEY = SessionKey("slack", "T1", "C1", "1700000000.000100")
 USER = "U1"
-MESSAGES = ["I need help with joining a waitlist", "join the waitlist", "CS 224V", "winter",
+MESSAGES = ["I need help with joining a waitlist", "CS 224V", "winter",
             "the class is required for my major", "my name is Ann Lee", "ann@stanford.edu"]
 PRIVATE = ("Ann Lee", "ann@stanford.edu", "CS 224V", "required for my major")
 """What the user wrote that must not reach a redacted log."""

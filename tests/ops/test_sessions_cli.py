@@ -27,14 +27,14 @@ def test_list_and_show_read_every_turn_of_a_session(genie_yaml, capsys):
     serve_a_ticket(path)
     assert main(["sessions", "list", "--config", str(path), "--agent", "tickets", "--since", "1h"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert len(listed) == 2 and listed[1].endswith(f"tickets      active      8  U1           {KEY}")
+    assert len(listed) == 2 and listed[1].endswith(f"tickets      active      7  U1           {KEY}")
     assert main(["sessions", "list", "--config", str(path), "--agent", "courses"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 1  # the header only
 
     assert main(["sessions", "show", "--config", str(path), str(KEY)]) == 0
     shown = capsys.readouterr().out
     assert "agent tickets" in shown and "submit_ticket done" in shown
-    assert shown.count("\n#") == 8 and "user:       my name is Ann Lee" in shown
+    assert shown.count("\n#") == 7 and "user:       my name is Ann Lee" in shown
     assert "statements: main_0.full_name = 'Ann Lee'" in shown
     assert "acts:       AskForConfirmation(main_0)" in shown and "[confirm " in shown
     assert "latency ms: queue" in shown and "llm:        0 call(s)" in shown

@@ -45,7 +45,7 @@ def test_one_redacted_json_line_per_turn(tmp_path, caplog):
     assert first["kind"] == "message" and first["outcome"] == "ok" and first["parse_source"] == "rules"
     assert set(first["latency_ms"]) == {"queue", "load", "parse", "runtime", "respond", "confirmations", "total"}
     assert first["llm"] == {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
-    assert first["acts"] == ["AskField trouble_shoot_0.issue_type"]
+    assert first["acts"] == ["AskField join_waitlist_0.course_name"]
     assert first["text_chars"] == len(MESSAGES[0]) and "text" not in first and "reply" not in first
     assert turns[-2]["acts"] == ["AskForConfirmation main_0"] and turns[-2]["pending_action"]
     assert confirm["kind"] == "action" and confirm["acts"] == ["Report main_0", "Say"]
@@ -56,8 +56,8 @@ def test_one_redacted_json_line_per_turn(tmp_path, caplog):
 def test_content_is_logged_when_enabled(tmp_path, caplog):
     turns = logged_turns(tmp_path, caplog, include_content=True)
     assert [t["text"] for t in turns[:-1]] == MESSAGES
-    assert "main_0.full_name = 'Ann Lee'" in turns[5]["statements"] and "Ann Lee" in turns[-2]["reply"]
-    assert turns[0]["acts"][0].startswith("AskField(trouble_shoot_0, issue_type, ")
+    assert "main_0.full_name = 'Ann Lee'" in turns[4]["statements"] and "Ann Lee" in turns[-2]["reply"]
+    assert turns[0]["acts"][0].startswith("AskField(join_waitlist_0, course_name, ")
 
 
 @pytest.mark.parametrize("formal, outline", [

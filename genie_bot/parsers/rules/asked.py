@@ -17,7 +17,8 @@ from .. import extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
 from .fields import has_pattern, is_free_text
 from .reading import Reading
-from .tasks import is_open, task_match
+from .records import record_value
+from .tasks import task_match
 from .values import typed
 from .words import QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
 
@@ -59,9 +60,8 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
         text = reading.text  # a format is its own evidence
     elif free_text:  # "poem. Another one please!" answers "poem"; "thanks" or "who are you?" nothing
         text = "" if addresses_the_agent(reading.text) else text_about(reading, f, keep=lambda c: not small_talk(c))
-        ws, score = task_match(reading)
-        if score >= REQUEST_FOR_A_TASK and ws is not None and not is_open(reading, ws):
-            return None  # "I want to check my ticket" asks for a task, it is no name
+        if task_match(reading)[1] >= REQUEST_FOR_A_TASK:  # "I want to check my ticket" asks for a task, it is
+            return record_value(reading, f)  # no name; "can u sign me up for cs224v" names the course it is for
     else:
         text = text_about(reading, f)
     value = typed(reading, f, text, whole_answer=True, instance=instance) if text else None
