@@ -17,11 +17,12 @@ import jsonschema
 import yaml
 from rapidfuzz import fuzz, process
 
+from ..errors import GenieError
 from ..spec.diagnostics import Loc, SpecError
 from ..spec.yaml_source import LocatedList, LocatedMap, load_located_yaml
 
 
-class ScenarioInvalid(Exception):
+class ScenarioInvalid(GenieError):
     """A scenario file that cannot run; carries every problem found, each with its position."""
 
     def __init__(self, errors: list[SpecError]):

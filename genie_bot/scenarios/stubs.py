@@ -12,12 +12,13 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import GenieError
 from ..runtime import ApiExecutor
 from ..runtime.executor import ApiRequest, KnowledgeResult
 from ..state import KnowledgeAnswer
 
 
-class MissingStub(Exception):
+class MissingStub(GenieError):
     """A side-effecting API was called in a scenario that neither stubs it nor allows real calls."""
 
 

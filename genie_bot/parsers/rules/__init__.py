@@ -28,7 +28,7 @@ from typing import Any
 from ...spec import AgentSpec
 from ...state import DialogueState
 from .. import extract
-from ..base import Parse
+from ...parse import Parse
 from .ahead import answers_a_later_question
 from .asked import answer_question
 from .commands import command

@@ -13,7 +13,7 @@ import re
 
 from ...acts import AskField
 from ...runtime.policy import field_applies
-from ...state import ACTIVE
+from ...state import InstanceStatus
 from .. import extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines
 from .fields import is_free_text
@@ -24,7 +24,7 @@ from .words import FILLER, SENTENCE, addresses_the_agent, small_talk
 def answers_a_later_question(reading: Reading) -> list[str]:
     act = reading.question
     instance = reading.state.instances.get(getattr(act, "instance", None) or "")
-    if not isinstance(act, AskField) or instance is None or instance.status != ACTIVE:
+    if not isinstance(act, AskField) or instance is None or instance.status != InstanceStatus.ACTIVE:
         return []
     ws = reading.spec.tasks[instance.worksheet]
     asked = ws.fields.get(act.field)

@@ -15,7 +15,7 @@ from ...acts import Act, formal_value
 from ...knowledge.mentions import Mention
 from .. import extract
 from ...spec import AgentSpec, Field
-from ...state import ACTIVE, DialogueState, WorksheetInstance
+from ...state import DialogueState, InstanceStatus, WorksheetInstance
 
 
 @dataclass
@@ -50,7 +50,7 @@ class Reading:
 
     def open_instances(self) -> list[WorksheetInstance]:
         """Active task instances, most recently touched first."""
-        return sorted((i for i in self.state.instances.values() if i.status == ACTIVE), key=lambda i: -i.touched)
+        return sorted((i for i in self.state.instances.values() if i.status == InstanceStatus.ACTIVE), key=lambda i: -i.touched)
 
     def open_fields(self) -> list[Field]:
         """The input fields of the open task instances (what a message may refer to)."""

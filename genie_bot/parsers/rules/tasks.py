@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...spec import TaskWorksheet
-from ...state import ACTIVE
+from ...state import InstanceStatus
 from .. import extract
 from .fields import top_level_tasks
 from .reading import Reading
@@ -39,7 +39,7 @@ def start(reading: Reading, ws: TaskWorksheet) -> None:
 
 
 def is_open(reading: Reading, ws: TaskWorksheet) -> bool:
-    return any(i.status == ACTIVE for i in reading.state.of_worksheet(ws.name))
+    return any(i.status == InstanceStatus.ACTIVE for i in reading.state.of_worksheet(ws.name))
 
 
 def start_requested_task(reading: Reading, answered_already: bool) -> bool:
