@@ -18,7 +18,7 @@ from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
 from .fields import has_pattern, is_free_text
 from .reading import Reading
 from .records import record_value
-from .tasks import task_match
+from .tasks import is_open, task_match
 from .values import typed
 from .words import QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
 
@@ -60,8 +60,8 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
         text = reading.text  # a format is its own evidence
     elif free_text:  # "poem. Another one please!" answers "poem"; "thanks" or "who are you?" nothing
         text = "" if addresses_the_agent(reading.text) else text_about(reading, f, keep=lambda c: not small_talk(c))
-        if task_match(reading)[1] >= REQUEST_FOR_A_TASK:  # "I want to check my ticket" asks for a task, it is
-            return record_value(reading, f)  # no name; "can u sign me up for cs224v" names the course it is for
+        if _asks_for_a_task(reading):  # "I want to check my ticket" is no name; "can u sign me up for
+            return record_value(reading, f)  # cs224v" names the course it is for
     else:
         text = text_about(reading, f)
     value = typed(reading, f, text, whole_answer=True, instance=instance) if text else None
@@ -83,6 +83,19 @@ def _attempt_at_format(text: str, f: Field) -> bool:
     needs = [c for c, sign in (("@", "@"), ("0", r"\d")) if sign in pattern]
     return (bool(needs) and len(text.split()) <= MAX_SHORT_ANSWER_WORDS and not QUESTION.search(text)
             and all(re.search(r"\d" if c == "0" else re.escape(c), text) for c in needs))
+
+
+def _asks_for_a_task(reading: Reading) -> bool:
+    """The message asks for a task rather than answering: another task, or the open one restated
+    with nothing more ("I want to enroll in courses"); a request that also tells what happened
+    ("I want to report fraud, someone took $500") answers a question about what happened."""
+    ws, score = task_match(reading)
+    if ws is None or score < REQUEST_FOR_A_TASK:
+        return False
+    if not is_open(reading, ws):
+        return True
+    said = extract.content_words(" ".join((ws.description, *ws.examples)))
+    return len(extract.content_words(reading.text) - said) < 2
 
 
 def _plain_no(text: str) -> bool:
