@@ -36,6 +36,8 @@ _VAGUE = re.compile(r"^(this|next|last|the) (week|month|year|weekend)$", re.I)
 _DAY_OF_MONTH = re.compile(r"\b(?:the\s+)?(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d\s*[/-]\s*\d", re.I)
 _WORD = re.compile(r"[A-Za-z]+")
+_COUNT_BEFORE_DAY = re.compile(r"\b(\d+\s+)((?:today|tonight|tomorrow|yesterday|next|this|last|on|mon|tue|wed|thu|fri|"
+                               r"sat|sun)[a-z]*)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,12 @@ def mend_typos(text: str) -> tuple[str, list[int]]:
 @lru_cache(maxsize=256)
 def find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     """Calendar dates in ``text`` ("next friday", "november 3", "the 3rd"), with both readings of
-    dates that do not say which year or which week, nearest to ``today`` first."""
+    dates that do not say which year or which week, nearest to ``today`` first. Times of day are
+    read apart ("saturday at 8" is no February 8), and a count before a day is no part of it
+    ("a table for 2 tomorrow")."""
+    for found in find_times(text):
+        text = text[:found.start] + " " * (found.end - found.start) + text[found.end:]
+    text = _COUNT_BEFORE_DAY.sub(lambda m: " " * len(m.group(1)) + m.group(2), text)
     mended, where = mend_typos(text)
     base = dt.datetime.combine(today, dt.time(12, 0))
     readings: dict[str, list[dt.date]] = {}

@@ -34,7 +34,7 @@ from .asked import answer_question
 from .commands import command
 from .other_field import answers_another_field
 from .otherwise import otherwise
-from .questions import information_question, knowledge_question
+from .questions import information_question, knowledge_question, tentative_answer
 from .reading import Reading
 from .tasks import opens_the_only_task, restates_open_task, start_requested_task
 from .volunteered import volunteered
@@ -65,7 +65,7 @@ def read(reading: Reading) -> Parse:
     if steered is not None:
         return Parse(steered)
     statements = reading.statements
-    if information_question(reading.text) is not None:
+    if information_question(reading.text) is not None and not tentative_answer(reading):
         if start_requested_task(reading, answered_already=False):  # "what's the status of TKT-00042?"
             statements.extend(volunteered(reading))
             return Parse("\n".join(statements))

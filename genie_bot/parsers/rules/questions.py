@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 
+from .asked import answer_question
 from .focus import resolved
 from .reading import Reading
 
-_ASKING = re.compile(r"\?\s*$|^(what|what'?s|whats|which|who|who'?s|whos|where|when|how|is|are|does|do|did|can|could|"
-                     r"will|would|has|have|any|tell me|show me|list|find|search|recommend)\b", re.I)
+_ASKING_WORD = re.compile(r"^(what|what'?s|whats|which|who|who'?s|whos|where|when|how|is|are|does|do|did|can|could|"
+                          r"will|would|has|have|any|tell me|show me|list|find|search|recommend)\b", re.I)
+_ASKING = re.compile(rf"\?\s*$|{_ASKING_WORD.pattern}", re.I)
 _POLITE_LEAD = re.compile(r"^(hey|hi|so|ok(ay)?|oh|and|also|btw|um+|uh+|quick question)[\s,.!]+|"
                           r"^(can|could|would|will) (you|u) (please )?(tell me|let me know|check|find out|look up|show me)"
                           r"\s+|^do (you|u) know\s+|^(do|does) (you|u) have\s+|^i (want|would like|'?d like) to know\s+|^i wonder\s+", re.I)
@@ -36,6 +38,15 @@ def information_question(text: str) -> str | None:
     if _ACTION_REQUEST.match(question) or _ABOUT_THE_AGENT.search(question):
         return None  # "can you book me a table?", "why do you need my name?"
     return question
+
+
+def tentative_answer(reading: Reading) -> bool:
+    """"umm maybe around 8?", "Wong?": an unsure answer to the question asked, not a question."""
+    text = _POLITE_LEAD.sub("", reading.text.strip())
+    if _ASKING_WORD.match(text):
+        return False
+    trial = Reading(reading.spec, reading.state, reading.text, reading.today, reading.knowledge)
+    return bool(answer_question(trial))
 
 
 def knowledge_question(reading: Reading) -> list[str]:

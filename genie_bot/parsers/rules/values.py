@@ -35,9 +35,13 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         number = extract.number_for(text, f) if whole_answer else extract.number_with_noun(text, f)
         if number is None:
             return None
+        if text == reading.text:  # the number is taken: no other field reads it
+            reading.used.extend(m.span() for m in re.finditer(rf"(?<![\w.]){number:g}(?![\w])", text))
         return int(number) if kind == "int" and float(number).is_integer() else number
     if kind in ("date", "time", "datetime"):
-        readings, vague = date_time_readings(text, reading.today, kind, whole_answer)
+        readings, vague, spans = date_time_readings(text, reading.today, kind, whole_answer)
+        if text == reading.text:
+            reading.used.extend(spans)
         if instance is None or not readings:
             return readings[0] if readings and not vague else None
         value = first_accepted(reading.spec, reading.state, instance, f, readings, reading.today)
@@ -55,15 +59,19 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
     return None
 
 
-def date_time_readings(text: str, today: dt.date, kind: str, whole_answer: bool) -> tuple[tuple[Any, ...], bool]:
+def date_time_readings(text: str, today: dt.date, kind: str,
+                       whole_answer: bool) -> tuple[tuple[Any, ...], bool, list[tuple[int, int]]]:
     """The readings of the first date, time or date and time in ``text``, nearest or likeliest
-    first, and whether the date is a vague period ("next week")."""
+    first; whether the date is a vague period ("next week"); and where they were said."""
     times = dates.find_times(text, now=dt.time(12, 0))
     time_readings = times[0].readings if times else dates.whole_hour(text) if whole_answer else ()
+    time_spans = [(times[0].start, times[0].end)] if times else [(0, len(text))] if time_readings else []
     if kind == "time":
-        return time_readings, False
+        return time_readings, False, time_spans
     found = dates.find_dates(text, today)
     date_readings, vague = (found[0].readings, found[0].vague) if found else ((), False)
+    date_spans = [(found[0].start, found[0].end)] if found else []
     if kind == "date" or not date_readings:
-        return date_readings, vague
-    return tuple(dt.datetime.combine(d, t) for d in date_readings for t in (time_readings or (dt.time(0, 0),))), vague
+        return date_readings, vague, date_spans
+    combined = tuple(dt.datetime.combine(d, t) for d in date_readings for t in (time_readings or (dt.time(0, 0),)))
+    return combined, vague, date_spans + time_spans

@@ -119,7 +119,16 @@ def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any]
             f"{f.name.replace('_', ' ')} {others}")
         overlaps[f.name] = len(words & described)
     best = max(overlaps, key=overlaps.get, default=None)
-    return {best: reading.text} if best and overlaps[best] else {}
+    return {best: _untaken_text(reading)} if best and overlaps[best] else {}
+
+
+def _untaken_text(reading: Reading) -> str:
+    """The message without the clauses another value was read from ("3, and we'll need a high
+    chair" tells the request "we'll need a high chair")."""
+    spans = [(s, e) for s, e in extract.clause_spans(reading.text)
+             if not any(us <= s and e <= ue for us, ue in reading.used)]
+    text = extract.joined(reading.text, spans) if spans else reading.text
+    return re.sub(r"^(and|but|also|so|plus)\s+", "", text, flags=re.I)
 
 
 def _as_it_will_be(reading: Reading, instance: WorksheetInstance) -> WorksheetInstance:
