@@ -174,6 +174,7 @@ def mentions(text: str, f: Field) -> bool:
 _STATEMENT = re.compile(r"^(?:.*?\b(?:my|her|his|our|their|the)\s+)?(?P<subject>(?:[\w'’]+\s+){0,3}?[\w'’]+)\s+"
                         r"(?:is|was|were|are|=|:)\s+(?P<value>[^.!?,;]+)", re.I)
 MAX_STATED_WORDS = 5
+_HEDGE = re.compile(r"^((actually|really|now|still|spelled|spelt|written|in fact|just)\s+)+", re.I)
 
 
 def statements_of_value(text: str) -> list[tuple[str, str]]:
@@ -182,7 +183,8 @@ def statements_of_value(text: str) -> list[tuple[str, str]]:
     for clause in clauses(text):
         match = _STATEMENT.match(clause)
         if match and len(match.group("value").split()) <= MAX_STATED_WORDS and not says_unknown(clause):
-            out.append((match.group("subject").lower(), match.group("value").strip()))
+            value = _HEDGE.sub("", match.group("value").strip())  # "my name is spelled Jayne Doe"
+            out.append((match.group("subject").lower(), value))
     return out
 
 

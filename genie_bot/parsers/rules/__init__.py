@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from ...acts import AskField, AskForConfirmation, ProposeWorksheet
 from ...spec import AgentSpec
 from ...state import DialogueState
 from .. import extract
@@ -32,6 +33,8 @@ from ...parse import Parse
 from .ahead import answers_a_later_question
 from .asked import answer_question
 from .commands import command
+from .corrections import corrections
+from .fields import is_free_text
 from .other_field import answers_another_field
 from .otherwise import otherwise
 from .questions import information_question, knowledge_question, tentative_answer
@@ -72,7 +75,9 @@ def read(reading: Reading) -> Parse:
         asked = knowledge_question(reading)
         if asked:
             return Parse("\n".join(asked))
-    answered = answer_question(reading)
+    corrected = corrections(reading)
+    statements.extend(corrected)
+    answered = [] if corrected and _not_an_answer(reading) else answer_question(reading)
     statements.extend(answered)
     if not answered:
         statements.extend(answers_another_field(reading))
@@ -90,6 +95,17 @@ def read(reading: Reading) -> Parse:
         return _nothing_to_do(reading.text)
     return Parse("\n".join(statements), answers_question=bool(answered) and not started
                  and len(statements) == len(answered))
+
+
+def _not_an_answer(reading: Reading) -> bool:
+    """A correction answers no free-text question, and is no "no" to a summary: the change itself
+    makes the agent show the summary again."""
+    act = reading.question
+    if isinstance(act, (AskForConfirmation, ProposeWorksheet)):
+        return True
+    instance = reading.state.instances.get(getattr(act, "instance", None) or "")
+    f = reading.spec.tasks[instance.worksheet].fields.get(act.field) if instance and isinstance(act, AskField) else None
+    return f is not None and is_free_text(f)
 
 
 def _nothing_to_do(text: str) -> Parse:

@@ -32,6 +32,8 @@ class Reading:
     given: dict[tuple[str, str], Any] = field(default_factory=dict)
     """The values this reading gave, by (instance, field): later strategies see the state as it will be."""
     used: list[tuple[int, int]] = field(default_factory=list)
+    corrected: set[str] = field(default_factory=set)
+    """Names of fields this message corrects: no other instance takes the value as new."""
     chose_by: set[str] = field(default_factory=set)
     """Content words that chose an enum value ("waitlist" chose Join Waitlist): no evidence of anything else."""
     """Spans of the text a value was taken from ("Enoteca Vigna", "next Friday"): not read again."""

@@ -1,8 +1,8 @@
 """Strategy: values for fields the agent did not ask about, given in the same message.
 
 A value counts when the field's type, its declared format, a "my X is Y" statement, a
-preposition of its description or a table it names makes it unambiguous; a filled field
-changes only when the message corrects it ("actually make it 4 people") or restates it. A
+preposition of its description or a table it names makes it unambiguous; a filled field is
+read again only when the message restates it (changes are the ``corrections`` strategy's). A
 worksheet nested in a field opens with values when the message gives them and the field
 applies once this message's values are in ("I need help joining a waitlist" gives the kind
 of help and, inside it, the kind of problem); several records named for several slots of one
@@ -26,7 +26,6 @@ from .fields import fields_by_kind, has_pattern, is_free_text
 from .reading import Reading
 from .records import record_value, table_of
 from .values import typed
-from .words import CORRECTION
 
 
 def volunteered(reading: Reading) -> list[str]:
@@ -78,19 +77,19 @@ def nested_values(reading: Reading, ws: TaskWorksheet, target: WorksheetInstance
 def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str, instance: WorksheetInstance | None = None,
                      target: WorksheetInstance | None = None) -> Iterator[tuple[Field, Any]]:
     """(field, value) for each field of ``ws`` (instance ``name``; None while starting it) the message gives."""
-    correcting = bool(CORRECTION.search(reading.text))
     starting = [ws] if instance is None else []
     same_kind = fields_by_kind([reading.spec.tasks[i.worksheet] for i in reading.open_instances()] + starting)
     target = target or instance or WorksheetInstance(name or ws.name, ws.name)  # values of a task being started
     for f in ws.fields.values():
-        if f.kind != "input" or (name, f.name) in reading.assigned or (name, f.name) == reading.asked:
+        if f.kind != "input" or (name, f.name) in reading.assigned or (name, f.name) == reading.asked \
+                or f.name in reading.corrected:
             continue
         if reading.spec.tasks.get(f.type.ref or "") is not None:
             continue  # nested worksheets: ``nested_values``
         current = instance.values.get(f.name) if instance is not None else None
         filled = current is not None and current != NA  # a declined field may still be given later
         restated = is_free_text(f) and extract.role_phrase(reading.text, f) is not None
-        if filled and not (correcting or restated):
+        if filled and not restated:  # changing a value is the corrections strategy's business
             continue
         value = _volunteered_value(reading, f, same_kind, target)
         if value is None and current is None and declines_unasked(reading, f):

@@ -22,7 +22,6 @@ START_OVER = re.compile(r"^(start over|restart|reset|start again|begin again|let
 CHITCHAT = re.compile(r"^((hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening)|please|"
                       r"thanks?( you)?( so much)?|thank you|ok(ay)?|cool|great|bye|goodbye|see you)( there)?[ ,.!]*)+"
                       r"(how are you( doing)?( today)?[ ?.!]*)?$", re.I)
-CORRECTION = re.compile(r"\b(actually|instead|change|make it|i meant|correction|sorry|wait|not\b.*\bbut)\b", re.I)
 QUESTION = re.compile(r"(\?\s*$)|^(what|which|who|where|when|how|is|are|does|do|can|could|tell me|show me|list|find|"
                       r"search|recommend|any)\b", re.I)
 ASKS_THE_AGENT = re.compile(r"^(why|who|how|what)\b.*\?|^.*\b(you|your)\b.*\?\s*$", re.I)

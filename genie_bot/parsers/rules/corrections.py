@@ -1,0 +1,106 @@
+"""Strategy: corrections of values already given.
+
+"change CS 229 to CS 230" replaces the value that was CS 229, wherever it is; "actually make
+it 3 units", "the email is wrong, it's jdoe2@...", "no, my name is spelled Jayne Doe" and "the
+date is wrong, it was March 3" change the field the message names or gives a value of its
+kind for, in the task being filled or a part of it already finished (the course just given).
+A correction is never the answer to the question asked (it is not a course called "actually
+make it 3 units"), and "no, ..." with a correction at a summary corrects rather than declines.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...spec import NA, Field
+from ...state import DialogueState, WorksheetInstance
+from .. import dates, enums, extract
+from .about import stated_values
+from .fields import has_pattern, is_free_text
+from .reading import Reading
+from .records import record_value, table_of
+from .values import typed
+
+CORRECTION = re.compile(r"\b(actually|instead|change|make it|i meant|correction|sorry|wait|wrong|mistake|typo|"
+                        r"spelled|spelt|should be|is not|isn'?t|not\b.*\bbut)\b", re.I)
+SWAP = re.compile(r"\b(?:change|replace|swap|switch)\s+(?P<old>.+?)\s+(?:to|with|for|into|by)\s+(?P<new>.+?)[.!?]*$",
+                  re.I)
+
+
+def correcting(text: str) -> bool:
+    return bool(CORRECTION.search(text))
+
+
+def corrections(reading: Reading) -> list[str]:
+    """Statements that change values the user gave before; the fields changed count as taken."""
+    out = _replacement(reading)
+    if out or not correcting(reading.text):
+        return out
+    family = _in_progress(reading.state)
+    filled = [(i, f) for i in family for f in reading.spec.tasks[i.worksheet].fields.values()
+              if f.kind == "input" and i.values.get(f.name) not in (None, NA)]
+    kinds = [f.type.kind for _, f in filled]
+    for instance, f in filled:
+        if f.name in reading.corrected:
+            continue
+        value = _corrected_value(reading, f, instance, only_of_its_kind=kinds.count(f.type.kind) == 1)
+        if value is not None and value != instance.values.get(f.name):
+            out.append(reading.assign(instance, f, value))
+            reading.corrected.add(f.name)
+    return out
+
+
+def _replacement(reading: Reading) -> list[str]:
+    """"change CS 229 to CS 230": the field whose value is the old one takes the new one."""
+    match = SWAP.search(reading.text)
+    if match is None:
+        return []
+    old = extract.normalise(match.group("old")).strip(" '\"")
+    for instance in _in_progress(reading.state):
+        ws = reading.spec.tasks[instance.worksheet]
+        for f in ws.fields.values():
+            if f.kind == "input" and _names(instance.values.get(f.name), old):
+                new = typed(reading, f, match.group("new"), whole_answer=True, instance=instance)
+                reading.corrected.add(f.name)
+                return [] if new is None else [reading.assign(instance, f, new)]
+    return []
+
+
+def _names(value: Any, text: str) -> bool:
+    """Whether ``text`` is how the user would refer to ``value`` ("cs 229" for "CS 229", a record by name)."""
+    if isinstance(value, dict):
+        value = value.get("name") or value.get("title")
+    return isinstance(value, str) and re.sub(r"\W", "", value.lower()) == re.sub(r"\W", "", text)
+
+
+def _in_progress(state: DialogueState) -> list[WorksheetInstance]:
+    """Open tasks and everything nested in them (a course already finished included), most recent first."""
+    roots = [i for i in state.instances.values() if i.open and not i.parent]
+    family = {i.name: i for root in roots for i in (root, *state.descendants(root))}
+    return sorted(family.values(), key=lambda i: -i.touched)
+
+
+def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, only_of_its_kind: bool) -> Any:
+    """The new value the message gives a field that has one: only when the message names the
+    field or gives a value only that kind of field takes."""
+    text, kind = reading.text, f.type.kind
+    named = extract.mentions(text, f) or only_of_its_kind
+    if table_of(reading.spec, f) is not None:
+        return record_value(reading, f)
+    if kind == "enum":  # "wrong" in "the email is wrong" is no member Wrong Credits
+        verbatim = [v for v in f.values if re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", text.lower())]
+        return enums.negation_aware(text, f, verbatim[0]) if len(verbatim) == 1 else (
+            enums.mentioned_enum_value(text, f) if named else None)
+    if kind in ("int", "float"):
+        number = extract.number_with_noun(text, f)
+        return None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)
+    if kind in ("date", "time", "datetime"):
+        found = dates.find_times(text) if kind == "time" else dates.find_dates(text, reading.today)
+        return typed(reading, f, text, whole_answer=False, instance=instance) if found and named else None
+    if kind == "str" and has_pattern(f):
+        found = extract.pattern_values(text, f.validation.pattern)
+        return found[0] if found else None
+    if is_free_text(f):
+        return stated_values(reading).get(f.name)
+    return None
