@@ -109,11 +109,11 @@ def _by_meaning(text: str, f: Field) -> str | None:
     return None
 
 
-def mentioned_enum_value(text: str, f: Field, ignore: set[str] = frozenset()) -> str | None:
+def mentioned_enum_value(text: str, f: Field, ignore: set[str] = frozenset(), explicit: bool = False) -> str | None:
     """An enum member named in a longer message (for volunteered values): verbatim, a one-word
     member by another form of the word ("drive" names Driving, "walked" names Walking, "emialed"
-    Email), or by the words of its name and description. ``ignore``: words that say nothing
-    about this choice (those of the worksheet the field belongs to)."""
+    Email), or by the words of its name and description (unless ``explicit``: a member named as
+    such). ``ignore``: words that say nothing about this choice (those of the field's worksheet)."""
     t = normalise(text)
     found = [v for v in f.values if len(v) > 1 and re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", t)]
     if not found:
@@ -121,7 +121,7 @@ def mentioned_enum_value(text: str, f: Field, ignore: set[str] = frozenset()) ->
         found = [v for v in f.values if " " not in v and len(v) > 3 and word_root(v.lower()) in roots]
     if not found:
         found = _misspelt_values(t, f)
-    if not found:
+    if not found and not explicit:
         found = _described_values(t, f, ignore)
     return negation_aware(text, f, max(found, key=len)) if found else None
 
@@ -182,10 +182,13 @@ def negation_aware(text: str, f: Field, value: str) -> str:
 
 
 def word_root(word: str) -> str:
-    """``driving``, ``drives``, ``drive`` -> ``driv``: enough to tell forms of a word apart from other words."""
+    """``driving``, ``drives``, ``drive`` -> ``driv``; ``submitted`` -> ``submit``: enough to tell
+    forms of a word apart from other words."""
     for suffix in ("ing", "ed", "es", "s", "e"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
+            root = word[: -len(suffix)]
+            doubled = suffix in ("ing", "ed") and len(root) > 3 and root[-1] == root[-2] and root[-1] not in "aeiouls"
+            return root[:-1] if doubled else root
     return word
 
 

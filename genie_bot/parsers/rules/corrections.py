@@ -61,6 +61,7 @@ def _replacement(reading: Reading) -> list[str]:
         ws = reading.spec.tasks[instance.worksheet]
         for f in ws.fields.values():
             if f.kind == "input" and _names(instance.values.get(f.name), old):
+                reading.used.append(match.span("old"))  # the old value names no new one
                 new = typed(reading, f, match.group("new"), whole_answer=True, instance=instance)
                 reading.corrected.add(f.name)
                 return [] if new is None else [reading.assign(instance, f, new)]
@@ -89,9 +90,7 @@ def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, on
     if table_of(reading.spec, f) is not None:
         return record_value(reading, f)
     if kind == "enum":  # "wrong" in "the email is wrong" is no member Wrong Credits
-        verbatim = [v for v in f.values if re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", text.lower())]
-        return enums.negation_aware(text, f, verbatim[0]) if len(verbatim) == 1 else (
-            enums.mentioned_enum_value(text, f) if named else None)
+        return enums.mentioned_enum_value(text, f, explicit=not named)
     if kind in ("int", "float"):
         number = extract.number_with_noun(text, f)
         return None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)
