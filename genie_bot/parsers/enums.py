@@ -15,8 +15,9 @@ from rapidfuzz import fuzz, process
 from ..spec import Field
 from .extract import _WORD, content_words, normalise, yes_no
 
-def enum_value(text: str, f: Field, threshold: int = 85) -> str | None:
-    """The enum member ``text`` names: exact, contained, or a clear fuzzy match of value or description."""
+def enum_value(text: str, f: Field, threshold: int = 85, explicit: bool = False) -> str | None:
+    """The enum member ``text`` names: exact, contained, misspelt, one of its listed phrases, or
+    (unless ``explicit``) a clear fuzzy match of its name or description."""
     t = normalise(text).strip(" .!?")
     values = list(f.values)
     for v in values:
@@ -32,7 +33,7 @@ def enum_value(text: str, f: Field, threshold: int = 85) -> str | None:
     if misspelt:
         return misspelt[0]
     listed = listed_phrase_value(t, f)
-    if listed is not None:
+    if listed is not None or explicit:
         return listed
     choices = {v: f"{v} {f.value_descriptions.get(v, '')}".lower() for v in values}
     scored = process.extract(t, choices, scorer=fuzz.token_set_ratio, limit=2)

@@ -11,6 +11,7 @@ from ...spec import Field
 from ...state import WorksheetInstance
 from .. import dates, enums, extract
 from .fields import has_pattern
+from .implied import implied_member
 from .reading import Reading
 from .records import record_value, table_of
 
@@ -28,6 +29,11 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         values = [typed(reading, item, p, whole_answer, instance) for p in parts]
         return values if values and all(v is not None for v in values) else None
     if kind == "enum":
+        named = enums.enum_value(text, f, explicit=True) if whole_answer else enums.mentioned_enum_value(
+            text, f, explicit=True)
+        implied = implied_member(reading, instance, f) if named is None and instance is not None else None
+        if named or implied:
+            return named or implied
         return enums.enum_value(text, f) if whole_answer else enums.mentioned_enum_value(text, f)
     if kind in ("bool", "confirm"):
         return extract.yes_no(text)

@@ -23,6 +23,7 @@ from ...state import WorksheetInstance
 from .. import dates, enums, extract
 from .about import declines_unasked, stated_values
 from .fields import fields_by_kind, has_pattern, is_free_text
+from .implied import implied_member
 from .reading import Reading
 from .records import record_value, table_of
 from .values import typed
@@ -144,7 +145,8 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
         return record_value(reading, f)
     if kind == "enum":  # the words of the worksheet itself ("external test credits") choose no member of it
         ws = reading.spec.tasks[instance.worksheet]
-        return enums.mentioned_enum_value(text, f, ignore=extract.content_words(f"{ws.name} {ws.description}"))
+        return (enums.mentioned_enum_value(text, f, explicit=True) or implied_member(reading, instance, f)
+                or enums.mentioned_enum_value(text, f, ignore=extract.content_words(f"{ws.name} {ws.description}")))
     if kind in ("int", "float"):
         number = extract.number_with_noun(text, f)
         if number is None and same_kind.get(kind, 0) == 1:

@@ -1,0 +1,58 @@
+"""Which enum member the details of a message imply.
+
+A member often decides which other fields apply (a form's submission method and date are asked
+only once the form "Submitted"; the test type only for "External Test Credits"). A message that
+gives values for the fields one member opens, and for no other member's, says that member
+even when it does not name it: "I already sent the form by email on oct 30th" has been
+Submitted; "the university never received my IB scores" is about External Test Credits.
+"""
+
+from __future__ import annotations
+
+from ...runtime.policy import field_applies
+from ...spec import Field, TaskWorksheet
+from ...state import WorksheetInstance
+from .. import dates, enums, extract
+from .fields import has_pattern
+from .reading import Reading
+from .records import table_of
+
+MAX_DEPTH = 2
+"""How deep into nested worksheets details are looked for."""
+
+
+def implied_member(reading: Reading, instance: WorksheetInstance, f: Field) -> str | None:
+    """The one member of enum ``f`` whose dependent fields the message gives values for, or None."""
+    ws = reading.spec.tasks[instance.worksheet]
+    dependents = [g for g in ws.fields.values() if g is not f and g.predicate is not None
+                  and f.name in g.predicate.names and g.kind == "input"]
+    if not dependents:
+        return None
+    evidence = {}
+    for member in f.values:
+        target = WorksheetInstance(instance.name, instance.worksheet, {**instance.values, f.name: member})
+        opened = [g for g in dependents if field_applies(reading.spec, reading.state, target, g, reading.today)]
+        evidence[member] = sum(_gives_value(reading, g, MAX_DEPTH) for g in opened)
+    best = max(evidence.values())
+    winners = [m for m, n in evidence.items() if n == best]
+    return winners[0] if best > 0 and len(winners) == 1 else None
+
+
+def _gives_value(reading: Reading, g: Field, depth: int) -> int:
+    """How many values the message states for field ``g`` (for a nested worksheet, for its fields)."""
+    nested = reading.spec.tasks.get(g.type.ref or "")
+    if nested is not None:
+        return _gives_values(reading, nested, depth - 1) if depth > 0 else 0
+    text = reading.text
+    if g.type.kind == "enum":
+        return int(enums.mentioned_enum_value(text, g, explicit=True) is not None)
+    if g.type.kind in ("date", "datetime"):
+        return int(dates.mentions_date(text) and bool(dates.find_dates(text, reading.today)))
+    if g.type.kind == "str" and has_pattern(g):
+        return int(bool(extract.pattern_values(text, g.validation.pattern)))
+    table = table_of(reading.spec, g)
+    return int(bool(table and reading.mentions(table)))
+
+
+def _gives_values(reading: Reading, ws: TaskWorksheet, depth: int) -> int:
+    return sum(_gives_value(reading, g, depth) for g in ws.fields.values() if g.kind == "input")
