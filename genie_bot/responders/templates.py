@@ -92,10 +92,13 @@ class TemplateResponder:
             return knowledge_report(spec, state.answer, result)
         instance = state.instances.get(act.query_or_instance)
         ws = spec.tasks.get(instance.worksheet) if instance else None
-        if isinstance(result, dict) and ws is not None:
-            outputs = [(f, result[f.name]) for f in ws.fields.values() if f.kind == "output" and f.name in result]
-            if outputs:
-                return "Done. " + "; ".join(f"{label(f)}: {display_value(v, f)}" for f, v in outputs) + "."
+        if isinstance(result, dict) and ws is not None:  # a lookup shows what it looked up, a submission its outcome
+            looked_up = not ws.needs_confirmation
+            shown = [(f, result[f.name]) for f in ws.fields.values()
+                     if f.name in result and (f.kind == "output" or looked_up)]
+            if shown:
+                said = "; ".join(f"{label(f)}: {display_value(v, f)}" for f, v in shown) + "."
+                return said if looked_up else f"Done. {said}"
         if isinstance(result, dict):
             return f"Done: {record_name(result) or display_value(result)}."
         return f"Done: {display_value(result, None, state, spec)}."

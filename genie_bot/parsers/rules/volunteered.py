@@ -49,6 +49,7 @@ def constructor(reading: Reading, ws: TaskWorksheet, name: str) -> str:
     """``Worksheet(field=value, nested=Nested(field=value))`` with what the message gives for a new instance."""
     target = WorksheetInstance(name or ws.name, ws.name)
     values = {f.name: v for f, v in volunteer_values(reading, ws, name, None, target)}
+    values.update(_carried_over(reading, ws, set(values)))
     values.update(described_problem(reading, ws, set(values)))
     target.values.update(values)
     args = {k: formal_value(v) for k, v in values.items()}
@@ -129,6 +130,26 @@ def _untaken_text(reading: Reading) -> str:
              if not any(us <= s and e <= ue for us, ue in reading.used)]
     text = extract.joined(reading.text, spans) if spans else reading.text
     return re.sub(r"^(and|but|also|so|plus)\s+", "", text, flags=re.I)
+
+
+def _carried_over(reading: Reading, ws: TaskWorksheet, taken: set[str]) -> dict[str, Any]:
+    """Values of this conversation the message points at: "the status of my ticket" right after a
+    ticket was filed is that ticket's (a finished task's field of the same name)."""
+    out = {}
+    for f in ws.fields.values():
+        if f.kind != "input" or f.name in taken or not _points_at(reading.text, f):
+            continue
+        done = sorted((i for i in reading.state.instances.values() if not i.open and f.name in i.values),
+                      key=lambda i: -i.touched)
+        if done and done[0].values[f.name] not in (None, NA):
+            out[f.name] = done[0].values[f.name]
+    return out
+
+
+def _points_at(text: str, f: Field) -> bool:
+    """"my ticket", "that ticket": a word of the field's name after a possessive or a demonstrative."""
+    words = "|".join(re.escape(w) for w in extract.name_words(f))
+    return bool(words) and bool(re.search(rf"\b(my|our|the|that|this)\s+({words})\b", text, re.I))
 
 
 def _as_it_will_be(reading: Reading, instance: WorksheetInstance) -> WorksheetInstance:
