@@ -194,6 +194,26 @@ def shared_name_words(text: str, f: Field) -> set[str]:
     return {k for k in f.name.lower().split("_") if len(k) > 2 and any(w == k or w == k.rstrip("s") for w in words)}
 
 
+_NAME_LIKE = re.compile(r"^(?:[A-Z][\w&'-]*|\w*\d\w*)(?:\s+(?:[A-Z][\w&'-]*|\w*\d\w*|of|to|and|for|the|in))*$")
+_RELATION = ("for", "of", "on", "in", "to", "from", "at")
+_NAME_END = (r"(?=\s+(?:in|on|at|by|because|please|so|but|and|since|for|to|with|this|next|tomorrow|today)\b"
+             r"(?!\s+(?-i:[A-Z0-9]))|[.!?,;:(]|$)")
+
+
+def named_after(text: str, f: Field) -> str | None:
+    """A name or code the message gives right after a word of the field's description and a
+    preposition: "the waitlist for CS 107" gives "the course whose waitlist to join" CS 107. Only
+    something written like a name (capitalised, or with digits) counts."""
+    words = [w for w in _WORD.findall(f.description.lower()) if len(w) >= 4 and w not in _STOPWORDS]
+    for word in words:
+        pattern = rf"\b{re.escape(word)}\w*\s+(?:{'|'.join(_RELATION)})\s+(?:the\s+)?(?P<phrase>.+?){_NAME_END}"
+        for match in re.finditer(pattern, text, re.I):
+            phrase = re.sub(r"\s+(?:in|on|at)$", "", match.group("phrase").strip())
+            if phrase and _NAME_LIKE.match(phrase) and len(phrase.split()) <= 5:
+                return phrase
+    return None
+
+
 # -- values of a declared format, places and dates -------------------------------------------------------
 def pattern_values(text: str, pattern: str) -> list[str]:
     """Substrings of ``text`` that the whole ``pattern`` matches, not cut out of a longer token."""

@@ -182,7 +182,8 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
     if kind == "str" and has_pattern(f):
         return _pattern_value(reading, f)
     if kind == "str":
-        return stated_values(reading).get(f.name) or extract.role_phrase(text, f)
+        return (stated_values(reading).get(f.name) or extract.role_phrase(text, f)
+                or extract.named_after(reading.masked(), f))  # not a name another value was read from
     return None
 
 
