@@ -71,8 +71,27 @@ def mend_typos(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
-@lru_cache(maxsize=256)
+MAX_SEARCHED_CHARS = 300
+"""dateparser's cost grows fast with the text: a long message is searched clause by clause, and
+only the clauses that talk about a date, each cut to this length."""
+MAX_SEARCHED_CLAUSES = 4
+
+
 def find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
+    """Calendar dates in ``text`` (see ``_find_dates``), at a bounded cost whatever its length."""
+    if len(text) <= MAX_SEARCHED_CHARS:
+        return _find_dates(text, today)
+    found: list[Found] = []
+    clauses = [m for m in re.finditer(r"[^.!?;\n]+", text) if _DATE_TALK.search(m.group(0))][:MAX_SEARCHED_CLAUSES]
+    for clause in clauses:
+        piece = clause.group(0)[:MAX_SEARCHED_CHARS]
+        found.extend(Found(f.readings, clause.start() + f.start, clause.start() + f.end, f.vague)
+                     for f in _find_dates(piece, today))
+    return tuple(found)
+
+
+@lru_cache(maxsize=256)
+def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     """Calendar dates in ``text`` ("next friday", "november 3", "the 3rd"), with both readings of
     dates that do not say which year or which week, nearest to ``today`` first. Times of day are
     read apart ("saturday at 8" is no February 8), and a count before a day is no part of it

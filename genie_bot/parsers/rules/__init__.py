@@ -60,10 +60,18 @@ class RuleParser:
         return "\n".join(answer_question(Reading(spec, state, text.strip(), today, self.knowledge))) or None
 
 
+MAX_MESSAGE_CHARS = 2_000
+"""A longer message is not read (its cost would grow with it); the user is asked for the gist."""
+TOO_LONG = ("That message is too long for me to read in one go. Could you send just what answers my question, "
+            "in a few sentences?")
+
+
 def read(reading: Reading) -> Parse:
     """Run the pipeline on one message."""
     if not reading.text:
-        return Parse("", understood=False)
+        return Parse("# nothing was said")  # a bare @mention: the agent greets or asks its question again
+    if len(reading.text) > MAX_MESSAGE_CHARS:
+        return Parse("", understood=False, reason=TOO_LONG)
     steered = command(reading)
     if steered is not None:
         return Parse(steered)
