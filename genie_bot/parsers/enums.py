@@ -90,11 +90,11 @@ _NEGATED = re.compile(r"\b(?:not|no|never|don'?t|doesn'?t|isn'?t|can'?t|cannot|w
 
 
 _MISTAKEN = re.compile(r"\b(?:wrong|missed)\b((?:\s+[\w']+){1,2})", re.I)
-"""What went wrong is no choice: "I took the wrong bus" does not say the user travels by bus."""
+"""What went wrong is no choice: "I got the wrong form" does not choose the form."""
 
 
 def _chosen_words(text: str) -> set[str]:
-    """Content words of ``text`` except those under a negation or a mistake ("not by car", "the wrong bus")."""
+    """Content words of ``text`` except those under a negation or a mistake ("not by email", "the wrong course")."""
     spans = [m.group(1) for pattern in (_NEGATED, _MISTAKEN) for m in pattern.finditer(text)]
     return content_words(text) - content_words(" ".join(spans))
 
@@ -129,8 +129,8 @@ def mentioned_enum_value(text: str, f: Field, ignore: set[str] = frozenset(), ex
 
 def _described_values(text: str, f: Field, ignore: set[str] = frozenset()) -> list[str]:
     """The member whose name and description have the most words of the message: a word of its
-    name counts twice, a word of its description only when no other member has it ("by bus"
-    names the member described as "public transit: a bus, a train or the subway")."""
+    name counts twice, a word of its description only when no other member has it ("the
+    waitlist" names the member described as "get onto the waitlist of a full course")."""
     words = _chosen_words(text)
     names = {v: content_words(v) for v in f.values}
     described = {v: content_words(f.value_descriptions.get(v, "")) - names[v] - ignore for v in f.values}

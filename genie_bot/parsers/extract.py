@@ -104,7 +104,7 @@ def declines(text: str) -> bool:
 
 
 def says_unknown(text: str) -> bool:
-    """The text says the user does not know or cannot give something ("I forgot my PIN")."""
+    """The text says the user does not know or cannot give something ("I forgot my student id")."""
     return bool(UNKNOWN.search(text))
 
 
@@ -160,13 +160,13 @@ def joined(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def name_words(f: Field) -> set[str]:
-    """The distinctive words of a field's name: ``mothers_maiden_name`` -> {mothers, maiden}."""
+    """The distinctive words of a field's name: ``student_email_address`` -> {student, email, address}."""
     words = set(f.name.lower().split("_"))
     return (words - GENERIC_NAME_WORDS) or words
 
 
 def mentions(text: str, f: Field) -> bool:
-    """Whether ``text`` names the field by a distinctive word of its name ("my PIN", "my birthday")."""
+    """Whether ``text`` names the field by a distinctive word of its name ("my email", "my student id")."""
     words = {w for w in _WORD.findall(text.lower()) if len(w) >= 3}
     return any(w.startswith(k) or k.startswith(w) for w in words for k in name_words(f))
 
@@ -178,7 +178,7 @@ _HEDGE = re.compile(r"^((actually|really|now|still|spelled|spelt|written|in fact
 
 
 def statements_of_value(text: str) -> list[tuple[str, str]]:
-    """(subject, value) of each clause shaped "my X is Y" with a short Y: ("mother's maiden name", "Cooper")."""
+    """(subject, value) of each clause shaped "my X is Y" with a short Y: ("email", "ann@stanford.edu")."""
     out = []
     for clause in clauses(text):
         match = _STATEMENT.match(clause)
@@ -245,7 +245,7 @@ def role_prepositions(f: Field) -> list[str]:
 
 def role_phrase(text: str, f: Field) -> str | None:
     """The phrase after a preposition a field's description ends with: "the place the user leaves from"
-    takes "University" from "directions from University to the airport"; the last fitting one wins."""
+    takes "Palo Alto" from "I'm driving from Palo Alto to the office"; the last fitting one wins."""
     prepositions = role_prepositions(f)
     if not prepositions:
         return None

@@ -17,8 +17,8 @@ def declines(reading: Reading, f: Field) -> bool:
     """The user cannot or will not give the field: "skip", "I forgot it", "no idea, sorry".
 
     A clause saying the user does not know refers to ``f`` unless it names another field
-    ("I forgot my PIN" declines the PIN, whatever was asked), or says it late in a long clause
-    ("someone took $500 and I don't know who").
+    ("I forgot my student id" declines the id, whatever was asked), or says it late in a long
+    clause ("the class is full and I don't know why").
     """
     if extract.declines(reading.text):
         return True
@@ -29,7 +29,7 @@ def declines(reading: Reading, f: Field) -> bool:
 
 
 def declines_unasked(reading: Reading, f: Field) -> bool:
-    """The message says the user does not know a field it names ("I can't remember my PIN")."""
+    """The message says the user does not know a field it names ("I can't remember my student id")."""
     return any(extract.says_unknown(c) and extract.mentions(c, f) for c in extract.clauses(reading.text))
 
 
@@ -37,7 +37,7 @@ def stated_values(reading: Reading) -> dict[str, str]:
     """Free-text values stated as "my X is Y": {field name: Y}.
 
     The subject names the field by the words of its name; when it names several fields
-    ("my name is" and full_name, maiden_name...), the ones sharing the most words with it
+    ("my name is" and full_name, student_name...), the ones sharing the most words with it
     win, then the ones with the fewest words in their name.
     """
     fields = [f for f in reading.open_fields() if is_free_text(f)]
@@ -54,7 +54,7 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
     """The message without the clauses that give or decline another field (and those ``keep`` refuses).
 
     A clause that names another field and carries a value of its format, or says the user
-    does not know it, belongs to that field: "my PIN is 7402" answers no question about a
+    does not know it, belongs to that field: "my email is ann@stanford.edu" answers no question about a
     date of birth; so does a clause that is a value of another field's format ("Jane Doe,
     jane.doe@stanford.edu" answers the name with "Jane Doe").
     """

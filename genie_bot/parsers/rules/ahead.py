@@ -1,7 +1,7 @@
 """Strategy: a short bare value that fits no typed question answers the free-text question asked next.
 
-Asked for a date of birth, "Cooper" is no date: the user is answering a question the agent
-has not asked yet (a mother's maiden name), as happens when the user is ahead of the agent.
+Asked for a date, "Ann Lee" is no date: the user is answering a question the agent has not
+asked yet (a name), as happens when the user is ahead of the agent.
 The reply goes to the first unfilled free-text input field of the asked instance whose
 predicate holds (a ``dont_ask`` field included: one the user may give unasked); questions to
 the agent, small talk, yes, no and long messages are not answers.

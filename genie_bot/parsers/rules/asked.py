@@ -53,7 +53,7 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
     """The value the message gives the asked field ``f`` ("NA" for a decline), or None."""
     free_text = is_free_text(f)
     if free_text and declines(reading, f) and extract.role_phrase(reading.text, f) is None:
-        return "NA"  # "I don't know, but near the University" gives one
+        return "NA"  # "I don't know, but near the library" gives one
     if free_text and not f.required and _plain_no(reading.text):
         return "NA"  # "no. my name is Jane Doe": nothing else to add (the name is read as volunteered)
     if has_pattern(f):
@@ -88,7 +88,8 @@ def _attempt_at_format(text: str, f: Field) -> bool:
 def _asks_for_a_task(reading: Reading) -> bool:
     """The message asks for a task rather than answering: another task, or the open one restated
     with nothing more ("I want to enroll in courses"); a request that also tells what happened
-    ("I want to report fraud, someone took $500") answers a question about what happened."""
+    ("I want to change a course, the one I have clashes with work") answers a question about
+    what happened."""
     ws, score = task_match(reading)
     if ws is None or score < REQUEST_FOR_A_TASK:
         return False

@@ -1,7 +1,7 @@
 """Strategy: a remark that answers nothing, to a question whose enum marks a member for that.
 
 An enum member described with "otherwise" is the answer to a reply that names no member
-("I'm so nervous" to "shall we go on, or do you want more detail?" goes on).
+("that's interesting" to "shall we go on, or do you want more detail?" goes on).
 """
 
 from __future__ import annotations

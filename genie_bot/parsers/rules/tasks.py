@@ -54,7 +54,7 @@ def start_requested_task(reading: Reading, answered_already: bool) -> bool:
 
 
 def restates_open_task(reading: Reading) -> bool:
-    """"I want to file a fraud report" while that report is being filled: the agent carries on."""
+    """"I want to file a ticket" while that ticket is being filled: the agent carries on."""
     ws, score = task_match(reading)
     return ws is not None and score >= TASK_THRESHOLD and any(
         reading.state.root_of(i).worksheet == ws.name for i in reading.open_instances())

@@ -176,7 +176,7 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
         return value if value is not None and _accepted(reading, f, instance, value) else None
     if kind in ("date", "time", "datetime"):
         mentioned = extract.content_words(f.name.replace("_", " ")) & extract.content_words(text)
-        calendar_date = kind != "date" or dates.mentions_date(text)  # "9503" is a PIN, not a year
+        calendar_date = kind != "date" or dates.mentions_date(text)  # "9503" is an id, not a year
         if (same_kind.get(kind, 0) == 1 and calendar_date) or mentioned:
             return typed(reading, f, text, whole_answer=False, instance=instance)
     if kind == "str" and has_pattern(f):
@@ -216,9 +216,9 @@ def _accepted(reading: Reading, f: Field, instance: WorksheetInstance, value: An
 
 
 def _pattern_value(reading: Reading, f: Field) -> str | None:
-    """A value of the field's distinctive format (a ticket id, a PIN) the user gave unasked.
+    """A value of the field's distinctive format (a ticket id, a student id) the user gave unasked.
 
-    Taken when its clause names the field ("my PIN is 7402"), or when no other open field's
+    Taken when its clause names the field ("my student id is 06123456"), or when no other open field's
     format fits it and the clause is not about a date (1930 is a year there).
     """
     others = [g for g in reading.open_fields() if g is not f and has_pattern(g)]

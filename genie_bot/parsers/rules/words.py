@@ -32,7 +32,7 @@ REQUEST = re.compile(r"\b(can|could|would|will) you\b|\b(i want|i'?d like|i woul
 SENTENCE = re.compile(r"\b(i|i'?m|me|you|we|they|he|she|is|are|was|were|am|be|do|does|did|can|could|will|would|"
                       r"should|have|has|had|sounds?|looks?|think|know|want|need|go|going|get|got|see|like|love|make|"
                       r"take|tell|give|let'?s|please|excuse|sorry|what|why|how)\b", re.I)
-"""Words of a sentence said to someone ("sounds right", "I love eggs"), not of a bare value ("Cooper")."""
+"""Words of a sentence said to someone ("sounds right", "I love eggs"), not of a bare value ("Ann Lee")."""
 FILLER = re.compile(r"(h+m+|u+m+|u+h+|a+h+|o+h+|w+o+w+|l+o+l+|(ha)+h?|(he)+h?|hm+|er+m*|geez|oops|ok+)[.!?]*", re.I)
 """Sounds and interjections ("hmm", "lol"): no value for any field."""
 PLEA = re.compile(r"^(?:(?:hi|hello|hey|please|i|i'?m|am|me|my|a|an|in|some|real|really|can|could|would|you|"
@@ -45,7 +45,7 @@ MAX_SMALL_TALK_WORDS = 6
 
 def cancels(text: str) -> bool:
     """Whether a clause of the message drops the task ("ugh forget it", "nevermind, I'll come back
-    later") and no other clause gives a value or asks ("never mind, my PIN is 0314" corrects)."""
+    later") and no other clause gives a value or asks ("never mind, my id is 06123456" corrects)."""
     clauses = extract.clauses(text)
     dropping = [c for c in clauses if CANCEL.fullmatch(_LEAD_IN.sub("", c).strip())]
     rest = " ".join(c for c in clauses if c not in dropping)
