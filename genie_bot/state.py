@@ -90,9 +90,9 @@ class DialogueState:
     ``instances`` holds every worksheet instance by name (``main_0``, ``course_0``), in creation
     order, each with its field values and status; ``answer`` is the latest knowledge query;
     ``last_acts`` are the agent's acts of the previous turn (the question just asked is what a
-    short answer refers to). Turns never change a state in place: the runtime works on a
-    :meth:`copy`. It round-trips through :meth:`to_json` / :meth:`from_json` exactly, which is
-    how the engine stores sessions.
+    short answer refers to); ``aliases`` are further names the parser bound to instances. Turns
+    never change a state in place: the runtime works on a :meth:`copy`. It round-trips through
+    :meth:`to_json` / :meth:`from_json` exactly, which is how the engine stores sessions.
     """
 
     instances: dict[str, WorksheetInstance] = field(default_factory=dict)
@@ -100,6 +100,8 @@ class DialogueState:
     last_acts: list[Act] = field(default_factory=list)
     clock: int = 0
     turn: int = 0
+    aliases: dict[str, str] = field(default_factory=dict)
+    """Other names the parser gave instances (``course_0 = course``): name -> instance name."""
 
     # -- instances -----------------------------------------------------------------------------
     def tick(self) -> int:
@@ -118,6 +120,10 @@ class DialogueState:
                                      parent=parent, status=status, touched=self.tick())
         self.instances[instance.name] = instance
         return instance
+
+    def named(self, name: str) -> WorksheetInstance | None:
+        """The instance a parser's name denotes: an alias first (a rebound name), then an instance name."""
+        return self.instances.get(self.aliases.get(name, name))
 
     def of_worksheet(self, worksheet: str, open_only: bool = True) -> list[WorksheetInstance]:
         return [i for i in self.instances.values() if i.worksheet == worksheet and (i.open or not open_only)]
@@ -155,6 +161,7 @@ class DialogueState:
             "last_acts": [a.to_dict() for a in self.last_acts],
             "clock": self.clock,
             "turn": self.turn,
+            "aliases": dict(self.aliases),
         }
 
     @classmethod
@@ -170,6 +177,7 @@ class DialogueState:
             last_acts=[act_from_dict(a) for a in data.get("last_acts", [])],
             clock=data.get("clock", 0),
             turn=data.get("turn", 0),
+            aliases=dict(data.get("aliases", {})),
         )
 
     def to_json(self) -> str:

@@ -302,7 +302,8 @@ def test_units_outside_1_to_5_are_asked_again(course_spec, units):
 def test_bad_email_is_asked_again(course_spec):
     c = Conversation(course_spec)
     _two_courses(c)
-    c.turn("main_0.courses_to_take.more_courses_2 = False\nmain_0.courses_to_take.confirm = True")
+    c.turn("main_0.courses_to_take.more_courses_2 = False")
+    c.turn("main_0.courses_to_take.confirm = True")
     message = validation_message(course_spec, "StudentInfo", "student_email_address")
     assert c.turn("main_0.student_info_details = StudentInfo(student_name='Ana Li', student_id='05551234', "
                   "student_email_address='ana at stanford')") == \
@@ -330,7 +331,8 @@ def test_saying_the_course_list_is_wrong_asks_again(course_spec):
 def test_declining_the_enrollment_submits_nothing(course_spec):
     c = Conversation(course_spec)
     _two_courses(c)
-    c.turn("main_0.courses_to_take.more_courses_2 = False\nmain_0.courses_to_take.confirm = True")
+    c.turn("main_0.courses_to_take.more_courses_2 = False")
+    c.turn("main_0.courses_to_take.confirm = True")
     assert c.turn("main_0.student_info_details = StudentInfo(student_name='Ana Li', student_id='05551234', "
                   "student_email_address='ana@stanford.edu', is_international_student=False)") == \
         ["AskForConfirmation(main_0)"]

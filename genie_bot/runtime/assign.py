@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import GenieError
 from ..interpreter import Evaluator, InterpreterError
 from ..spec import NA, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
-from ..state import InstanceStatus, WorksheetInstance
+from ..state import DialogueState, InstanceStatus, WorksheetInstance
 from .reading import NewInstance, WorksheetReader, snap_field_name
 from .turn import Rejection, Turn
 
@@ -37,13 +37,38 @@ def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) 
     except (AssignmentError, CoercionError) as exc:
         turn.update.rejected.append(Rejection(instance.name, f.name, value, str(exc)))
         return False
+    previous = instance.values.get(f.name)
     if stored is None:
         instance.values.pop(f.name, None)
     else:
         instance.values[f.name] = stored
+    if isinstance(previous, InstanceRef) and previous != stored:
+        _release(turn, previous)
     mark_changed(turn, instance, f.name)
     turn.update.assigned.append((instance.name, f.name))
     return True
+
+
+def _release(turn: Turn, ref: InstanceRef) -> None:
+    """A nested instance replaced in its field is dropped, unless another field still holds it.
+
+    Otherwise it would stay open with nobody to ask it for: ``main.courses_to_take =
+    courses_to_take_1`` leaves the first list of courses behind.
+    """
+    state = turn.state
+    child = state.instances.get(ref.name)
+    if child is None or not child.open or _held(state, ref):
+        return
+    for item in [child, *state.descendants(child)]:
+        if item is child or not _held(state, InstanceRef(item.name)):
+            item.status = InstanceStatus.ABANDONED
+
+
+def _held(state: DialogueState, ref: InstanceRef) -> bool:
+    def holds(value: Any) -> bool:
+        return value == ref or (isinstance(value, list) and ref in value)
+    return any(holds(v) for i in state.instances.values() if i.status != InstanceStatus.ABANDONED
+               for v in i.values.values())
 
 
 def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> None:
@@ -76,10 +101,9 @@ def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> No
 
 
 def _clear_confirm_fields(turn: Turn, instance: WorksheetInstance, changed: str) -> None:
-    """A changed value needs a fresh confirmation: forget the answer to the worksheet's confirm field."""
+    """A changed value needs a fresh confirmation: forget the answer to the worksheet's confirm
+    field (the user confirmed the details as they were: "Confirm all the course details")."""
     ws = turn.worksheet(instance)
-    if not ws.needs_confirmation:  # may need one: a conditional API is decided when it completes
-        return
     for f in confirm_fields(ws):
         if f.name != changed and f.name in instance.values:
             del instance.values[f.name]

@@ -54,8 +54,9 @@ class StateScope(Scope):
     def lookup(self, name: str) -> Any:
         if name in self.names or name in self.functions:
             return super().lookup(name)
-        if name in self.turn.state.instances:
-            return InstanceRef(name)
+        instance = self.turn.state.named(name)
+        if instance is not None:
+            return InstanceRef(instance.name)
         return self.missing_name(name)
 
     def missing_name(self, name: str) -> Any:

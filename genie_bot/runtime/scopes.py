@@ -72,6 +72,7 @@ class ParserScope(StateScope):
         self.functions.update({"answer": answer, "exitws": exitws})
         for name in [*turn.spec.tasks, *turn.spec.knowledge]:
             self.functions[name] = constructor(name)
+        self.functions.setdefault("Answer", answer)  # the reference Genie's spelling
 
     def missing_name(self, name: str) -> Any:
         """Snap a misspelt worksheet or instance name, or say which names exist."""
@@ -87,13 +88,16 @@ class ParserScope(StateScope):
                                f"instances are {', '.join(known)}")
 
     def instance_named(self, name: str) -> WorksheetInstance | None:
-        """``main`` means the one open ``Main`` instance; otherwise an unambiguous close name."""
+        """An instance or alias of that name; ``main`` means the one open ``Main`` instance (or,
+        with none open, the latest one: ``main.confirm_submission = True`` after it was submitted);
+        otherwise an unambiguous close name."""
         state = self.turn.state
-        if name in state.instances:
-            return state.instances[name]
+        named = state.named(name)
+        if named is not None:
+            return named
         for ws in self.turn.spec.tasks:
             if snake_case(ws) == name or ws == name:
-                candidates = state.of_worksheet(ws)
+                candidates = state.of_worksheet(ws) or state.of_worksheet(ws, open_only=False)[-1:]
                 if len(candidates) == 1:
                     return candidates[0]
         numbered = re.fullmatch(r"(.*?)_?(\d+)", name)

@@ -2,10 +2,16 @@
 
 Parser output is untrusted text (an LLM wrote it, from a user's message). It is parsed by
 the safe interpreter's whitelist and then interpreted *structurally*, statement by
-statement: ``x = Worksheet(...)`` creates or updates an instance, ``x.field = value`` sets a
-field (through nested instances), ``x.confirmed = True`` and ``x.field.confirmed = True``
-answer confirmations, ``answer(...)`` asks the knowledge base and ``exitws()`` abandons a
-task. Anything else is rejected with a reason. A failing statement does not stop the others.
+statement: ``x = Worksheet(...)`` creates or updates an instance, ``x = y`` gives instance
+``y`` another name, ``x.field = value`` sets a field (through nested instances),
+``x.confirmed = True`` and ``x.field.confirmed = True`` answer confirmations, ``answer(...)``
+asks the knowledge base and ``exitws()`` abandons a task. Anything else is rejected with a
+reason. A failing statement does not stop the others.
+
+What parsers written for the reference Genie emit is understood as well
+(docs/genie-compatibility.md): ``Answer(sql, params, tables, question)``, its rewriter's
+aliases and self-assignments (``course_0 = course``, ``student_info = student_info``),
+``main`` for the start worksheet's instance, and constructor placeholders (:mod:`.given`).
 """
 
 from __future__ import annotations
@@ -16,10 +22,12 @@ from typing import Any
 
 from ..interpreter import Evaluator, InterpreterError, SafeFunction, parse_checked
 from ..acts import AskToCancel
+from ..names import snake_case
 from ..spec import InstanceRef, TaskWorksheet
 from ..spec.types import to_bool
 from ..state import AnswerStatus, DialogueState, InstanceStatus, KnowledgeAnswer, WorksheetInstance
 from .assign import abandon, assign_field, confirm_fields, fill_instance
+from .given import confirmation_asked, given, given_value, is_confirmation_field, is_placeholder
 from .reading import NewInstance, snap_field_name
 from .scopes import ParserScope
 from .turn import Turn
@@ -42,6 +50,27 @@ class _Query:
 
 
 ANSWER_NAME = "answer"
+_REFERENCE_ANSWER = ("query", "required_params", "tables", "query_nl")
+"""The parameters of the reference Genie's ``Answer(sql, unfilled params, tables, question)``."""
+
+
+def _query_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, dict[str, Any], bool]:
+    """(question, table, params, whether in the reference's form) of ``answer(question, table,
+    **params)`` or ``Answer(sql, params, tables, question)``, whose SQL genie-bot does not run:
+    its own knowledge parser answers the question."""
+    if len(args) == 4 or "query_nl" in kwargs:
+        bound = dict(zip(_REFERENCE_ANSWER, args))
+        bound.update((k, kwargs[k]) for k in _REFERENCE_ANSWER if k in kwargs)
+        tables = bound.get("tables")
+        table = tables[0] if isinstance(tables, (list, tuple)) and len(tables) == 1 else None
+        return bound.get("query_nl"), table, {}, True
+    if len(args) > 2:
+        raise InterpreterError("answer() takes a question and optionally a knowledge source, "
+                               "e.g. answer('cheap Italian places in Seattle')")
+    params = dict(kwargs)
+    question = args[0] if args else params.pop("question", None)
+    table = args[1] if len(args) > 1 else params.pop("table", None)
+    return question, table, params, False
 
 
 def apply_updates(turn: Turn, updates: Iterable[ConfirmInstance]) -> None:
@@ -97,6 +126,10 @@ class _Applier:
     def _assign_name(self, name: str, value: Any) -> None:
         if isinstance(value, _Query):
             return
+        if isinstance(value, InstanceRef):  # ``course_0 = course``; ``x = x`` changes nothing
+            if name != value.name:
+                self.turn.state.aliases[name] = value.name
+            return
         if not isinstance(value, NewInstance):
             raise InterpreterError(f"'{name}' must be assigned a worksheet, e.g. {name} = Worksheet(field=value); "
                                    f"set fields with {name}.field = value")
@@ -107,10 +140,11 @@ class _Applier:
         if value.worksheet not in spec.tasks:
             raise InterpreterError(f"{value.worksheet} is a knowledge source; ask it with answer('...')")
         state = self.turn.state
-        existing = state.instances.get(name) if name else None
-        if existing is None and name is None:
-            # ``Worksheet(...)`` alone updates the single open instance of it, if there is one
-            open_ones = state.of_worksheet(value.worksheet)
+        existing = state.named(name) if name else None
+        if existing is None and (name is None or name == snake_case(value.worksheet)):
+            # ``Worksheet(...)`` alone updates the single open instance of it, if there is one,
+            # and so does ``main = Main(...)`` the one open task of that worksheet
+            open_ones = [i for i in state.of_worksheet(value.worksheet) if name is None or i.parent is None]
             existing = open_ones[0] if len(open_ones) == 1 else None
         if existing is not None and existing.worksheet != value.worksheet:
             raise InterpreterError(f"'{name}' is already a {existing.worksheet}, not a {value.worksheet}")
@@ -119,7 +153,7 @@ class _Applier:
         elif existing.status == InstanceStatus.PROPOSED:
             existing.status = InstanceStatus.ACTIVE
         existing.touched = state.tick()
-        fill_instance(self.turn, existing, value.kwargs)
+        fill_instance(self.turn, existing, given(self.turn, value).kwargs)
 
     # -- x.a.b = ... -----------------------------------------------------------------------------
     def _assign_attribute(self, target: ast.Attribute, value_node: ast.expr) -> None:
@@ -140,6 +174,10 @@ class _Applier:
         if isinstance(value, _Query):
             self.turn.state.answer.target = (owner.name, f.name)
             return
+        if (value is not None and is_placeholder(value)) or (
+                is_confirmation_field(f) and not confirmation_asked(self.turn, ws.name, f)):
+            return  # not given: an empty string, or a confirmation nobody asked for
+        value = given_value(self.turn, value)
         if owner.status == InstanceStatus.PROPOSED:
             owner.status = InstanceStatus.ACTIVE
         assign_field(self.turn, owner, f, value)
@@ -151,7 +189,7 @@ class _Applier:
                 if self.turn.state.answer is None:
                     raise InterpreterError("there is no knowledge query to update")
                 return self.turn.state.answer, None
-            instance = self.scope.instance_named(node.id)
+            instance = self.scope.instance_named(node.id) or self._start_task(node.id)
             if instance is None:
                 known = ", ".join(i.name for i in self.turn.state.instances.values() if i.open) or "none yet"
                 raise InterpreterError(f"unknown instance '{node.id}'; open instances: {known}")
@@ -165,6 +203,13 @@ class _Applier:
             ws = self.turn.worksheet(owner)
             return owner, snap_field_name(ws.fields, node.attr, ws.name)
         raise InterpreterError("assignment targets must be names and attributes")
+
+    def _start_task(self, name: str) -> WorksheetInstance | None:
+        """``main.x = ...`` before the start worksheet was opened (``policy.start_task``) opens it."""
+        start = self.turn.spec.start
+        if start is None or name != snake_case(start) or self.turn.state.of_worksheet(start, open_only=False):
+            return None
+        return self.turn.state.add_instance(start)
 
     def _child(self, owner: WorksheetInstance, field_name: str) -> WorksheetInstance:
         """The instance nested in ``owner.<field_name>``, created if the field is still empty."""
@@ -201,9 +246,12 @@ class _Applier:
                 self.turn.update.declined.append(owner.name)
 
     # -- built-ins of parser output --------------------------------------------------------------------
-    def _answer(self, question: str, table: str | None = None, **params: Any) -> _Query:
+    def _answer(self, *args: Any, **kwargs: Any) -> _Query:
+        question, table, params, reference_form = _query_arguments(args, kwargs)
         if not isinstance(question, str) or not question.strip():
             raise InterpreterError("answer() needs a question, e.g. answer('cheap Italian places in Seattle')")
+        if reference_form and table not in self.turn.spec.knowledge:
+            table = None  # the reference's SQL tables need not be genie-bot's knowledge sources
         if table is not None and table not in self.turn.spec.knowledge:
             raise InterpreterError(f"unknown knowledge source '{table}'; sources are {', '.join(self.turn.spec.knowledge)}")
         self.turn.state.answer = KnowledgeAnswer(question=question.strip(), params=params, table=table)

@@ -65,3 +65,48 @@ CALLS = []
 """
 
 ORDER_FILES = {"data/dishes.csv": "name,city\nMargherita,Rome\nCarbonara,Rome\n"}
+
+GENIE_COURSE_AGENT = """
+name: genie_courses
+start: Main
+{policy}
+tasks:
+  - name: Main
+    fields:
+      - {{name: courses_to_take, type: CoursesToTake, description: The courses that the student wants to take}}
+      - {{name: student_info_details, type: StudentInfo, description: The details about the student}}
+      - {{name: confirm_submission, type: confirm, description: Ask the student to confirm the submission}}
+    api: {{function: courses_to_take_oval, side_effects: true}}
+  - name: StudentInfo
+    fields:
+      - {{name: student_name, type: str}}
+      - {{name: student_id, type: str}}
+  - name: CoursesToTake
+    fields:
+      - {{name: course_0_details, type: Course}}
+      - {{name: more_courses_1, type: bool}}
+      - {{name: course_1_details, type: Course, predicate: "not self.more_courses_1 == False", required: false}}
+      - {{name: confirm, type: confirm, description: Confirm all the course details, required: false}}
+  - name: Course
+    fields:
+      - {{name: course_name, type: str}}
+      - {{name: grade_type, type: enum, values: [Credit/No Credit, Letter]}}
+      - {{name: course_num_units, type: int}}
+knowledge:
+  - name: courses
+    columns:
+      course_id: the course id
+      title: the course title
+"""
+"""The reference Genie's course agent, cut down: its names, its nested worksheets and confirm fields."""
+
+GENIE_COURSE_API = """
+def courses_to_take_oval(courses_to_take, student_info_details, confirm_submission, **kwargs):
+    CALLS.append(dict(courses_to_take=courses_to_take, student_info_details=student_info_details))
+    return {"success": True}
+
+CALLS = []
+"""
+
+GENIE_POLICY = "policy: {nested_worksheet_question: parent_field, start_task: when_nothing_asked}"
+"""The reference Genie's choices, as `genie-bot import-csv` writes them."""
