@@ -55,6 +55,8 @@ def run_policy(turn: Turn) -> list:
     _field_updates(turn)
     if _complete_worksheets(turn) and not turn.has_question():
         _ask_next(turn)
+        if not turn.has_question():
+            _open_start_task(turn)
     return turn.acts
 
 
@@ -108,9 +110,10 @@ def _rejections(turn: Turn) -> None:
         if instance is None:
             continue
         f = turn.worksheet(instance).fields[rejection.field]
-        if instance.open and f.kind == "input" and not turn.has_question():
+        askable = instance.open and f.kind == "input" and _in_live_slot(turn, instance)
+        if askable and not turn.has_question():
             turn.acts.append(AskField(instance.name, f.name, _description(f), reason=rejection.reason))
-        elif not instance.open or f.kind != "input":
+        elif not askable:
             turn.acts.append(Say(rejection.reason))
 
 
@@ -276,12 +279,41 @@ confirmation), and the fields after it wait too, as in the worksheet's order."""
 def _ask_next(turn: Turn) -> None:
     ahead = _answered_ahead(turn)
     for instance in _open_instances(turn):
-        if not (instance.status == InstanceStatus.ACTIVE and _applies(turn, instance)):
+        if not (instance.status == InstanceStatus.ACTIVE and _applies(turn, instance) and _in_live_slot(turn, instance)):
             continue
         if instance.name == ahead[0] and _ask_in(turn, instance, after=ahead[1]) != NOTHING:
             return
         if _ask_in(turn, instance) != NOTHING:
             return
+
+
+def _open_start_task(turn: Turn) -> None:
+    """``start_task: when_nothing_asked``: the start worksheet opens once a turn asks nothing
+    else, unless the user's question of that turn could not be answered (the agent then waits
+    for the user rather than change the subject), as the reference Genie does."""
+    spec, state = turn.spec, turn.state
+    if spec.start is None or spec.policy.start_task != "when_nothing_asked" or state.of_worksheet(spec.start, False):
+        return
+    if turn.update.new_query and state.answer is not None and state.answer.status == AnswerStatus.ERROR:
+        return
+    _ask_in(turn, state.add_instance(spec.start))
+
+
+def _in_live_slot(turn: Turn, instance: WorksheetInstance) -> bool:
+    """A nested instance is asked only while the fields holding it apply and their worksheets are open.
+
+    A placeholder in a slot the user turned down (``course_2_details`` once ``more_courses_2``
+    is False) or nested in a submitted worksheet has nobody left to ask it for.
+    """
+    while instance.parent:
+        parent = turn.state.instances.get(instance.parent[0])
+        if parent is None:
+            return True
+        f = turn.worksheet(parent).fields.get(instance.parent[1])
+        if not parent.open or f is None or not _field_applies(turn, parent, f):
+            return False
+        instance = parent
+    return True
 
 
 def _answered_ahead(turn: Turn) -> tuple[str | None, str | None]:
@@ -321,6 +353,9 @@ def _ask_in(turn: Turn, instance: WorksheetInstance, after: str | None = None) -
             continue
         child_ws = f.type.ref if f.type.ref in turn.spec.tasks else None
         if value is None and child_ws:
+            if turn.spec.policy.nested_worksheet_question == "parent_field":
+                turn.acts.append(AskField(instance.name, f.name, _description(f)))
+                return ASKED
             assign_field(turn, instance, f, NewInstance(child_ws, {}))
             value = instance.values.get(f.name)
         if value is None and f in confirmations:

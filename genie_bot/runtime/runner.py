@@ -42,9 +42,10 @@ class Runtime:
 
     def new_state(self) -> DialogueState:
         """A fresh dialogue. With a ``start`` worksheet it is already open and its first question
-        asked (in ``last_acts``), so the user's first message is read as the answer to it."""
+        asked (in ``last_acts``), so the user's first message is read as the answer to it
+        (unless the policy opens it later: ``policy.start_task``)."""
         state = DialogueState()
-        if self.spec.start:
+        if self.spec.start and self.spec.policy.start_task == "at_greeting":
             state.add_instance(self.spec.start)
             state = self.run_turn(state, "").state
             state.turn = 0

@@ -22,13 +22,13 @@ from .api_module import IDEMPOTENCY_PARAMETER, ApiModuleError, check_call, impor
 from .diagnostics import Loc, SpecError, SpecInvalid
 from .model import (
     FIELD_KINDS, RESERVED_ATTRIBUTES, WORKSHEET_CODE_FUNCTIONS, AgentSpec, ApiFunction, ApiSpec, Code, Column, Field,
-    KnowledgeWorksheet, TaskWorksheet, Validation,
+    KnowledgeWorksheet, PolicySettings, TaskWorksheet, Validation,
 )
 from .types import BASE_TYPES, CoercionError, FieldType, TypeSyntaxError, coerce, parse_type
 from .yaml_source import LocatedList, LocatedMap, load_located_yaml
 
 AGENT_FILE = "agent.yaml"
-_TOP_KEYS = ("name", "description", "start", "greeting", "api_module", "tasks", "knowledge")
+_TOP_KEYS = ("name", "description", "start", "greeting", "api_module", "policy", "tasks", "knowledge")
 _TASK_KEYS = ("name", "description", "predicate", "actions", "api", "examples", "fields")
 _FIELD_KEYS = ("name", "type", "kind", "description", "label", "ask", "values_from", "predicate", "required", "dont_ask", "confirm",
                "actions", "on_decline", "validation", "default", "values")
@@ -79,7 +79,7 @@ class _Builder:
         apis, module_text = self._api_module(data)
         spec = AgentSpec(
             name=name, directory=self.directory, description=str(data.get("description", "")),
-            start=data.get("start"), greeting=data.get("greeting"),
+            start=data.get("start"), greeting=data.get("greeting"), policy=self._policy(data),
             version=hashlib.sha256((text + module_text).encode()).hexdigest()[:16],
         )
         raw_tasks = self._list(data, "tasks")
@@ -110,6 +110,25 @@ class _Builder:
         if spec.start is not None and spec.start not in spec.tasks:
             self.error(data.loc_of("start"), self._unknown("start worksheet", spec.start, spec.tasks))
         return spec
+
+    def _policy(self, data: LocatedMap) -> PolicySettings:
+        raw = data.get("policy")
+        if raw is None:
+            return PolicySettings()
+        if not isinstance(raw, LocatedMap):
+            self.error(data.loc_of("policy"), "policy must be a mapping of setting: choice")
+            return PolicySettings()
+        self._unknown_keys(raw, tuple(PolicySettings.CHOICES), "policy")
+        chosen = {}
+        for key, value in raw.items():
+            choices = PolicySettings.CHOICES.get(key)
+            if choices is None:
+                continue
+            if value not in choices:
+                self.error(raw.loc_of(key), f"policy '{key}' must be one of: {', '.join(choices)}")
+            else:
+                chosen[key] = value
+        return PolicySettings(**chosen)
 
     def _api_module(self, data: LocatedMap) -> tuple[dict, str]:
         module_file = data.get("api_module")

@@ -162,6 +162,26 @@ class ApiFunction:
     side_effects: bool = False
 
 
+@dataclass(frozen=True)
+class PolicySettings:
+    """Choices of the agent policy where genie-bot and the reference Genie differ.
+
+    The defaults are genie-bot's behaviour; an agent imported with ``genie-bot import-csv``
+    gets the reference's. Each choice and its reason: docs/genie-compatibility.md.
+    """
+
+    nested_worksheet_question: str = "first_field"
+    """An empty field holding a worksheet: ``first_field`` opens the nested worksheet and asks
+    its first field; ``parent_field`` asks the field itself until the user gives part of it."""
+    start_task: str = "at_greeting"
+    """When the ``start`` worksheet opens: ``at_greeting``, asking its first question with the
+    greeting; ``when_nothing_asked``, at the end of the first turn that asks nothing else and
+    whose knowledge question (if any) could be answered."""
+
+    CHOICES = {"nested_worksheet_question": ("first_field", "parent_field"),
+               "start_task": ("at_greeting", "when_nothing_asked")}
+
+
 @dataclass
 class AgentSpec:
     """A loaded, validated agent: its task and knowledge worksheets and its API functions.
@@ -181,6 +201,7 @@ class AgentSpec:
     tasks: dict[str, TaskWorksheet] = field(default_factory=dict)
     knowledge: dict[str, KnowledgeWorksheet] = field(default_factory=dict)
     apis: dict[str, ApiFunction] = field(default_factory=dict)
+    policy: PolicySettings = field(default_factory=PolicySettings)
     version: str = ""
     """Content hash of the files the spec was loaded from."""
 

@@ -164,10 +164,25 @@ def snap_enum(value: Any, values: tuple[str, ...]) -> str:
     folded = {v.lower(): v for v in values}
     if value.strip().lower() in folded:
         return folded[value.strip().lower()]
-    match = closest(value, values)
+    match = closest(value, values) or _word_prefix_match(value, values)
     if match is not None:
         return match
     raise CoercionError(f"'{value}' is not one of: {', '.join(values)}")
+
+
+def _word_prefix_match(value: str, values: tuple[str, ...]) -> str | None:
+    """The one member whose words begin with the value's ('Credit' for 'Credit/No Credit') or
+    begin the value's ('Letter grade' for 'Letter'); None when no member or several do."""
+    words = re.findall(r"\w+", value.lower())
+    if not words:
+        return None
+    found = []
+    for member in values:
+        member_words = re.findall(r"\w+", member.lower())
+        shorter = min(len(words), len(member_words))
+        if shorter and words[:shorter] == member_words[:shorter]:
+            found.append(member)
+    return found[0] if len(found) == 1 else None
 
 
 def _parse_natural(text: str, today: dt.date | None) -> dt.datetime | None:
