@@ -111,7 +111,7 @@ class DialogueState:
     def new_instance_name(self, worksheet: str) -> str:
         base = snake_case(worksheet)
         pattern = re.compile(rf"{re.escape(base)}_(\d+)\Z")
-        used = [int(m.group(1)) for m in map(pattern.match, self.instances) if m]
+        used = [int(m.group(1)) for m in map(pattern.match, [*self.instances, *self.aliases]) if m]
         return f"{base}_{max(used, default=-1) + 1}"
 
     def add_instance(self, worksheet: str, name: str | None = None, parent: tuple[str, str] | None = None,

@@ -288,7 +288,17 @@ def test_four_courses(course_spec):
     assert payload["total_units"] == 16
 
 
-@pytest.mark.parametrize("units", [9, 0, "6"])
+def test_zero_units_in_a_course_is_a_placeholder_and_zero_set_alone_a_mistake(course_spec):
+    c = Conversation(course_spec)
+    c.turn()
+    assert c.turn("main_0.courses_to_take.course_0_details = "
+                  "Course(course_name='CS 224V', grade_type='Letter', course_num_units=0)") == \
+        [c.ask("course_0", "course_num_units")]  # nothing to tell the user: they did not say 0
+    assert c.turn("main_0.courses_to_take.course_0_details.course_num_units = 0") == \
+        [c.ask("course_0", "course_num_units", reason=validation_message(course_spec, "Course", "course_num_units"))]
+
+
+@pytest.mark.parametrize("units", [9, -1, "6"])
 def test_units_outside_1_to_5_are_asked_again(course_spec, units):
     c = Conversation(course_spec)
     c.turn()
@@ -471,7 +481,7 @@ def test_full_booking_conversation(restaurant_spec, restaurant_rows):
     assert len(submissions()) == 1 and c.api_calls("book_restaurant") == 1
 
 
-@pytest.mark.parametrize("party", [25, 0, 21])
+@pytest.mark.parametrize("party", [25, 21])  # a 0 in a constructor is a placeholder: asked, no reason
 def test_party_size_outside_1_to_20_is_rejected(restaurant_spec, party):
     c = Conversation(restaurant_spec)
     message = validation_message(restaurant_spec, "BookRestaurant", "num_people")

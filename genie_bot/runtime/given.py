@@ -2,10 +2,12 @@
 
 LLM parsers fill every argument of a constructor, whether the user said it or not:
 ``StudentInfo(student_name='Ann', student_id='', ...)``, ``CoursesToTake(..., course_2_details=None,
-confirm=False)``. ``''`` and ``None`` there mean "not given" (the field stays to be asked),
-and so does a value for a ``confirm`` field when the agent did not just ask for that
-confirmation: a confirmation is the user's answer to a summary they were shown, never a
-parser's guess. The reference Genie treats them the same way (docs/genie-compatibility.md).
+confirm=False)``, ``Course(..., course_num_units=0)``. ``''`` and ``None`` there mean "not
+given" (the field stays to be asked), and so does a value for a ``confirm`` field when the
+agent did not just ask for that confirmation: a confirmation is the user's answer to a summary
+they were shown, never a parser's guess. The reference Genie treats them the same way
+(docs/genie-compatibility.md). A ``0`` is a value, as there, unless the field's bounds rule
+it out: then it is a placeholder too, not a mistake to tell the user about.
 """
 
 from __future__ import annotations
@@ -61,13 +63,22 @@ def given(turn: Turn, value: NewInstance) -> NewInstance:
         return value
     kwargs: dict[str, Any] = {}
     for name, argument in value.kwargs.items():
-        if is_placeholder(argument):
-            continue
         f = ws.fields.get(name) or ws.fields.get(closest(name, ws.fields) or "")
+        if is_placeholder(argument) or (f is not None and _zero_out_of_bounds(f, argument)):
+            continue
         if f is not None and is_confirmation_field(f) and not confirmation_asked(turn, ws.name, f):
             continue
         kwargs[name] = given_value(turn, argument)
     return NewInstance(value.worksheet, kwargs)
+
+
+def _zero_out_of_bounds(f: Field, value: Any) -> bool:
+    """``0`` for a field whose ``min``/``max`` exclude it (units from 1 to 5)."""
+    rule = f.validation
+    if rule is None or isinstance(value, bool) or not isinstance(value, (int, float)) or value != 0:
+        return False
+    low, high = rule.minimum, rule.maximum
+    return (isinstance(low, (int, float)) and low > 0) or (isinstance(high, (int, float)) and high < 0)
 
 
 def given_value(turn: Turn, value: Any) -> Any:

@@ -146,10 +146,13 @@ class _Applier:
             # and so does ``main = Main(...)`` the one open task of that worksheet
             open_ones = [i for i in state.of_worksheet(value.worksheet) if name is None or i.parent is None]
             existing = open_ones[0] if len(open_ones) == 1 else None
-        if existing is not None and existing.worksheet != value.worksheet:
+        if existing is not None and existing.open and existing.worksheet != value.worksheet:
             raise InterpreterError(f"'{name}' is already a {existing.worksheet}, not a {value.worksheet}")
         if existing is None or not existing.open:
+            # a name whose instance was dropped or done now names the new one, as in Python
             existing = state.add_instance(value.worksheet, name=name if existing is None else None)
+            if name is not None and existing.name != name:
+                state.aliases[name] = existing.name
         elif existing.status == InstanceStatus.PROPOSED:
             existing.status = InstanceStatus.ACTIVE
         existing.touched = state.tick()

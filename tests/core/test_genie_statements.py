@@ -157,3 +157,15 @@ def test_reference_answers_ignore_tables_genie_bot_does_not_know(spec):
     chat.say("Answer('SELECT 1', {}, ['offerings'], 'When is CS 1 offered?')")
     assert chat.state.answer.table is None
     assert isinstance(chat.result.acts[0], Report)
+
+
+def test_a_name_whose_instance_was_dropped_names_the_new_instance(spec):
+    chat = Chat(spec)  # genie-bot's own questions open nested instances (first_field): course_0, then course_1
+    chat.say("courses_to_take = CoursesToTake()\nmain.courses_to_take = courses_to_take")
+    assert chat.state.instances["course_1"].parent == ("courses_to_take", "course_0_details")
+    chat.say("course = Course(course_name='CS 1', grade_type='Letter', course_num_units=3)\n"
+             "courses_to_take.course_0_details = course\ncourses_to_take.more_courses_1 = True")
+    assert chat.state.instances["course_1"].status == InstanceStatus.ABANDONED
+    chat.say("course_1 = Course(course_name='CS 2')\ncourses_to_take.course_1_details = course_1")
+    assert chat.values("main_0.courses_to_take.course_1_details") == {"course_name": "CS 2"}
+    assert chat.state.named("course_1").status == InstanceStatus.ACTIVE
