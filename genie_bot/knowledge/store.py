@@ -61,11 +61,12 @@ class KnowledgeStore:
         metadata = MetaData()
         rows_by_table: dict[str, list[dict[str, Any]]] = {}
         for kb in self.spec.knowledge.values():
-            if kb.source != "table" or kb.csv is None:
+            if kb.source != "table":
                 continue
-            with kb.csv.open(newline="", encoding="utf-8") as fh:
-                raw = list(csv.DictReader(fh))
+            raw = self._csv_rows(kb)  # a table without a CSV (an imported spec's) starts empty
             names = list(raw[0]) if raw else list(kb.columns)
+            if not names:
+                continue
             types = {n: _declared_or_inferred(kb, n, [r[n] for r in raw]) for n in names}
             self.tables[kb.name] = Table(kb.table, metadata, *(SqlColumn(n, types[n]) for n in names))
             rows_by_table[kb.name] = [{n: _convert(r[n], types[n]) for n in names} for r in raw]
@@ -74,6 +75,13 @@ class KnowledgeStore:
             for name, rows in rows_by_table.items():
                 if rows:
                     conn.execute(insert(self.tables[name]), rows)
+
+    @staticmethod
+    def _csv_rows(kb: KnowledgeWorksheet) -> list[dict[str, str]]:
+        if kb.csv is None:
+            return []
+        with kb.csv.open(newline="", encoding="utf-8") as fh:
+            return list(csv.DictReader(fh))
 
     def rows(self, worksheet: str, where: dict[str, Any] | None = None, limit: int = MAX_ROWS) -> list[dict[str, Any]]:
         """Rows of a table whose columns equal ``where`` (case-insensitive for text)."""
