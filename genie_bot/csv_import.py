@@ -10,8 +10,10 @@ values of the Enum field above them. Actions may call ``>say(...)`` (a built-in)
 
 The import is best effort: whatever cannot be carried over exactly becomes a warning naming the
 CSV row (``file.csv:ROW: message``; rows are counted as in the spreadsheet, the header being
-row 1), and guesses in the YAML carry a ``# check`` comment. The CSV says nothing about the API
-module, so the result should still be checked with ``genie-bot validate``.
+row 1), and guesses in the YAML carry a ``# check`` comment. The CSV holds no code for the
+APIs it names, so the import also writes an ``api.py`` skeleton (:mod:`.api_skeleton`), and the
+agent gets the reference's policy choices (``policy:``, docs/genie-compatibility.md).
+The reference's JSON layout is read into the same rows by :mod:`.json_import`.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from .api_skeleton import ApiStub, render_api_skeleton
 from .interpreter import InterpreterError, parse_checked
 from .names import closest
 from .spec.model import FIELD_KINDS
@@ -51,8 +54,11 @@ _IGNORED_HINTS = {
 }
 _LEGACY_PREFIXES = (">", "@")
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+REFERENCE_POLICY = {"nested_worksheet_question": "parent_field", "start_task": "when_nothing_asked"}
+"""The reference Genie's choices where genie-bot's policy differs (docs/genie-compatibility.md)."""
+_POLICY_COMMENT = "  # the reference Genie's choices (docs/genie-compatibility.md); remove for genie-bot's"
 _SIDE_EFFECTS_COMMENT = {
-    "true": "  # check: guessed from the worksheet's confirm field; the CSV does not say",
+    "true": "  # check: guessed from the worksheet's confirm field; the spec does not say",
     "false": "  # check: guessed (no confirm field); set true if this API changes anything",
 }
 
@@ -65,23 +71,38 @@ def _column_key(title: str) -> str:
 _TITLES = {_column_key(title): title for title in _STANDARD_HEADER}
 
 
-def import_genie_csv(path: Path) -> tuple[str, list[str]]:
-    """Convert the Genie Worksheets spreadsheet at ``path``; return agent YAML text and warnings."""
-    return _Importer(Path(path)).run()
+@dataclass(frozen=True)
+class ImportedAgent:
+    """An imported spec: the agent's YAML, its API skeleton and what could not be carried over."""
+
+    yaml: str
+    api: str
+    warnings: list[str]
 
 
-def write_agent_yaml(csv_path: Path, out_path: Path) -> list[str]:
-    """Import ``csv_path`` and write the YAML to ``out_path``; return the warnings to show the user."""
-    text, warnings = import_genie_csv(csv_path)
+def import_genie_csv(path: Path) -> ImportedAgent:
+    """Convert the Genie Worksheets spreadsheet at ``path``."""
+    importer = SpecImporter(Path(path))
+    return importer.run(importer.read_csv_rows())
+
+
+def write_agent(imported: ImportedAgent, out_path: Path) -> list[str]:
+    """Write the YAML to ``out_path`` and the API skeleton to ``api.py`` beside it, unless that
+    file exists (it is never overwritten); return the warnings and notes to show the user."""
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    out_path.write_text(text, encoding="utf-8")
-    return warnings
+    out_path.write_text(imported.yaml, encoding="utf-8")
+    api_path = out_path.parent / "api.py"
+    if api_path.exists():
+        return [*imported.warnings, f"{api_path} exists: left as it is, no skeleton written"]
+    api_path.write_text(imported.api, encoding="utf-8")
+    return list(imported.warnings)
 
 
 @dataclass(frozen=True)
-class _Row:
-    """One CSV record: its spreadsheet row number and its non-blank cells by column key."""
+class Row:
+    """One record of the spec: its number (a spreadsheet row; the header is row 1) and its
+    non-blank cells by column key (``form_name``, ``kind``, ``enum_values``...)."""
 
     number: int
     cells: dict[str, str]
@@ -92,36 +113,46 @@ class _Row:
 
 @dataclass
 class _FieldRows:
-    """A field row and the enum values listed on the rows below it."""
+    """A field row and the enum values listed on the rows below it (with their descriptions)."""
 
-    row: _Row
+    row: Row
     enum_values: list[str] = field(default_factory=list)
+    enum_descriptions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class _Sheet:
     """A worksheet row (``kind`` is worksheet, type or db) and its field rows."""
 
-    row: _Row
+    row: Row
     name: str
     kind: str
     fields: list[_FieldRows] = field(default_factory=list)
 
 
-class _Importer:
-    """Reads the rows of one CSV, groups them into worksheets and renders our YAML."""
+class SpecImporter:
+    """Groups the rows of one spec into worksheets and renders our YAML and API skeleton.
 
-    def __init__(self, path: Path):
+    ``labels`` name rows in warnings when their numbers are no spreadsheet rows (the JSON
+    layout's ``Main.courses_to_take``); ``layout`` and ``command`` name the source in the YAML.
+    """
+
+    def __init__(self, path: Path, labels: dict[int, str] | None = None,
+                 layout: str = "a Genie Worksheets spreadsheet", command: str = "import-csv"):
         self.path = path
+        self.labels = labels or {}
+        self.layout, self.command = layout, command
         self.warnings: list[tuple[int, str]] = []
         self.worksheet_names: set[str] = set()
         self.backend_apis: set[str] = set()
+        self.api_calls: dict[str, ApiStub] = {}
+        """Functions called from actions (``@function(...)``), with the keywords they are given."""
 
     def warn(self, row: int, message: str) -> None:
-        self.warnings.append((row, f"{self.path}:{row}: {message}"))
+        self.warnings.append((row, f"{self.path}:{self.labels.get(row, row)}: {message}"))
 
-    def run(self) -> tuple[str, list[str]]:
-        sheets = self._group(self._read_rows())
+    def run(self, rows: list[Row]) -> ImportedAgent:
+        sheets = self._group(rows)
         if not sheets:
             self.warn(1, "no worksheet rows (rows with a Form Name) found")
         self.worksheet_names = {s.name for s in sheets}
@@ -132,14 +163,17 @@ class _Importer:
         start = next((s.name for s in sheets if s.kind == "worksheet"), None)
         if start:
             doc["start"] = start
+            doc["policy"] = dict(REFERENCE_POLICY)
         if tasks:
             doc["tasks"] = tasks
         if knowledge:
             doc["knowledge"] = knowledge
-        return self._render(doc), [message for _, message in sorted(self.warnings, key=lambda w: w[0])]
+        api = render_api_skeleton(doc["name"], self.path.name, [*_backend_stubs(tasks), *self.api_calls.values()])
+        return ImportedAgent(self._render(doc), api,
+                             [message for _, message in sorted(self.warnings, key=lambda w: w[0])])
 
     # -- reading and grouping ----------------------------------------------------------------------
-    def _read_rows(self) -> list[_Row]:
+    def read_csv_rows(self) -> list[Row]:
         """Rows keyed by column; a missing header is tolerated by assuming the standard order."""
         with self.path.open(newline="", encoding="utf-8-sig") as handle:
             records = list(csv.reader(handle))
@@ -158,10 +192,10 @@ class _Importer:
         for number, record in enumerate(records[first:], start=first + 1):
             cells = {key: value if key in _CODE_COLUMNS else value.strip()
                      for key, value in zip(keys, record) if key in _TITLES and value.strip()}
-            rows.append(_Row(number, cells))
+            rows.append(Row(number, cells))
         return rows
 
-    def _group(self, rows: list[_Row]) -> list[_Sheet]:
+    def _group(self, rows: list[Row]) -> list[_Sheet]:
         """Attach field rows to the worksheet row above them and enum value rows to their field."""
         sheets: list[_Sheet] = []
         current: _Sheet | None = None
@@ -184,12 +218,14 @@ class _Importer:
                     self.warn(row.number, f"enum value '{row['enum_values']}' is not below a field; skipped")
                 else:
                     field_rows.enum_values.append(row["enum_values"])
+                    if row["description"] and row["description"] != row["enum_values"]:
+                        field_rows.enum_descriptions[row["enum_values"]] = row["description"]
             else:
                 field_rows = _FieldRows(row)
                 current.fields.append(field_rows)
         return sheets
 
-    def _start_sheet(self, row: _Row, sheets: list[_Sheet]) -> _Sheet | None:
+    def _start_sheet(self, row: Row, sheets: list[_Sheet]) -> _Sheet | None:
         name = row["form_name"].replace(" ", "")  # as the original does with class names
         kind = row["type"].lower()
         if kind not in _SHEET_KINDS:
@@ -228,7 +264,7 @@ class _Importer:
             task["actions"] = actions
         return task
 
-    def _api(self, row: _Row, fields: list[dict[str, Any]]) -> dict[str, Any]:
+    def _api(self, row: Row, fields: list[dict[str, Any]]) -> dict[str, Any]:
         """The Name column's backend API; the CSV cannot say whether it has side effects.
 
         A worksheet that asks for confirmation almost always submits something, so a ``confirm``
@@ -275,13 +311,14 @@ class _Importer:
         if self._flag(row, "confirm"):
             out["confirm"] = True
         if ftype in ("enum", "list[enum]"):
-            out["values"] = list(field_rows.enum_values)
+            out["values"] = {v: field_rows.enum_descriptions.get(v, "") for v in field_rows.enum_values} \
+                if field_rows.enum_descriptions else list(field_rows.enum_values)
         actions = self._code(row, "actions", f"Actions of {sheet.name}.{name}")
         if actions:
             out["actions"] = actions
         return out
 
-    def _field_type(self, row: _Row, enum_values: list[str]) -> str:
+    def _field_type(self, row: Row, enum_values: list[str]) -> str:
         """Our type for the row's Type; ``str`` (with a warning) when it cannot be carried over."""
         ftype = self._type(row)
         is_enum = ftype in ("enum", "list[enum]")
@@ -295,7 +332,7 @@ class _Importer:
             return ftype.replace("enum", "str")
         return ftype
 
-    def _type(self, row: _Row) -> str | None:
+    def _type(self, row: Row) -> str | None:
         """Translate the Type cell (``Enum``, ``List[X]``, a worksheet...); warn and return None if unknown."""
         converted = self._translate_type(row["type"])
         if converted is None:
@@ -318,7 +355,7 @@ class _Importer:
             return text.lower()
         return text if text in self.worksheet_names else None
 
-    def _kind(self, row: _Row) -> tuple[str, bool]:
+    def _kind(self, row: Row) -> tuple[str, bool]:
         """``input; primary`` -> (``input``, True); an empty Kind gives ``""``."""
         kind, *flags = [part.strip().lower() for part in row["kind"].split(";")]
         for flag in flags:
@@ -329,7 +366,7 @@ class _Importer:
             kind = "input"
         return kind, "primary" in flags
 
-    def _flag(self, row: _Row, key: str) -> bool:
+    def _flag(self, row: Row, key: str) -> bool:
         text = row[key].upper()
         if text not in ("", "TRUE", "FALSE"):
             self.warn(row.number, f"{_TITLES[key]} should be TRUE or FALSE, not '{row[key]}'; read as FALSE")
@@ -354,7 +391,7 @@ class _Importer:
             if not self._new_name(column_row, name, columns, sheet.name):
                 continue
             self._warn_ignored(column_row, "db column")
-            columns[name] = self._column(column_row, field_rows.enum_values)
+            columns[name] = self._column(column_row, field_rows)
             if self._kind(column_row)[1]:
                 if primary_key is None:
                     primary_key = name
@@ -365,13 +402,15 @@ class _Importer:
         out["columns"] = columns
         return out
 
-    def _column(self, row: _Row, enum_values: list[str]) -> dict[str, Any]:
+    def _column(self, row: Row, field_rows: _FieldRows) -> dict[str, Any]:
         """A table column: enums become text whose description lists the values (columns have no values)."""
-        ctype = self._field_type(row, enum_values)
+        ctype = self._field_type(row, field_rows.enum_values)
         description = row["description"]
         if ctype in ("enum", "list[enum]"):
             ctype = ctype.replace("enum", "str")
-            description = f"{description} (one of: {', '.join(enum_values)})".lstrip()
+            values = [v + (f" ({field_rows.enum_descriptions[v]})" if v in field_rows.enum_descriptions else "")
+                      for v in field_rows.enum_values]
+            description = f"{description} (one of: {', '.join(values)})".lstrip()
         elif re.sub(r"^list\[(.*)\]$", r"\1", ctype) in self.worksheet_names:
             self.warn(row.number, f"a db column cannot hold the worksheet '{row['type']}'; imported as str")
             ctype = "str"
@@ -381,7 +420,7 @@ class _Importer:
         return column
 
     # -- shared checks ---------------------------------------------------------------------------------
-    def _new_name(self, row: _Row, name: str, seen: dict[str, Any], sheet: str) -> bool:
+    def _new_name(self, row: Row, name: str, seen: dict[str, Any], sheet: str) -> bool:
         """Whether ``name`` may be added to ``sheet``; bad and duplicate names are reported and skipped."""
         if not _IDENTIFIER.match(name):
             self.warn(row.number, f"field name '{name}' is not an identifier; skipped")
@@ -391,14 +430,14 @@ class _Importer:
             return False
         return True
 
-    def _warn_ignored(self, row: _Row, what: str) -> None:
+    def _warn_ignored(self, row: Row, what: str) -> None:
         """Report cells this kind of row has no use for, so nothing is dropped silently."""
         for key in row.cells:
             if key not in _USED_COLUMNS[what]:
                 hint = _IGNORED_HINTS.get(key)
                 self.warn(row.number, f"{_TITLES[key]} ignored on a {what} row" + (f" ({hint})" if hint else ""))
 
-    def _code(self, row: _Row, key: str, what: str, *, expression: bool = False) -> str | None:
+    def _code(self, row: Row, key: str, what: str, *, expression: bool = False) -> str | None:
         """The cell as our worksheet code, legacy prefixes removed; problems become warnings."""
         text = _normalise_code(row[key])
         if not text:
@@ -416,17 +455,29 @@ class _Importer:
         except InterpreterError as exc:
             self.warn(row.number, f"{what}: {exc}")
             return text
+        self._note_calls(tree, api_calls)
         if expression and (len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr)):
             self.warn(row.number, f"{what} must be a single expression")
         return text
+
+    def _note_calls(self, tree: ast.Module, functions: list[str]) -> None:
+        """Remember how actions call the ``@`` APIs, for their skeletons."""
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions \
+                    and node.func.id not in self.backend_apis:
+                seen = self.api_calls.get(node.func.id, ApiStub(node.func.id, purpose="Called from actions."))
+                keywords = tuple(k.arg for k in node.keywords if k.arg and k.arg not in seen.optional)
+                self.api_calls[node.func.id] = ApiStub(seen.name, optional=seen.optional + keywords,
+                                                       positional=seen.positional or bool(node.args),
+                                                       purpose=seen.purpose)
 
     # -- rendering -------------------------------------------------------------------------------------
     def _render(self, doc: dict[str, Any]) -> str:
         """safe_dump output, spaced between worksheets and with the ``# check`` comments on guesses."""
         body = yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
         lines: list[str] = [
-            f"# Imported from {self.path.name}, a Genie Worksheets spreadsheet, by `genie-bot import-csv`.",
-            "# Lines marked 'check' are guesses the CSV cannot settle; run `genie-bot validate` on this agent.",
+            f"# Imported from {self.path.name}, {self.layout}, by `genie-bot {self.command}`.",
+            "# Lines marked 'check' are guesses the spec cannot settle; run `genie-bot validate` on this agent.",
         ]
         for line in body.splitlines():
             starts_worksheet = line.startswith("  - name: ") and not lines[-1].endswith(":")
@@ -451,8 +502,27 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _represent_str)
 
 
+def _backend_stubs(tasks: list[dict[str, Any]]) -> list[ApiStub]:
+    """A worksheet's backend API is called with each of its fields (genie-bot passes the
+    parameters named after fields; the reference passed them all)."""
+    stubs: dict[str, ApiStub] = {}
+    for task in tasks:
+        if "api" not in task or task["api"]["function"] in stubs:
+            continue
+        fields = [f for f in task["fields"] if f.get("kind", "input") != "output"]
+        required = tuple(f["name"] for f in fields if f.get("required", f.get("kind", "input") == "input"))
+        optional = tuple(f["name"] for f in fields if f["name"] not in required)
+        function = task["api"]["function"]
+        stubs[function] = ApiStub(function, required, optional,
+                                  purpose=f"The backend API of {task['name']}, called once it is complete"
+                                          + (" and confirmed." if task["api"]["side_effects"] else "."))
+    return list(stubs.values())
+
+
 def _annotate(line: str) -> str:
     """Add the ``# check`` comment to the YAML lines that hold guesses."""
+    if line == "policy:":
+        return line + _POLICY_COMMENT
     match = re.fullmatch(r" {6}side_effects: (true|false)", line)
     if match:
         return line + _SIDE_EFFECTS_COMMENT[match.group(1)]
@@ -463,12 +533,12 @@ def _annotate(line: str) -> str:
 
 
 def _agent_name(path: Path) -> str:
-    """An identifier for the agent, from the CSV's file name."""
+    """An identifier for the agent, from the spec's file name."""
     name = re.sub(r"[^A-Za-z0-9_]+", "_", path.stem).strip("_")
     return name if _IDENTIFIER.match(name) else f"agent_{name}".rstrip("_")
 
 
-def _is_enum_value_row(row: _Row) -> bool:
+def _is_enum_value_row(row: Row) -> bool:
     return bool(row["enum_values"]) and not any(row[k] for k in ("kind", "type", "name"))
 
 

@@ -15,3 +15,14 @@ from __future__ import annotations
 
 class GenieError(Exception):
     """Base class of every exception defined by genie-bot."""
+
+
+class ApiNotImplemented(GenieError, NotImplementedError):
+    """An agent's API function that is still the skeleton ``genie-bot import-csv`` wrote.
+
+    The agent reports the failed call to the user, as it would any failing API, so an
+    imported agent validates and chats before its functions are written.
+    """
+
+    def __init__(self, function: str):
+        super().__init__(f"{function}() is not implemented yet: write it in the agent's api.py")

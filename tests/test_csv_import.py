@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from genie_bot.csv_import import import_genie_csv, write_agent_yaml
+from genie_bot.csv_import import ImportedAgent, import_genie_csv, write_agent
 from genie_bot.spec import AgentSpec, check_agent
 
 FIXTURE = Path(__file__).parent / "data" / "course_enrollment_genie.csv"
@@ -46,13 +46,13 @@ def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
 
 
 @pytest.fixture
-def imported() -> tuple[str, list[str]]:
+def imported() -> ImportedAgent:
     return import_genie_csv(FIXTURE)
 
 
 @pytest.fixture
-def spec(tmp_path: Path, imported: tuple[str, list[str]]) -> AgentSpec:
-    return load(tmp_path / "course_enrollment", imported[0], COURSE_API)
+def spec(tmp_path: Path, imported: ImportedAgent) -> AgentSpec:
+    return load(tmp_path / "course_enrollment", imported.yaml, COURSE_API)
 
 
 def test_fixture_imports_into_a_valid_agent(spec: AgentSpec) -> None:
@@ -63,14 +63,14 @@ def test_fixture_imports_into_a_valid_agent(spec: AgentSpec) -> None:
     assert "submit_course_enrollment" in spec.apis
 
 
-def test_fixture_warns_only_about_the_api_called_from_form_actions(imported: tuple[str, list[str]]) -> None:
-    _, warnings = imported
+def test_fixture_warns_only_about_the_api_called_from_form_actions(imported: ImportedAgent) -> None:
+    warnings = imported.warnings
     assert len(warnings) == 1
     assert warnings[0].startswith(f"{FIXTURE}:2: Form Actions of Main: submit_course_enrollment() is called directly")
 
 
-def test_yaml_names_its_source_and_is_readable(imported: tuple[str, list[str]]) -> None:
-    text, _ = imported
+def test_yaml_names_its_source_and_is_readable(imported: ImportedAgent) -> None:
+    text = imported.yaml
     assert text.startswith("# Imported from course_enrollment_genie.csv")
     assert "    actions: |" in text  # code as a block, not an escaped one-line string
     assert "\n  - name: StudentInfo" in text
@@ -155,7 +155,8 @@ def test_backend_api_and_its_guessed_side_effects(tmp_path: Path) -> None:
         {"Form Name": "Status", "Type": "worksheet", "Name": "ticket_status"},
         {"Kind": "input", "Type": "str", "Name": "ticket_id", "Required": "TRUE"},
     ])
-    text, warnings = import_genie_csv(csv_path)
+    imported = import_genie_csv(csv_path)
+    text, warnings = imported.yaml, imported.warnings
     assert warnings == [f"{csv_path}:6: output row without a Name (the original's result type of the worksheet) "
                         "skipped: genie-bot stores API results in named output fields"]
     assert "side_effects: true  # check: guessed from the worksheet's confirm field" in text
@@ -181,7 +182,8 @@ def test_broken_csv_warns_with_row_numbers_and_still_loads(tmp_path: Path) -> No
         {"Form Name": "Other", "Type": "worksheet"},                                 # row 10
         {"Enum Values": "stray"},                                                     # row 11
     ])
-    text, warnings = import_genie_csv(csv_path)
+    imported = import_genie_csv(csv_path)
+    text, warnings = imported.yaml, imported.warnings
     assert warnings == [
         f"{csv_path}:2: field row before any worksheet row (a row with a Form Name); skipped",
         f"{csv_path}:4: unknown type 'Pizza'; imported as str",
@@ -205,7 +207,8 @@ def test_unconvertible_prefix_and_misplaced_cells_are_reported(tmp_path: Path) -
         {"Enum Values": "stray"},                                                                  # row 4
         {"Kind": "input", "Type": "int", "Name": "n", "Actions": "self.n = self.n >abs(-1)"},     # row 5
     ])
-    text, warnings = import_genie_csv(csv_path)
+    imported = import_genie_csv(csv_path)
+    text, warnings = imported.yaml, imported.warnings
     assert warnings == [
         f"{csv_path}:2: Predicate ignored on a worksheet row",
         f"{csv_path}:3: Form Actions ignored on a field row",
@@ -221,14 +224,19 @@ def test_unconvertible_prefix_and_misplaced_cells_are_reported(tmp_path: Path) -
 def test_missing_header_assumes_the_standard_columns(tmp_path: Path) -> None:
     csv_path = tmp_path / "noheader.csv"
     csv_path.write_text(",Hello,,,worksheet,,,,,,,,\n,,,input,str,name,,Your name,,TRUE,,,\n", encoding="utf-8")
-    text, warnings = import_genie_csv(csv_path)
+    imported = import_genie_csv(csv_path)
+    text, warnings = imported.yaml, imported.warnings
     assert len(warnings) == 1 and warnings[0].startswith(f"{csv_path}:1: no header row; assuming the standard columns")
     assert yaml.safe_load(text)["tasks"] == [
         {"name": "Hello", "fields": [{"name": "name", "type": "str", "description": "Your name"}]}]
 
 
-def test_write_agent_yaml(tmp_path: Path) -> None:
+def test_write_agent_writes_the_yaml_and_an_api_skeleton_but_never_over_an_api_module(tmp_path: Path) -> None:
+    imported = import_genie_csv(FIXTURE)
     out = tmp_path / "agent" / "agent.yaml"
-    warnings = write_agent_yaml(FIXTURE, out)
-    assert out.read_text(encoding="utf-8") == import_genie_csv(FIXTURE)[0]
-    assert warnings == import_genie_csv(FIXTURE)[1]
+    assert write_agent(imported, out) == imported.warnings
+    assert out.read_text(encoding="utf-8") == imported.yaml
+    assert (out.parent / "api.py").read_text(encoding="utf-8") == imported.api
+    (out.parent / "api.py").write_text(COURSE_API, encoding="utf-8")
+    assert write_agent(imported, out)[-1] == f"{out.parent / 'api.py'} exists: left as it is, no skeleton written"
+    assert (out.parent / "api.py").read_text(encoding="utf-8") == COURSE_API

@@ -3,7 +3,8 @@
 ================  ==========================================================================
 module            commands
 ================  ==========================================================================
-:mod:`.agents`    ``validate``, ``replay``, ``bench``, ``test``, ``import-csv``: building an agent
+:mod:`.agents`    ``validate``, ``replay``, ``bench``, ``test``: building an agent
+:mod:`.genie`     ``import-csv``, ``import-json``, ``compare-genie``: moving from the reference Genie
 :mod:`.chat`      ``chat``: a terminal conversation with an agent
 :mod:`.prompt`    ``prompt``: the exact LLM prompt for a state and message
 :mod:`.serve`     ``run``, ``db upgrade``: a deployment (engine, scheduler, platform adapters)
@@ -17,9 +18,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from . import agents, chat, prompt, serve, sessions, star
+from . import agents, chat, genie, prompt, serve, sessions, star
 
-COMMAND_GROUPS = (agents, serve, sessions, star, prompt, chat)
+COMMAND_GROUPS = (agents, genie, serve, sessions, star, prompt, chat)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""Commands for building an agent: ``validate``, ``replay``, ``bench``, ``test`` and ``import-csv``."""
+"""Commands for building an agent: ``validate``, ``replay``, ``bench`` and ``test``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from pathlib import Path
 
 from ..agent import Agent, LLMNotConfigured, llm_parser_for_replay
 from ..bench import DEFAULT_TRACE, bench_offline, bench_runtime
-from ..csv_import import write_agent_yaml
 from ..llm import load_settings
 from ..replay import read_trace, recorded_parser, replay
 from ..runtime import LocalApiExecutor, Runtime
@@ -47,10 +46,6 @@ def register(commands: argparse._SubParsersAction) -> None:
                       help="call side-effecting API functions that a scenario does not stub (default: such a call fails)")
     test.set_defaults(handler=_test)
 
-    import_csv = commands.add_parser("import-csv", help="convert a Genie Worksheets CSV spec into agent.yaml")
-    import_csv.add_argument("csv", type=Path)
-    import_csv.add_argument("-o", "--output", type=Path, required=True)
-    import_csv.set_defaults(handler=_import_csv)
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -134,14 +129,3 @@ def _test(args: argparse.Namespace) -> int:
     print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
-
-def _import_csv(args: argparse.Namespace) -> int:
-    try:
-        warnings = write_agent_yaml(args.csv, args.output)
-    except (OSError, ValueError) as exc:
-        print(f"{args.csv}: {exc}", file=sys.stderr)
-        return 1
-    for warning in warnings:
-        print(warning, file=sys.stderr)
-    print(f"wrote {args.output}" + (f" ({len(warnings)} warning(s))" if warnings else ""))
-    return 0
