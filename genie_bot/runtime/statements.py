@@ -141,9 +141,9 @@ class _Applier:
             raise InterpreterError(f"{value.worksheet} is a knowledge source; ask it with answer('...')")
         state = self.turn.state
         existing = state.named(name) if name else None
-        if existing is None and (name is None or name == snake_case(value.worksheet)):
+        if existing is None and (name is None or (value.worksheet == spec.start and name == snake_case(spec.start))):
             # ``Worksheet(...)`` alone updates the single open instance of it, if there is one,
-            # and so does ``main = Main(...)`` the one open task of that worksheet
+            # and so does ``main = Main(...)`` the start task
             open_ones = [i for i in state.of_worksheet(value.worksheet) if name is None or i.parent is None]
             existing = open_ones[0] if len(open_ones) == 1 else None
         if existing is not None and existing.open and existing.worksheet != value.worksheet:
