@@ -9,8 +9,11 @@ Deterministic and free of I/O except through the turn's :class:`ApiExecutor`. St
    the others run their API and actions and Report; a completed nested worksheet counts as
    the newly assigned value of its parent's field;
 4. if nothing was asked yet, ask for the first unfilled askable field of the most recently
-   active incomplete worksheet (descending into nested worksheets); when the user answered
-   a later optional question than the one asked, the first one after that answer.
+   active incomplete worksheet (descending into nested worksheets, or asking the field that
+   holds one: ``policy.nested_worksheet_question``); when the user answered a later optional
+   question than the one asked, the first one after that answer. A nested worksheet is asked
+   only while the fields holding it apply and their worksheets are open. With
+   ``policy.start_task: when_nothing_asked`` the start worksheet opens here, the first time.
 
 At most one question per turn; any number of Reports and Says.
 """
@@ -292,7 +295,8 @@ def _open_start_task(turn: Turn) -> None:
     else, unless the user's question of that turn could not be answered (the agent then waits
     for the user rather than change the subject), as the reference Genie does."""
     spec, state = turn.spec, turn.state
-    if spec.start is None or spec.policy.start_task != "when_nothing_asked" or state.of_worksheet(spec.start, False):
+    if spec.start is None or spec.policy.start_task != "when_nothing_asked" \
+            or state.of_worksheet(spec.start, open_only=False):
         return
     if turn.update.new_query and state.answer is not None and state.answer.status == AnswerStatus.ERROR:
         return
