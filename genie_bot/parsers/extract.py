@@ -385,6 +385,11 @@ def stem(word: str) -> str:
     return word
 
 
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
 def content_words(text: str) -> set[str]:
-    """Stemmed words that carry meaning, for matching a message against descriptions and examples."""
-    return {stem(w) for w in _WORD.findall(text.lower().replace("'", "")) if w not in _STOPWORDS and len(w) > 1}
+    """Stemmed words that carry meaning, for matching a message against descriptions and examples
+    (a name written in CamelCase is its words: "TroubleShoot" is "trouble" and "shoot")."""
+    words = _WORD.findall(_CAMEL.sub(" ", text).lower().replace("'", ""))
+    return {stem(w) for w in words if w not in _STOPWORDS and len(w) > 1}

@@ -41,7 +41,7 @@ from .questions import information_question, knowledge_question, tentative_answe
 from .reading import Reading
 from .tasks import opens_the_only_task, restates_open_task, start_requested_task
 from .volunteered import volunteered
-from .words import CHITCHAT, QUESTION, REQUEST, plea_for_help
+from .words import CHITCHAT, QUESTION, REQUEST, SENTENCE, plea_for_help
 
 __all__ = ["QUESTION", "RuleParser"]
 
@@ -60,6 +60,8 @@ class RuleParser:
         return "\n".join(answer_question(Reading(spec, state, text.strip(), today, self.knowledge))) or None
 
 
+MAX_ATTEMPT_WORDS = 6
+"""A reply this short to a question, not a sentence, is an attempt to answer it ("cs 106a")."""
 MAX_MESSAGE_CHARS = 2_000
 """A longer message is not read (its cost would grow with it); the user is asked for the gist."""
 TOO_LONG = ("That message is too long for me to read in one go. Could you send just what answers my question, "
@@ -100,7 +102,7 @@ def read(reading: Reading) -> Parse:
     if not statements and restates_open_task(reading):
         return Parse("# the request is already being handled")
     if not statements:
-        return _nothing_to_do(reading.text)
+        return _nothing_to_do(reading)
     return Parse("\n".join(statements), answers_question=bool(answered) and not started
                  and len(statements) == len(answered))
 
@@ -116,9 +118,16 @@ def _not_an_answer(reading: Reading) -> bool:
     return f is not None and is_free_text(f)
 
 
-def _nothing_to_do(text: str) -> Parse:
+def _nothing_to_do(reading: Reading) -> Parse:
+    """Small talk is understood as such, and so is a remark said in passing (the agent asks its
+    question again, as a person would); a short reply that tries to answer and gives nothing
+    the agent can use was not understood (the agent says so, rather than repeating itself as
+    if nothing had been said)."""
+    text = reading.text
     if CHITCHAT.match(text) or extract.is_thanks(text) or plea_for_help(text):
         return Parse("# chit-chat")
-    if not (QUESTION.search(text) or REQUEST.search(text)):
+    attempt = isinstance(reading.question, AskField) and len(text.split()) <= MAX_ATTEMPT_WORDS \
+        and not SENTENCE.search(text)
+    if not (QUESTION.search(text) or REQUEST.search(text) or attempt):
         return Parse("# a remark, not a request")
     return Parse("", understood=False)
