@@ -13,7 +13,7 @@ import re
 from ...acts import AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, ProposeWorksheet, Report
 from ...spec import Field
 from ...state import WorksheetInstance
-from .. import extract
+from .. import enums, extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
 from .fields import has_pattern, is_free_text
 from .reading import Reading
@@ -62,6 +62,8 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
         text = "" if addresses_the_agent(reading.text) else text_about(reading, f, keep=lambda c: not small_talk(c))
         if _asks_for_a_task(reading):  # "I want to check my ticket" is no name; "can u sign me up for
             return record_value(reading, f)  # cs224v" names the course it is for
+        if _restates_a_choice(reading, text):
+            return None  # "change a course" to "which course are you in now?" repeats what was chosen
     else:
         text = text_about(reading, f)
     value = typed(reading, f, text, whole_answer=True, instance=instance) if text else None
@@ -97,6 +99,16 @@ def _asks_for_a_task(reading: Reading) -> bool:
         return True
     said = extract.content_words(" ".join((ws.description, *ws.examples)))
     return len(extract.content_words(reading.text) - said) < 2
+
+
+def _restates_a_choice(reading: Reading, text: str) -> bool:
+    """The reply is an option of another question of the task, already answered: no free text."""
+    for instance in reading.open_instances():
+        for g in reading.spec.tasks[instance.worksheet].fields.values():
+            if g.type.kind == "enum" and instance.values.get(g.name) is not None \
+                    and enums.enum_value(text, g, explicit=True) is not None:
+                return True
+    return False
 
 
 def _plain_no(text: str) -> bool:
