@@ -264,14 +264,18 @@ NUMBER_WORDS = {"zero": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2, "co
                 "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
                 "twelve": 12, "dozen": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
                 "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
-def numbers(text: str) -> list[float]:
-    """Numbers written with digits or words ("four", "twenty two", "a couple")."""
+VAGUE_NUMBER_WORDS = ("a", "an", "single", "couple", "pair", "dozen")
+"""Words that count only loosely ("a couple of classes"): a number only next to what they count."""
+
+
+def numbers(text: str, loose: bool = True) -> list[float]:
+    """Numbers written with digits or words ("four", "twenty two", and unless not ``loose``, "a couple")."""
     out: list[float] = [float(m.replace(",", "")) for m in re.findall(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?", text)]
     words = _WORD.findall(normalise(text))
     i = 0
     while i < len(words):
         word = words[i]
-        if word in NUMBER_WORDS and word not in ("a", "an"):
+        if word in NUMBER_WORDS and word not in ("a", "an") and (loose or word not in VAGUE_NUMBER_WORDS):
             value = NUMBER_WORDS[word]
             if value >= 20 and i + 1 < len(words) and words[i + 1] in NUMBER_WORDS and NUMBER_WORDS[words[i + 1]] < 10:
                 value += NUMBER_WORDS[words[i + 1]]
@@ -324,10 +328,11 @@ def number_with_noun(text: str, f: Field) -> float | None:
                 return value
             if following not in _NUMBER_LINKS:
                 break
-    for i, word in enumerate(tokens[:-1]):  # the number, then the field's word: "4 people", "the second question"
-        value = _number_token(word, ordinals=True)
-        if value is not None and is_keyword(tokens[i + 1]):
-            return value
+    for ordinals in (False, True):  # the number, then the field's word: "4 people", then "the second question"
+        for i, word in enumerate(tokens[:-1]):  # ("the second course should be 3 units" is 3 units)
+            value = _number_token(word, ordinals=ordinals)
+            if value is not None and is_keyword(tokens[i + 1]):
+                return value
     for match in re.finditer(r"(\d+(?:\.\d+)?|[a-z]+(?: [a-z]+)?)\s+([a-z]+)", t):
         head, noun = match.groups()
         if noun in keywords or noun.rstrip("s") in keywords:

@@ -62,8 +62,9 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
     stated = stated_values(reading)
 
     def claimed_by(clause: str, g: Field) -> bool:
-        if extract.mentions(clause, g):
-            return extract.says_unknown(clause) or g.name in stated or has_pattern_value(reading.text, g)
+        if extract.mentions(clause, g):  # "my PIN is ...", "I forgot my id", "(make it) 3 units"
+            return (extract.says_unknown(clause) or g.name in stated or has_pattern_value(reading.text, g)
+                    or (g.type.kind in ("int", "float") and extract.number_with_noun(clause, g) is not None))
         if is_free_text(f) and g.type.kind == "enum" and len(clause.split()) <= MAX_SHORT_ANSWER_WORDS:
             return enums.mentioned_enum_value(clause, g) is not None  # "Drive, please" names no place
         if has_pattern(g) and not has_pattern(f):

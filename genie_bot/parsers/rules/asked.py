@@ -102,11 +102,13 @@ def _asks_for_a_task(reading: Reading) -> bool:
 
 
 def _restates_a_choice(reading: Reading, text: str) -> bool:
-    """The reply is an option of another question of the task, already answered: no free text."""
+    """The reply is only an option of another question of the task, already answered: no free text."""
+    said = extract.content_words(text)
     for instance in reading.open_instances():
         for g in reading.spec.tasks[instance.worksheet].fields.values():
-            if g.type.kind == "enum" and instance.values.get(g.name) is not None \
-                    and enums.enum_value(text, g, explicit=True) is not None:
+            member = enums.enum_value(text, g, explicit=True) if g.type.kind == "enum" else None
+            if member is not None and instance.values.get(g.name) is not None and not said - extract.content_words(
+                    f"{member} {g.value_descriptions.get(member, '')}"):
                 return True
     return False
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...responders.wording import label
 from ...spec import NA, Field
 from ...state import DialogueState, WorksheetInstance
 from .. import dates, enums, extract
@@ -38,6 +39,9 @@ def corrections(reading: Reading) -> list[str]:
     if out or not correcting(reading.text):
         return out
     family = _in_progress(reading.state)
+    referred = _referred_part(reading, family)
+    if referred is not None:  # "the second course should be 3 units": that course only
+        family = [referred, *reading.state.descendants(referred)]
     filled = [(i, f) for i in family for f in reading.spec.tasks[i.worksheet].fields.values()
               if f.kind == "input" and i.values.get(f.name) not in (None, NA)]
     kinds = [f.type.kind for _, f in filled]
@@ -66,6 +70,18 @@ def _replacement(reading: Reading) -> list[str]:
                 reading.corrected.add(f.name)
                 return [] if new is None else [reading.assign(instance, f, new)]
     return []
+
+
+def _referred_part(reading: Reading, family: list[WorksheetInstance]) -> WorksheetInstance | None:
+    """The part of the task the message names by its label ("the second course")."""
+    text = extract.normalise(reading.text)
+    for instance in family:
+        for g in reading.spec.tasks[instance.worksheet].fields.values():
+            child = reading.state.resolve(instance.values.get(g.name)) if g.type.ref in reading.spec.tasks else None
+            words = label(g).lower()
+            if isinstance(child, WorksheetInstance) and " " in words and re.search(rf"\b{re.escape(words)}\b", text):
+                return child
+    return None
 
 
 def _names(value: Any, text: str) -> bool:

@@ -14,6 +14,7 @@ from .fields import has_pattern
 from .implied import implied_member
 from .reading import Reading
 from .records import record_value, table_of
+from .words import SENTENCE
 
 def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: WorksheetInstance | None = None) -> Any:
     """The value of ``f`` that ``text`` gives, or None.
@@ -55,14 +56,22 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         return None if vague and accepted else value  # "next week" is no day, but can be said to be too late
     if table_of(reading.spec, f) is not None:
         named = record_value(reading, f, text)
-        if named is not None or f.type.is_ref or not whole_answer:
-            return named
+        if named is not None or f.type.is_ref or not whole_answer or not _could_be_a_name(text):
+            return named  # "i wanna take a couple classes" names no course
     if kind == "str" and has_pattern(f):
         found = extract.pattern_values(text, f.validation.pattern)
         return found[0] if found else None
     if kind == "str":
         return (extract.role_phrase(text, f) or extract.free_text(text)) if whole_answer else None
     return None
+
+
+MAX_NAME_WORDS = 6
+
+
+def _could_be_a_name(text: str) -> bool:
+    """A name the table does not have ("CS 999", "Intro to Cooking"), not a sentence about one."""
+    return len(text.split()) <= MAX_NAME_WORDS and not SENTENCE.search(text)
 
 
 def date_time_readings(text: str, today: dt.date, kind: str,

@@ -198,7 +198,7 @@ def _only_free_number(reading: Reading) -> float | None:
             spans += [(m.start(), m.end()) for m in re.finditer(re.escape(value), text)]
     for start, end in spans:
         text = text[:start] + " " * (end - start) + text[end:]
-    found = extract.numbers(text)
+    found = extract.numbers(text, loose=False)
     return found[0] if len(found) == 1 else None
 
 

@@ -80,9 +80,18 @@ def remark(text: str) -> bool:
 
 
 def small_talk(clause: str) -> bool:
-    """A short clause of thanks, or of yes or no ("ok great", "yes please"), which is no value."""
-    return len(clause.split()) <= MAX_SMALL_TALK_WORDS and (
-        bool(CHITCHAT.match(clause)) or extract.is_thanks(clause) or extract.yes_no(clause) is not None)
+    """A short clause of thanks, or of yes or no ("ok great", "yes please"), which is no value
+    ("ok add cs229 too" says more than ok)."""
+    if len(clause.split()) > MAX_SMALL_TALK_WORDS:
+        return False
+    if CHITCHAT.match(clause) or extract.is_thanks(clause):
+        return True
+    rest = _YES_NO_LEAD.sub("", clause.strip())
+    return extract.yes_no(clause) is not None and (not extract.content_words(rest) or extract.yes_no(rest) is not None)
+
+
+_YES_NO_LEAD = re.compile(r"^((yes|yeah|yep|yup|sure|ok(ay)?|no|nope|nah|great|fine|cool|please|alright|right)\b[\s,.!]*)+",
+                          re.I)
 
 
 def capitalised(text: str) -> str:
