@@ -477,7 +477,7 @@ def test_full_booking_conversation(restaurant_spec, restaurant_rows):
     c.turn("book_restaurant_0.confirmed = True")
     assert not any(isinstance(a, Report) for a in c.acts)
     assert c.turn("book_restaurant_0.num_people = 5") == [
-        str(Say("book_restaurant_0 was already submitted and cannot be changed; start a new one instead"))]
+        str(Say("That was already submitted and cannot be changed; start a new one instead."))]
     assert len(submissions()) == 1 and c.api_calls("book_restaurant") == 1
 
 

@@ -270,7 +270,7 @@ VAGUE_NUMBER_WORDS = ("a", "an", "single", "couple", "pair", "dozen")
 
 def numbers(text: str, loose: bool = True) -> list[float]:
     """Numbers written with digits or words ("four", "twenty two", and unless not ``loose``, "a couple")."""
-    out: list[float] = [float(m.replace(",", "")) for m in re.findall(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?", text)]
+    out: list[float] = [float(m.replace(",", "")) for m in re.findall(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![A-Za-z])", text)]
     words = _WORD.findall(normalise(text))
     i = 0
     while i < len(words):

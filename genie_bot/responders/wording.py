@@ -102,7 +102,7 @@ def question(f: Field) -> str:
     """The question that asks for ``f``: ``ask:``, else a sentence from the description."""
     if f.ask:
         return f.ask
-    description = to_user(f.description.strip().rstrip(".?")) or f.name.replace("_", " ")
+    description = _inner(to_user(f.description.strip().rstrip(".?"))) or f.name.replace("_", " ")
     first, _, rest = description.partition(" ")
     lead = first.lower()
     if lead in ("whether", "if"):
@@ -142,6 +142,13 @@ def _yes_no_question(clause: str) -> str | None:
     if len(words) > 1 and words[0].lower() == "you":
         return "Do " + " ".join(words) + "?"
     return None
+
+
+def _inner(text: str) -> str:
+    """A description as part of a sentence: "The courses that..." -> "the courses that..."."""
+    first = text.split(" ", 1)[0]
+    capitalised_word = len(first) > 1 and first[0].isupper() and first[1:].islower()  # "Name of", not "CS"
+    return text[:1].lower() + text[1:] if capitalised_word else text
 
 
 def _capital(text: str) -> str:

@@ -116,10 +116,10 @@ def confirm_fields(ws: TaskWorksheet) -> list[Field]:
 
 def _check_not_submitted(turn: Turn, instance: WorksheetInstance) -> None:
     if instance.status == InstanceStatus.ABANDONED:
-        raise AssignmentError(f"{instance.name} was cancelled")
+        raise AssignmentError("That request was cancelled; start a new one instead.")
     while instance is not None:
         if instance.actions_done and turn.worksheet(instance).needs_confirmation:
-            raise AssignmentError(f"{instance.name} was already submitted and cannot be changed; start a new one instead")
+            raise AssignmentError("That was already submitted and cannot be changed; start a new one instead.")
         instance = turn.state.instances.get(instance.parent[0]) if instance.parent else None
 
 
@@ -207,16 +207,16 @@ def check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: A
     if high is not None and value > high:
         raise AssignmentError(message or _out_of_range(turn, high, "on or before", "at most"))
     if rule.pattern is not None and not re.fullmatch(rule.pattern, str(value)):
-        raise AssignmentError(message or f"{f.name} does not have the expected format")
+        raise AssignmentError(message or "That does not have the expected format.")
     if rule.expression is not None:
         scope = WorksheetReader(turn, instance)
         scope.names["value"] = value
         try:
             ok = Evaluator(scope).evaluate(rule.expression.tree)
         except InterpreterError as exc:
-            raise AssignmentError(message or f"{f.name} could not be checked: {exc.reason}") from None
+            raise AssignmentError(message or f"That could not be checked: {exc.reason}") from None
         if not ok:
-            raise AssignmentError(message or f"{f.name} is not valid")
+            raise AssignmentError(message or "That is not a valid answer here.")
 
 
 

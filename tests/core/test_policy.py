@@ -132,7 +132,7 @@ def test_submitted_worksheet_cannot_be_changed(chat):
     fill_order(chat)
     chat.say("order.confirmed = True")
     acts = chat.say("order.count = 4")
-    assert acts == ['Say("order was already submitted and cannot be changed; start a new one instead")']
+    assert acts == ['Say("That was already submitted and cannot be changed; start a new one instead.")']
     assert chat.instance("order").values["count"] == 2
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ...spec import Field
@@ -50,15 +51,17 @@ def stated_values(reading: Reading) -> dict[str, str]:
     return out
 
 
-def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda clause: True) -> str:
+def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda clause: True,
+               siblings: tuple[Field, ...] = ()) -> str:
     """The message without the clauses that give or decline another field (and those ``keep`` refuses).
 
     A clause that names another field and carries a value of its format, or says the user
     does not know it, belongs to that field: "my email is ann@stanford.edu" answers no question about a
     date of birth; so does a clause that is a value of another field's format ("Jane Doe,
-    jane.doe@stanford.edu" answers the name with "Jane Doe").
+    jane.doe@stanford.edu" answers the name with "Jane Doe"). ``siblings``: fields of a worksheet
+    not open yet whose values the message may also give.
     """
-    others = [g for g in reading.open_fields() if g is not f and not g.type.referenced()]
+    others = [g for g in [*reading.open_fields(), *siblings] if g is not f and not g.type.referenced()]
     stated = stated_values(reading)
 
     def claimed_by(clause: str, g: Field) -> bool:
@@ -75,4 +78,19 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
     spans = extract.clause_spans(reading.text)
     kept = [(s, e) for s, e in spans if keep(reading.text[s:e]) and (
         extract.mentions(reading.text[s:e], f) or not any(claimed_by(reading.text[s:e], g) for g in others))]
-    return reading.text if kept == spans else extract.joined(reading.text, kept)  # untouched, "?" and all
+    text = reading.text if kept == spans else extract.joined(reading.text, kept)  # untouched, "?" and all
+    return without_options(text, [g for g in others if g.type.kind == "enum"]) if is_free_text(f) else text
+
+
+def without_options(text: str, enum_fields: list[Field]) -> str:
+    """Free text without an option of another question said in passing: "CS 224V for a letter
+    grade" names the course "CS 224V" (the grade is read as the grade)."""
+    for g in enum_fields:
+        for member in g.values:
+            about = "|".join(re.escape(w) for w in extract.content_words(f"{g.name.replace('_', ' ')} {g.description}"))
+            trailing = rf"(?:\s+(?:{about})\w*)?" if about else ""
+            phrase = rf"(?:\s+(?:for|with|as|in|on|at|by|and))?(?:\s+(?:a|an|the))?\s+{re.escape(member)}{trailing}\b"
+            shorter = re.sub(phrase, "", text, flags=re.I).strip()
+            if shorter and shorter != text:
+                text = shorter
+    return text

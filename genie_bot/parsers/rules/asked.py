@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ...acts import AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, ProposeWorksheet, Report
-from ...spec import Field
+from ...spec import Field, TaskWorksheet
 from ...state import WorksheetInstance
 from .. import enums, extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
@@ -20,6 +20,7 @@ from .reading import Reading
 from .records import record_value
 from .tasks import is_open, task_match
 from .values import typed
+from .volunteered import constructor
 from .words import QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
 
 REQUEST_FOR_A_TASK = 0.8
@@ -45,8 +46,28 @@ def answer_question(reading: Reading) -> list[str]:
     if instance is None or act.field not in reading.spec.tasks[instance.worksheet].fields:
         return []
     f = reading.spec.tasks[instance.worksheet].fields[act.field]
+    if f.type.ref in reading.spec.tasks:
+        answer = _nested_answer(reading, reading.spec.tasks[f.type.ref])
+        if answer is None:
+            return []
+        reading.assigned.add((instance.name, f.name))
+        return [f"{instance.name}.{f.name} = {answer}"]
     value = asked_value(reading, f, instance)
     return [] if value is None else [reading.assign(instance, f, value)]
+
+
+def _nested_answer(reading: Reading, nested: TaskWorksheet) -> str | None:
+    """Asked for a field that holds a worksheet ("which courses?"), the reply answers that
+    worksheet's first question ("CS 224V" is the first course, of the first of the courses),
+    with whatever else it gives: the constructor, or None."""
+    first = next((g for g in nested.fields.values() if g.askable and g.predicate is None), None)
+    if first is None:
+        return None
+    if first.type.ref in reading.spec.tasks:
+        inner = _nested_answer(reading, reading.spec.tasks[first.type.ref])
+        return None if inner is None else constructor(reading, nested, "", nested_args={first.name: inner})
+    value = asked_value(reading, first, WorksheetInstance("", nested.name))
+    return None if value is None else constructor(reading, nested, "", {first.name: value})
 
 
 def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
@@ -59,7 +80,9 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
     if has_pattern(f):
         text = reading.text  # a format is its own evidence
     elif free_text:  # "poem. Another one please!" answers "poem"; "thanks" or "who are you?" nothing
-        text = "" if addresses_the_agent(reading.text) else text_about(reading, f, keep=lambda c: not small_talk(c))
+        siblings = tuple(reading.spec.tasks[instance.worksheet].fields.values())
+        text = "" if addresses_the_agent(reading.text) else text_about(
+            reading, f, keep=lambda c: not small_talk(c), siblings=siblings)
         if _asks_for_a_task(reading):  # "I want to check my ticket" is no name; "can u sign me up for
             return record_value(reading, f)  # cs224v" names the course it is for
         if _restates_a_choice(reading, text):

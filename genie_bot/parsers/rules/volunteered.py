@@ -45,14 +45,20 @@ def volunteered(reading: Reading) -> list[str]:
     return out
 
 
-def constructor(reading: Reading, ws: TaskWorksheet, name: str) -> str:
-    """``Worksheet(field=value, nested=Nested(field=value))`` with what the message gives for a new instance."""
-    target = WorksheetInstance(name or ws.name, ws.name)
-    values = {f.name: v for f, v in volunteer_values(reading, ws, name, None, target)}
+def constructor(reading: Reading, ws: TaskWorksheet, name: str, given: dict[str, Any] | None = None,
+                nested_args: dict[str, str] | None = None) -> str:
+    """``Worksheet(field=value, nested=Nested(field=value))`` with what the message gives for a new
+    instance (``given``: values already read for it; ``nested_args``: constructors of its nested
+    worksheets already written)."""
+    target = WorksheetInstance(name or ws.name, ws.name, {**(given or {}), **(nested_args or {})})
+    values = dict(given or {})
+    values.update({f.name: v for f, v in volunteer_values(reading, ws, name, None, target)
+                   if f.name not in values and f.name not in (nested_args or {})})
     values.update(_carried_over(reading, ws, set(values)))
     values.update(described_problem(reading, ws, set(values)))
     target.values.update(values)
     args = {k: formal_value(v) for k, v in values.items()}
+    args.update(nested_args or {})
     args.update(nested_values(reading, ws, target))
     reading.assigned.update((name, k) for k in args)
     return f"{ws.name}({', '.join(f'{k}={v}' for k, v in args.items())})"
