@@ -5,6 +5,10 @@ responses are realistic enough (full message objects, fresh snowflakes, Discord
 error codes) that discord.py keeps working after each call. Routes that the fake
 does not know answer 404 and are listed in ``unhandled`` so a test can see what
 discord.py tried.
+
+Faults are injected per route: ``rate_limit`` answers Discord's 429 (``retry_after`` in the
+body, ``Retry-After`` and ``Via`` headers, so discord.py treats it as Discord's own limit and
+not a Cloudflare ban) and ``fail`` any other error, each for the next ``times`` matching calls.
 """
 
 from __future__ import annotations
@@ -62,6 +66,18 @@ class DiscordError(Exception):
         self.status, self.code, self.message = status, code, message
 
 
+@dataclass
+class _Fault:
+    """An injected answer for the next ``times`` requests matching ``method`` and ``pattern``."""
+
+    method: str
+    pattern: re.Pattern[str]
+    status: int
+    body: Payload
+    headers: dict[str, str]
+    times: int
+
+
 @dataclass(frozen=True)
 class _Incoming:
     """A parsed request body; ``files`` are the names of multipart uploads."""
@@ -100,6 +116,7 @@ class FakeRest:
         self.requests: list[RestCall] = []
         self.unhandled: list[RestCall] = []
         self._dispatch = dispatch
+        self._faults: list[_Fault] = []
         self._recorded = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self._routes = [
@@ -142,6 +159,29 @@ class FakeRest:
         if self._runner is not None:
             await self._runner.cleanup()
 
+    def rate_limit(self, method: str, path_pattern: str, *, retry_after: float = 0.0, is_global: bool = False,
+                   times: int = 1) -> None:
+        """Answer the next ``times`` matching requests with Discord's 429 "You are being rate limited."."""
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global, "code": 0}
+        headers = {"Retry-After": str(retry_after), "Via": "1.1 google",
+                   "X-RateLimit-Scope": "global" if is_global else "user"}
+        self._faults.append(_Fault(method.upper(), re.compile(path_pattern), 429, body, headers, times))
+
+    def fail(self, method: str, path_pattern: str, *, status: int = 503, code: int = 0,
+             message: str = "Service Unavailable", times: int = 1) -> None:
+        """Answer the next ``times`` matching requests with ``status`` (503: discord.py does not retry it)."""
+        self._faults.append(_Fault(method.upper(), re.compile(path_pattern), status,
+                                   {"message": message, "code": code}, {}, times))
+
+    def _fault(self, method: str, path: str) -> _Fault | None:
+        for fault in self._faults:
+            if fault.method == method and fault.pattern.fullmatch(path):
+                fault.times -= 1
+                if fault.times == 0:
+                    self._faults.remove(fault)
+                return fault
+        return None
+
     async def wait_for_request(self, method: str, path_pattern: str, *, count: int = 1,
                                timeout: float = 5.0) -> list[RestCall]:
         """Wait until ``count`` requests match (``re.fullmatch`` on the path); return all matches."""
@@ -165,6 +205,14 @@ class FakeRest:
         body, files = await self._read_body(request)
         path = request.path.removeprefix(API_PREFIX) if request.path.startswith(API_PREFIX + "/") else request.path
         route, params = self._match(request.method, path)
+        fault = self._fault(request.method, path)
+        if fault is not None:
+            call = RestCall(request.method, path, body, dict(request.headers), dict(request.query), fault.status, files)
+            async with self._recorded:
+                self.requests.append(call)
+                self._recorded.notify_all()
+            return web.Response(status=fault.status, body=json.dumps(fault.body).encode(),
+                                headers={"Content-Type": "application/json", **fault.headers})
         try:
             if route is None:
                 raise DiscordError(404, 0, "404: Not Found")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -120,6 +120,15 @@ class FakeDiscord:
         """Requests to routes the fake does not implement (they got a 404)."""
         return self.rest.unhandled
 
+    def rate_limit(self, method: str, path_pattern: str, *, retry_after: float = 0.0, is_global: bool = False,
+                   times: int = 1) -> None:
+        """The next ``times`` REST calls matching (``re.fullmatch`` on the path) get Discord's 429."""
+        self.rest.rate_limit(method, path_pattern, retry_after=retry_after, is_global=is_global, times=times)
+
+    def fail(self, method: str, path_pattern: str, *, status: int = 503, times: int = 1) -> None:
+        """The next ``times`` REST calls matching get an error ``status`` (default 503, which discord.py raises)."""
+        self.rest.fail(method, path_pattern, status=status, times=times)
+
     @property
     def identifies(self) -> list[Identify]:
         return self.gateway.identifies
@@ -211,8 +220,14 @@ class FakeDiscord:
         author: FakeUser | None = None,
         mentions_bot: bool = False,
         reply_to: int | None = None,
+        type: int | None = None,
+        attachments: Sequence[str] = (),
     ) -> Payload:
-        """A user posts in a channel (guild, thread or DM): dispatches MESSAGE_CREATE, returns the message."""
+        """A user posts in a channel (guild, thread or DM): dispatches MESSAGE_CREATE, returns the message.
+
+        ``type`` makes it a system message (e.g. 6: a pin, 1: a member added to a thread, 7: a
+        member joined); ``attachments`` are the names of files attached to it.
+        """
         author = author or self.tester
         guild = self._require_member(channel_id, author)
         if mentions_bot and self.bot_user.mention not in content:
@@ -220,7 +235,12 @@ class FakeDiscord:
         body: Payload = {"content": content}
         if reply_to is not None:
             body["message_reference"] = {"message_id": str(reply_to)}
-        message = self.world.create_message(channel_id, author, body)
+        if type is not None:
+            body["type"] = type
+        files = [{"id": str(self.world.snowflakes.next()), "filename": name, "size": 1024,
+                  "url": f"{self.rest.base_url}/attachments/{name}", "proxy_url": f"{self.rest.base_url}/attachments/{name}"}
+                 for name in attachments]
+        message = self.world.create_message(channel_id, author, body, attachments=files)
         await self.dispatch("MESSAGE_CREATE", self.world.gateway_message(message),
                             guild_id=guild.id if guild else None)
         return message

@@ -313,7 +313,7 @@ class World:
             "embeds": body.get("embeds") or [],
             "components": body.get("components") or [],
             "pinned": False,
-            "type": 19 if reference else 0,
+            "type": body.get("type", 19 if reference else 0),
             "flags": body.get("flags") or 0,
         }
         if "guild_id" in channel:

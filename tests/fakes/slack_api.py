@@ -15,6 +15,10 @@ serves three things:
 
 The fake keeps a small message store so ``chat.update``, ``chat.delete`` and
 ``conversations.replies`` see what was posted (or seeded with ``add_message``).
+
+Faults a busy workspace produces can be injected per method: ``fail`` (an ``ok: false``
+answer), ``rate_limit`` (HTTP 429 with ``Retry-After`` and ``error: ratelimited``, as Slack
+answers a method called too often) and ``hold`` (no answer until the test releases it).
 """
 
 from __future__ import annotations
@@ -54,6 +58,8 @@ class SlackCall:
     method: str
     params: dict[str, Any]
     headers: dict[str, str]
+    status: int = 200
+    """The HTTP status answered: 429 for a call refused by :meth:`MockSlackWebAPI.rate_limit`."""
 
     @property
     def token(self) -> str | None:
@@ -140,14 +146,18 @@ class MockSlackWebAPI:
     """Fake Slack Web API + response URLs + Socket Mode on 127.0.0.1.
 
     Use as a context manager. ``admins`` maps user IDs to the ``is_admin`` flag
-    that ``users.info`` reports (unknown users are not admins).
+    that ``users.info`` reports (unknown users are not admins); ``display_names`` maps user
+    IDs to their profile's display name (by default the lower-cased id).
     """
 
-    def __init__(self, admins: dict[str, bool] | None = None) -> None:
+    def __init__(self, admins: dict[str, bool] | None = None, display_names: dict[str, str] | None = None) -> None:
         self.admins = dict(admins or {})
+        self.display_names = dict(display_names or {})
         self._cond = threading.Condition()
         self._calls: list[SlackCall] = []
         self._failures: dict[str, list[str]] = {}
+        self._rate_limits: dict[str, list[int]] = {}
+        self._holds: dict[str, threading.Event] = {}
         self._messages: dict[str, list[dict[str, Any]]] = {}
         self._responses: dict[str, list[dict[str, Any]]] = {}
         self._acks: list[dict[str, Any]] = []
@@ -207,6 +217,10 @@ class MockSlackWebAPI:
         self._port = self._runner.addresses[0][1]
 
     async def _stop_site(self) -> None:
+        with self._cond:
+            held, self._holds = list(self._holds.values()), {}
+        for released in held:
+            released.set()
         for ws in list(self._sockets):
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"server shutdown")
         if self._runner is not None:
@@ -268,9 +282,30 @@ class MockSlackWebAPI:
         with self._cond:
             self._failures.setdefault(method, []).extend([error] * times)
 
-    def add_message(self, channel: str, text: str, *, user: str = "U1", thread_ts: str | None = None) -> str:
-        """Seed a message (e.g. a user's thread) that the bot can later read; returns its ts."""
-        message = {"type": "message", "user": user, "text": text, "team": TEAM_ID}
+    def rate_limit(self, method: str, *, retry_after: int = 0, times: int = 1) -> None:
+        """Refuse the next ``times`` calls to ``method`` as Slack refuses a method called too often:
+        HTTP 429, header ``Retry-After: <retry_after>`` (seconds), body ``{"ok": false, "error": "ratelimited"}``."""
+        with self._cond:
+            self._rate_limits.setdefault(method, []).extend([retry_after] * times)
+
+    def hold(self, method: str) -> Callable[[], None]:
+        """Answer no call to ``method`` until the returned function is called (a slow Slack)."""
+        released = threading.Event()
+        with self._cond:
+            self._holds[method] = released
+
+        def release() -> None:
+            with self._cond:
+                self._holds.pop(method, None)
+            released.set()
+
+        return release
+
+    def add_message(self, channel: str, text: str, *, user: str = "U1", thread_ts: str | None = None,
+                    **fields: Any) -> str:
+        """Seed a message (e.g. a user's thread) that the bot can later read; returns its ts.
+        ``fields`` are further message keys (``bot_id``, ``metadata``, ``files``...)."""
+        message = {"type": "message", "user": user, "text": text, "team": TEAM_ID, **fields}
         if thread_ts is not None:
             message["thread_ts"] = thread_ts
         with self._cond:
@@ -358,11 +393,20 @@ class MockSlackWebAPI:
     async def _handle_api(self, request: web.Request) -> web.Response:
         params = await _read_params(request)
         headers = {name.lower(): value for name, value in request.headers.items()}
-        call = SlackCall(request.match_info["method"], params, headers)
+        method = request.match_info["method"]
         with self._cond:
+            held = self._holds.get(method)
+        if held is not None:
+            await asyncio.get_running_loop().run_in_executor(None, held.wait)
+        with self._cond:
+            limits = self._rate_limits.get(method)
+            retry_after = limits.pop(0) if limits else None
+            call = SlackCall(method, params, headers, status=200 if retry_after is None else 429)
             self._calls.append(call)
-            body = self._respond(call)
+            body = self._respond(call) if retry_after is None else {"ok": False, "error": "ratelimited"}
             self._cond.notify_all()
+        if retry_after is not None:
+            return web.json_response(body, status=429, headers={"Retry-After": str(retry_after)})
         return web.json_response(body)
 
     async def _handle_response_url(self, request: web.Request) -> web.Response:
@@ -505,6 +549,7 @@ class MockSlackWebAPI:
         if not user_id:
             return {"ok": False, "error": "user_not_found"}
         name = user_id.lower()
+        display_name = self.display_names.get(user_id, name)
         return {
             "ok": True,
             "user": {
@@ -518,7 +563,7 @@ class MockSlackWebAPI:
                 "is_bot": user_id == BOT_USER_ID,
                 "tz": "UTC",
                 "tz_offset": 0,
-                "profile": {"real_name": f"User {user_id}", "display_name": name},
+                "profile": {"real_name": f"User {user_id}", "display_name": display_name},
             },
         }
 

@@ -366,3 +366,47 @@ async def test_closed_client_can_be_replaced_by_a_new_one() -> None:
             click = await fake.click_button("genie:confirm:beef", message_id=sent.id)
             [callback] = await fake.wait_for_request("POST", click.callback_path)
             assert callback.json["data"]["content"] == "Confirmed beef."
+
+
+@async_test
+async def test_a_429_is_retried_by_discord_py_after_retry_after_and_the_message_is_sent_once() -> None:
+    async with FakeDiscord() as fake:
+        client = discord.Client(intents=message_intents(), **FAST_READY)
+        async with fake.run(client):
+            fake.rate_limit("POST", rf"/channels/{fake.channel_id}/messages", retry_after=0.05)
+            await client.get_partial_messageable(fake.channel_id).send("hello")
+        statuses = [c.status for c in fake.requests if c.path == f"/channels/{fake.channel_id}/messages"]
+        assert statuses == [429, 200]
+        assert [m["content"] for m in fake.messages.values() if m["channel_id"] == str(fake.channel_id)] == ["hello"]
+
+
+@async_test
+async def test_an_injected_failure_reaches_the_client_as_an_http_exception() -> None:
+    async with FakeDiscord() as fake:
+        client = discord.Client(intents=message_intents(), **FAST_READY)
+        async with fake.run(client):
+            fake.fail("POST", rf"/channels/{fake.channel_id}/messages", status=503)
+            with pytest.raises(discord.DiscordServerError):
+                await client.get_partial_messageable(fake.channel_id).send("hello")
+            await client.get_partial_messageable(fake.channel_id).send("again")
+        assert [m["content"] for m in fake.messages.values()] == ["again"]
+
+
+@async_test
+async def test_system_messages_and_attachments_arrive_as_discord_sends_them() -> None:
+    async with FakeDiscord() as fake:
+        client = discord.Client(intents=message_intents(), **FAST_READY)
+        seen: list[discord.Message] = []
+        client.event(_record(seen))
+        async with fake.run(client):
+            await fake.send_message(fake.channel_id, "", type=6)
+            await fake.send_message(fake.channel_id, "", attachments=["photo.png"])
+            await eventually(lambda: len(seen) == 2)
+        assert seen[0].type is discord.MessageType.pins_add
+        assert (seen[1].type, [a.filename for a in seen[1].attachments]) == (discord.MessageType.default, ["photo.png"])
+
+
+def _record(seen: list[discord.Message]) -> Callable[[discord.Message], Awaitable[None]]:
+    async def on_message(message: discord.Message) -> None:
+        seen.append(message)
+    return on_message

@@ -13,6 +13,7 @@ from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from slack_sdk.models.blocks import SectionBlock
 from slack_sdk.socket_mode import SocketModeClient
 from slack_sdk.webhook import WebhookClient
@@ -140,6 +141,37 @@ def test_injected_failures_and_token_checks(slack: MockSlackWebAPI, web: WebClie
     with pytest.raises(SlackApiError, match="not_allowed_token_type"):
         WebClient(token="xapp-test", base_url=slack.base_url).chat_postMessage(channel="C1", text="x")
 
+
+
+def test_a_rate_limited_method_answers_429_with_retry_after(slack: MockSlackWebAPI, web: WebClient) -> None:
+    slack.rate_limit("chat.postMessage", retry_after=7)
+    with pytest.raises(SlackApiError) as refused:
+        web.chat_postMessage(channel="C1", text="x")
+    assert refused.value.response.status_code == 429 and refused.value.response["error"] == "ratelimited"
+    assert refused.value.response.headers["Retry-After"] == "7"
+    assert web.chat_postMessage(channel="C1", text="x")["ok"]
+    assert [c.status for c in slack.calls_to("chat.postMessage")] == [429, 200]
+    assert [m["text"] for m in slack.messages("C1")] == ["x"]  # the refused call stored nothing
+
+
+def test_slack_sdks_rate_limit_handler_waits_as_long_as_retry_after_says(slack: MockSlackWebAPI) -> None:
+    web = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[RateLimitErrorRetryHandler()])
+    slack.rate_limit("chat.update", retry_after=1)
+    ts = web.chat_postMessage(channel="C1", text="x")["ts"]
+    started = time.monotonic()
+    assert web.chat_update(channel="C1", ts=ts, text="y")["ok"]
+    assert time.monotonic() - started >= 1  # a lower bound: the handler sleeps Retry-After plus jitter
+    assert [c.status for c in slack.calls_to("chat.update")] == [429, 200]
+
+
+def test_a_held_method_answers_once_released(slack: MockSlackWebAPI, web: WebClient) -> None:
+    ts = slack.add_message("C1", "a thread")
+    release = slack.hold("conversations.replies")
+    answered = threading.Event()
+    threading.Thread(target=lambda: (web.conversations_replies(channel="C1", ts=ts), answered.set())).start()
+    assert not answered.wait(0.2)
+    release()
+    assert answered.wait(5)
 
 def test_wait_for_returns_calls_made_from_another_thread(slack: MockSlackWebAPI, web: WebClient) -> None:
     threading.Timer(0.1, lambda: web.chat_postMessage(channel="C1", text="later")).start()
