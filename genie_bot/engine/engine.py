@@ -14,7 +14,8 @@ An adapter whose platform redelivers what it did not see acknowledged (Slack) re
 event first (:meth:`Engine.accept_message`), acknowledges it, and only then awaits its
 replies (:meth:`Engine.replies_of`): an event acknowledged is never lost with its process.
 Every process's heartbeat renews its leases and its liveness row, and adopts what dead
-processes left: events they accepted but never ran, replies they committed but never posted.
+processes left: events they accepted but never ran, replies they committed but never posted;
+and posts again, with backoff, the replies its own adapters could not post (:mod:`.outbox`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from .deliveries import RecentDeliveries
 from .identity import dead_among, new_engine_id
 from .inbox import Claim, Inbox
 from .maintenance import Maintenance
+from .outbox import HAND_OFF_GRACE, RetrySchedule
 from .turns import TurnOutcome, TurnRunner
 from .types import (Accepted, Decision, EngineStatus, Notification, ReloadReport, Reply, SessionKey,
                     replies_from_json)
@@ -103,6 +105,8 @@ class Engine:
         self._locks = KeyedLocks()
         self._arrivals = _Arrivals()
         self._recent = RecentDeliveries(clock)
+        self.outbox = RetrySchedule(clock)
+        """When this process posts again the replies still in the outbox."""
         self._turn_pool = ThreadPoolExecutor(config.engine.turn_threads, thread_name_prefix="genie-turn")
         self.admission = TurnAdmission(config.engine.turn_threads)
         self.metrics.turn_limit.set_function(lambda: self.admission.limit)
@@ -159,6 +163,14 @@ class Engine:
     async def delivered(self, session_key: SessionKey, event_id: str) -> None:
         """The adapter posted the replies of ``event_id``: take them out of the outbox."""
         await self.in_db(self._mark_delivered, (session_key.platform, event_id))
+        self.outbox.delivered((session_key.platform, event_id))
+
+    async def delivery_failed(self, session_key: SessionKey, event_id: str) -> None:
+        """The adapter could not post (all) the replies of ``event_id``: they stay in the outbox and
+        this process posts them again, as notifications, with backoff (see :mod:`.outbox`)."""
+        wait = self.outbox.failed((session_key.platform, event_id))
+        log.warning("the replies of %s in %s were not posted; trying again in %.0f s", event_id, session_key,
+                    wait.total_seconds())
 
     def _mark_delivered(self, pk: tuple[str, str]) -> None:
         with self.db.write() as conn:
@@ -197,9 +209,12 @@ class Engine:
         self._waiters[accepted.pk] = future
         try:
             await self._drive(str(accepted.session_key), accepted.pk, future)
-            return future.result()
+            replies = future.result()
         finally:
             self._waiters.pop(accepted.pk, None)
+        if accepted.session_key.platform in self._acknowledging:
+            self.outbox.handed(accepted.pk)
+        return replies
 
     async def has_session(self, session_key: SessionKey) -> bool:
         """Whether ``session_key`` ever had an event (in any process): for adapters that answer
@@ -271,30 +286,41 @@ class Engine:
             await self._drain(key)
 
     async def redeliver(self) -> int:
-        """Post the replies that dead processes committed but never confirmed posting (the outbox).
+        """Post the replies still in the outbox that nobody else will post: those dead processes
+        committed but never confirmed posting, and those this process's adapters could not post
+        (when due, see :mod:`.outbox`).
 
         Runs at start-up and with every heartbeat, so a surviving replica picks up what a killed
-        one left. Returns the events whose replies went out.
+        one left, and a reply that met a platform outage goes out once the platform is back.
+        Returns the events whose replies went out.
         """
-        def find() -> list[tuple[tuple[str, str], str, str]]:
+        def find() -> list[events.Undelivered]:
             with self.db.read() as conn:
-                dead = self._dead(conn, events.undelivered_owners(conn))
-                return events.undelivered_of(conn, dead) if dead else []
+                owners = events.undelivered_owners(conn)
+                gone = self._dead(conn, owners) + [self.id] * (self.id in owners)
+                return events.undelivered_of(conn, gone) if gone else []
 
         sent = 0
-        for pk, key, replies in await self.in_db(find):
-            if pk[0] not in self._sinks:
-                continue  # kept until an adapter of that platform runs
-            if await self._notify_replies(SessionKey.parse(key), pk, replies_from_json(replies)):
+        for row in await self.in_db(find):
+            mine = row.accepted_by == self.id
+            if row.pk[0] not in self._sinks or (mine and row.pk in self._waiters):
+                continue  # kept until an adapter of that platform runs; or its caller is about to get it
+            if not self.outbox.due(row.pk, row.done_at + HAND_OFF_GRACE if mine else None):
+                continue
+            if await self._notify_replies(SessionKey.parse(row.session_key), row.pk, replies_from_json(row.replies)):
                 sent += 1
         return sent
 
     async def _notify_replies(self, key: SessionKey, pk: tuple[str, str], replies: list[Reply]) -> bool:
-        """Post the replies of an event whose caller is gone; True (and out of the outbox) if all went."""
+        """Post the replies of an event whose caller is gone; True (and out of the outbox) if all went,
+        else they are tried again later."""
         posted = all([await self.notify(key, reply, "recovered", event_id=pk[1], part=n)
                       for n, reply in enumerate(replies)])
         if posted:
             await self.in_db(self._mark_delivered, pk)
+            self.outbox.delivered(pk)
+        else:
+            self.outbox.failed(pk)
         return posted
 
     def _dead(self, conn: Any, owners: list[str]) -> list[str]:

@@ -96,11 +96,24 @@ def undelivered_owners(conn: Connection) -> list[str]:
     return list(conn.scalars(select(t.c.accepted_by).where(*_UNDELIVERED).distinct()))
 
 
-def undelivered_of(conn: Connection, owners: list[str], limit: int = 500) -> list[tuple[tuple[str, str], str, str]]:
-    """((platform, event id), session key, replies JSON) of finished, unposted events of ``owners``."""
-    rows = conn.execute(select(t.c.platform, t.c.event_id, t.c.session_key, t.c.reply)
+@dataclass(frozen=True)
+class Undelivered:
+    """A finished event whose replies were never confirmed posted."""
+
+    pk: tuple[str, str]
+    session_key: str
+    replies: str
+    """The replies, JSON."""
+    accepted_by: str
+    done_at: dt.datetime
+
+
+def undelivered_of(conn: Connection, owners: list[str], limit: int = 500) -> list[Undelivered]:
+    """Finished, unposted events of ``owners``, oldest first."""
+    rows = conn.execute(select(t.c.platform, t.c.event_id, t.c.session_key, t.c.reply, t.c.accepted_by, t.c.done_at)
                         .where(*_UNDELIVERED, t.c.accepted_by.in_(owners)).order_by(t.c.done_at).limit(limit))
-    return [((r.platform, r.event_id), r.session_key, r.reply or "[]") for r in rows]
+    return [Undelivered((r.platform, r.event_id), r.session_key, r.reply or "[]", r.accepted_by, r.done_at)
+            for r in rows]
 
 
 def outcome(conn: Connection, pk: tuple[str, str]) -> tuple[str, str | None] | None:

@@ -11,23 +11,43 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from genie_bot.engine import Engine
 from genie_bot.engine.engine import utcnow
-from genie_bot.engine.identity import dead_among
+from genie_bot.engine.identity import HOST, dead_among
+from genie_bot.engine.outbox import HAND_OFF_GRACE
 from genie_bot.store import Database, engines
 from genie_bot.store import inbox as events
 
-from .support import KEY, ORDER, build_agent, make_config, make_engine, run
+from .support import KEY, ORDER, FakeClock, build_agent, make_config, make_engine, run
 from .test_recovery import dead_engine_id
 
 ELSEWHERE = "another-host:4242:a1b2c3d4"
 """An engine id of a process on another host: only its heartbeat row tells whether it lives."""
 
 
+@contextmanager
+def mortal_engine_id() -> Iterator[str]:
+    """The id of an engine process on this host that lives during the block and is dead after it
+    (so a survivor running meanwhile adopts nothing of it too early)."""
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        yield f"{HOST}:{process.pid}:mortal"
+    finally:
+        process.kill()
+        process.wait()
+
+
 def dead_process_turns(store_url, shop, acknowledges: bool, engine_id: str | None = None) -> list[str]:
     """Two turns run by a process that then 'dies': the first reply posted, the second not."""
-    engine = Engine(make_config(store_url, shop), build_agent=build_agent, engine_id=engine_id or dead_engine_id())
+    if engine_id is None:
+        with mortal_engine_id() as mortal:
+            return dead_process_turns(store_url, shop, acknowledges, mortal)
+    engine = Engine(make_config(store_url, shop), build_agent=build_agent, engine_id=engine_id)
 
     async def ignore(notification):
         pass
@@ -138,6 +158,66 @@ def event_state(store_url, event_id) -> tuple[str, bool]:
     db = Database(store_url)
     with db.read() as conn:
         status, _ = events.outcome(conn, ("slack", event_id))
-        undelivered = [pk for pk, _, _ in events.undelivered_of(conn, [o for o in events.undelivered_owners(conn)])]
+        undelivered = [row.pk for row in events.undelivered_of(conn, events.undelivered_owners(conn))]
     db.dispose()
     return status, ("slack", event_id) not in undelivered
+
+
+class FlakySink:
+    """An adapter whose platform is down until ``up`` is set."""
+
+    def __init__(self) -> None:
+        self.up = False
+        self.posted: list = []
+        self.tries = 0
+
+    async def __call__(self, notification) -> None:
+        self.tries += 1
+        if not self.up:
+            raise ConnectionError("the platform is down")
+        self.posted.append(notification)
+
+
+def test_a_reply_the_adapter_could_not_post_is_posted_again_by_the_live_process_with_backoff(store_url, shop):
+    clock, sink = FakeClock(), FlakySink()
+
+    async def scenario():
+        engine = make_engine(store_url, shop, clock=clock)
+        engine.add_sink("slack", sink, acknowledges=True)
+        async with engine:
+            [reply] = await engine.replies_of(await engine.accept_message(KEY, "U1", ORDER[0], "m0"))
+            await engine.delivery_failed(KEY, "m0")  # e.g. Slack kept answering 429
+            sent = [await engine.redeliver()]  # not yet: the first retry waits 5 s
+            clock.advance(seconds=5)
+            sent.append(await engine.redeliver())  # tried: the platform is still down
+            clock.advance(seconds=5)
+            sent.append(await engine.redeliver())  # not yet: the second retry waits 10 s
+            sink.up = True
+            clock.advance(seconds=5)
+            sent.append(await engine.redeliver())
+            clock.advance(minutes=10)
+            sent.append(await engine.redeliver())
+            return reply, sent
+
+    reply, sent = run(scenario())
+    assert sent == [0, 0, 0, 1, 0] and sink.tries == 2
+    assert [(n.reply.text, n.event_id, n.reason) for n in sink.posted] == [(reply.text, "m0", "recovered")]
+    assert event_state(store_url, "m0") == ("done", True)
+
+
+def test_a_reply_handed_to_an_adapter_that_never_answers_is_posted_after_a_grace(store_url, shop):
+    clock, sink = FakeClock(), FlakySink()
+    sink.up = True
+
+    async def scenario():
+        engine = make_engine(store_url, shop, clock=clock)
+        engine.add_sink("slack", sink, acknowledges=True)
+        async with engine:
+            await engine.replies_of(await engine.accept_message(KEY, "U1", ORDER[0], "m0"))  # its task then died
+            clock.advance(seconds=HAND_OFF_GRACE.total_seconds() - 1)
+            early = await engine.redeliver()  # it may still be posting (paced, rate limited)
+            clock.advance(seconds=1)
+            return early, await engine.redeliver(), await engine.redeliver()
+
+    assert run(scenario()) == (0, 1, 0)
+    assert [n.event_id for n in sink.posted] == ["m0"]
