@@ -1,21 +1,57 @@
-"""Splitting long replies within a platform's message size limit, at natural boundaries."""
+"""Long replies within a platform's limits: shortened to a few messages, split at natural boundaries."""
 
 from __future__ import annotations
 
+OMITTED = "_… {count} more lines not shown. Ask me to narrow it down._"
+"""Ends the part of a long reply that is shown, in the engine's markdown."""
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: when longer, its first lines and its last paragraph
+    (usually the question that follows a list), with a line telling how many lines were left out.
+
+    A reply is read in a chat, not paged through: a 400-row answer is a few messages saying how
+    to narrow it down, not a burst of a dozen messages that the platform rate-limits.
+    """
+    if len(text) <= limit:
+        return text
+    head, gap, tail = text.rpartition("\n\n")
+    if not gap or len(tail) > limit // 4:
+        head, tail = text, ""
+    lines = head.split("\n")
+    budget = limit - len(tail) - len(OMITTED) - 16
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        used += len(line) + 1
+        if used > budget:
+            break
+        kept.append(line)
+    if not kept:  # one line longer than everything: cut it
+        kept = [lines[0][:budget]]
+    shown = "\n".join(kept).rstrip()
+    if shown.count("```") % 2:
+        shown += "\n```"
+    note = OMITTED.format(count=len(lines) - len(kept) or 1)
+    return "\n\n".join(part for part in (shown, note, tail) if part)
+
 
 def split_message(text: str, limit: int) -> list[str]:
-    """Pieces of ``text`` of at most ``limit`` characters, cut at paragraph, line, then word
-    boundaries when possible; a fenced code block cut in two is closed and reopened."""
+    """Pieces of ``text`` of at most ``limit`` characters, cut at a paragraph break in the second
+    half of a piece, else at the last line break, so a line (a row of a list or table) is only cut
+    when it is longer than a whole piece, then at a word; a fenced code block cut in two is
+    closed and reopened."""
     if limit < 16:
         raise ValueError("limit is too small to split messages sensibly")
     pieces: list[str] = []
     rest = text
     while len(rest) > limit:
         window = rest[: limit - 4]  # room to close a code fence
-        cut = max(window.rfind("\n\n"), window.rfind("\n"))
-        if cut < limit // 2:
+        paragraph = window.rfind("\n\n")
+        cut = paragraph if paragraph >= limit // 2 else window.rfind("\n")
+        if cut <= 0:
             cut = window.rfind(" ")
-        if cut < limit // 2:
+        if cut <= 0:
             cut = len(window)
         piece, rest = rest[:cut].rstrip(), rest[cut:].lstrip("\n ")
         if piece.count("```") % 2:

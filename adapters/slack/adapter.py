@@ -1,9 +1,17 @@
-"""The Slack adapter: the engine's side (start, stop, deliver) of a Bolt app and its receiver."""
+"""The Slack adapter: the engine's side (start, stop, deliver) of a Bolt app and its receiver.
+
+Its Web API client retries a call Slack refused with HTTP 429, after as long as the answer's
+``Retry-After`` says (slack_sdk's rate-limit retry handler), up to :data:`RATE_LIMIT_RETRIES`
+times; replies that still could not be posted stay in the engine's outbox, which posts them
+again later.
+"""
 
 from __future__ import annotations
 
 import logging
 
+from slack_sdk.http_retry.builtin_async_handlers import (AsyncConnectionErrorRetryHandler,
+                                                         AsyncRateLimitErrorRetryHandler)
 from slack_sdk.web.async_client import AsyncWebClient
 
 from genie_bot.engine import Engine, Notification
@@ -18,8 +26,10 @@ from .sessions import PLATFORM, Place
 from .settings import SlackSettings
 from .tasks import Background, InOrder
 from .threads import BotThreads
+from .users import UserNames
 
 log = logging.getLogger(__name__)
+RATE_LIMIT_RETRIES = 3
 
 
 class SlackAdapter:
@@ -29,7 +39,8 @@ class SlackAdapter:
 
     def __init__(self, settings: SlackSettings):
         self.settings = settings
-        self.client = AsyncWebClient(token=settings.bot_token, base_url=settings.api_base_url)
+        self.client = AsyncWebClient(token=settings.bot_token, base_url=settings.api_base_url, retry_handlers=[
+            AsyncConnectionErrorRetryHandler(), AsyncRateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)])
         self.threads = BotThreads(self.client)
         self.poster = Poster(self.client, self.threads)
         self.tasks = Background()
@@ -40,14 +51,15 @@ class SlackAdapter:
         log.info("Slack: signed in as %s (%s) in team %s", identity["user"], identity["user_id"], identity["team_id"])
         in_order = InOrder()
         app = bolt_app(self.settings, self.client, self.tasks,
-                       MessageTurns(engine, self.poster, in_order, self.threads, identity["user_id"]),
-                       ClickTurns(engine, self.poster, in_order),
+                       MessageTurns(engine, self.poster, in_order, self.threads, UserNames(self.client),
+                                    identity["user_id"]),
+                       ClickTurns(engine, self.poster),
                        GenieCommand(engine, self.client, self.settings.workspace_admins))
         if self.settings.mode == "socket":
             self.receiver = SocketModeReceiver(app, self.settings.app_token or "")
         else:
             self.receiver = HttpReceiver(app, self.settings.host, self.settings.port, self.settings.path,
-                                         lambda: _healthy(engine))
+                                         self.settings.signing_secret or "", lambda: _healthy(engine))
         await self.receiver.start()
 
     async def stop(self) -> None:

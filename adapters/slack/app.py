@@ -7,7 +7,8 @@ click in the engine (a few milliseconds), then returns and hands the turn to
 :class:`.tasks.Background`. Slack thus never holds an acknowledgement for something this
 process could still lose; a message that could not be recorded gets HTTP 500, and Slack
 delivers it again. A click is not redelivered by Slack, so one that could not be recorded is
-acknowledged and its clicker told privately to try again.
+acknowledged and its clicker told privately to try again. Nothing here calls Slack before
+the acknowledgement but ``users.info`` for the names a message mentions (bounded, cached).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from .blocks import ACTION_ID
 from .clicks import Click, ClickTurns
 from .commands import GenieCommand
-from .messages import FAILURE, MessageTurns, incoming
+from .messages import FAILURE, Membership, MessageTurns, incoming
 from .poster import Respond
 from .settings import SlackSettings
 from .tasks import Background
@@ -37,9 +38,17 @@ def bolt_app(settings: SlackSettings, client: AsyncWebClient, tasks: Background,
 
     async def on_message(body: dict[str, Any]) -> None:
         message = incoming(body, messages.bot_user_id, settings.ignore_bots)
-        accepted = None if message is None else await messages.accept(message)
-        if accepted is not None:
-            tasks.spawn(messages.run(message, accepted), f"turn of event {message.event_id}")
+        if message is None:
+            return
+        membership = await messages.membership(message)
+        if membership is Membership.NO or not messages.answers(message):
+            return
+        if membership is Membership.UNKNOWN:
+            tasks.spawn(messages.look_up_and_run(message), f"thread lookup for {message.event_id}")
+        elif message.attachments_only:
+            tasks.spawn(messages.explain_attachments(message), f"attachments of {message.event_id}")
+        elif (accepted := await messages.accept(message)) is not None:
+            tasks.spawn(messages.run(message, accepted), f"turn of {message.event_id}")
 
     async def on_click(ack: Any, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
         click = Click.of(body, action)

@@ -10,7 +10,11 @@ buttons keep working after a restart. Once a click settles the action, the card 
 from the clicked message's own blocks, minus buttons and expiry, plus the outcome.
 
 Limits respected: a section's text is at most 3000 characters, a field 2000, a section
-10 fields, a button label 75, a dialog's title 100 and its buttons 30.
+10 fields, a button label 75, a dialog's title 100, its text 300 (the task's title is cut,
+never the warning that it cannot be undone) and its buttons 30. A reply longer than
+:data:`REPLY_LIMIT` is shortened (:func:`~genie_bot.adapters.text.shorten`) rather than
+posted as a burst of messages that Slack would rate-limit (about one message per second per
+channel). Values users typed are escaped and stripped of bidirectional controls.
 """
 
 from __future__ import annotations
@@ -20,12 +24,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from genie_bot.adapters.text import split_message
+from genie_bot.adapters.bidi import displayable
+from genie_bot.adapters.text import shorten, split_message
 from genie_bot.engine import Decision, PendingActionView, Reply
 
 from .mrkdwn import escape, to_mrkdwn
 
 SECTION_LIMIT = 3000
+REPLY_LIMIT = 4 * SECTION_LIMIT
+"""A reply is at most four messages."""
+DIALOG_TEXT_LIMIT = 300
 BUTTONS_BLOCK = "genie_buttons"
 EXPIRY_BLOCK = "genie_expiry"
 OUTCOME_BLOCK = "genie_outcome"
@@ -40,17 +48,21 @@ class SlackMessage:
     text: str
     """mrkdwn; with blocks, the fallback shown in notifications."""
     blocks: list[Block] | None = None
+    action_id: str | None = None
+    """The pending action whose Confirm / Cancel card this message is."""
 
 
 def reply_messages(reply: Reply) -> list[SlackMessage]:
-    """The messages of one reply: its text split within Slack's limits, the last one carrying the card."""
-    pieces = [p for p in split_message(to_mrkdwn(reply.text), SECTION_LIMIT) if p.strip()]
+    """The messages of one reply: its text shortened and split within Slack's limits, the last one
+    carrying the card."""
+    reply = displayable(reply)
+    pieces = [p for p in split_message(to_mrkdwn(shorten(reply.text, REPLY_LIMIT)), SECTION_LIMIT) if p.strip()]
     view = reply.pending_action
     if view is None:
         return [SlackMessage(piece) for piece in pieces]
     last = pieces.pop() if pieces else ""
     text = last or escape(view.title)
-    return [SlackMessage(piece) for piece in pieces] + [SlackMessage(text, confirmation_card(view, last))]
+    return [SlackMessage(piece) for piece in pieces] + [SlackMessage(text, confirmation_card(view, last), view.id)]
 
 
 def confirmation_card(view: PendingActionView, text: str = "") -> list[Block]:
@@ -86,8 +98,10 @@ def _button(decision: Decision, label: str, action_id: str, style: str | None = 
 
 
 def _dialog(view: PendingActionView) -> Block:
+    warning = " cannot be undone."
+    title = _clip_escaped(view.title, DIALOG_TEXT_LIMIT - len(warning) - 2)
     return {"title": _plain("Are you sure?", 100),
-            "text": _mrkdwn(_clip(f"*{escape(view.title)}* cannot be undone.", 300)),
+            "text": _mrkdwn(f"*{title}*{warning}"),
             "confirm": _plain(view.confirm_label, 30), "deny": _plain("Go back", 30), "style": "danger"}
 
 
@@ -111,3 +125,14 @@ def _plain(text: str, limit: int) -> Block:
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _clip_escaped(text: str, limit: int) -> str:
+    """``text`` escaped for mrkdwn in at most ``limit`` characters, never cutting an escape in two."""
+    escaped = escape(text)
+    if len(escaped) <= limit:
+        return escaped
+    text = text[:limit - 1]  # escaping never shortens
+    while len(escape(text)) > limit - 1:
+        text = text[:-1]
+    return escape(text) + "…"

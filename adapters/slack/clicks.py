@@ -2,25 +2,29 @@
 
 Everything a click needs is in its payload: the pending action's id (the button), the session
 (the card's channel and thread), and the card itself (the message's blocks), so a card posted
-before a restart works the same. The click's answer replaces a "thinking" placeholder in the
-thread; a refusal (someone else's action, one already finished) is told only to the clicker,
-ephemerally, and leaves the card untouched for its owner.
+before a restart works the same. A click posts no "thinking" message: it may be refused (not
+the owner's, an action already finished), and a refusal is told only to the clicker,
+ephemerally, leaving the conversation and the card untouched. A click from an ephemeral
+message comes without the message: its card cannot be rebuilt, the rest is the same.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
+from genie_bot.adapters.delivery import deliver
 from genie_bot.engine import Accepted, ClickOutcome, Decision, Engine, SessionKey
 
-from .blocks import ACTION_ID, Block, SlackMessage, settled_card
-from .messages import answer_with_placeholder
+from .blocks import ACTION_ID, Block
+from .messages import FAILURE
 from .mrkdwn import to_mrkdwn
 from .outcomes import classify
 from .poster import Poster, Respond
 from .sessions import Place, sequence, session_key
-from .tasks import InOrder
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -32,25 +36,30 @@ class Click:
     event_id: str
     sequence: int
     channel: str
-    card_ts: str
+    card_ts: str | None
+    """The clicked message, unless it was ephemeral (Slack then sends no message)."""
     card: list[Block]
 
     @classmethod
     def of(cls, body: dict[str, Any], action: dict[str, Any]) -> "Click":
         """The click ``action`` of a ``block_actions`` payload ``body``."""
-        message, channel = body["message"], body["channel"]["id"]
-        return cls(key=session_key(body["team"]["id"], channel, message["ts"], message.get("thread_ts")),
+        container = body.get("container") or {}
+        message = body.get("message")
+        channel = (body.get("channel") or {}).get("id") or container.get("channel_id", "")
+        ts = message["ts"] if message else container.get("message_ts", "")
+        thread_ts = message.get("thread_ts") if message else container.get("thread_ts")
+        return cls(key=session_key(body["team"]["id"], channel, ts, thread_ts),
                    user=body["user"]["id"], pending_action=action["value"],
                    decision=Decision(ACTION_ID.match(action["action_id"]).group(1)),
                    event_id=f"click:{body['trigger_id']}", sequence=sequence(action["action_ts"]),
-                   channel=channel, card_ts=message["ts"], card=message.get("blocks", []))
+                   channel=channel, card_ts=message["ts"] if message else None,
+                   card=message.get("blocks", []) if message else [])
 
 
 class ClickTurns:
-    def __init__(self, engine: Engine, poster: Poster, in_order: InOrder):
+    def __init__(self, engine: Engine, poster: Poster):
         self.engine = engine
         self.poster = poster
-        self.in_order = in_order
 
     async def accept(self, click: Click) -> Accepted | None:
         """Record the click in the engine (before Slack is acknowledged); None if recorded before."""
@@ -58,19 +67,23 @@ class ClickTurns:
                                                click.event_id, click.sequence)
 
     async def run(self, click: Click, accepted: Accepted, respond: Respond) -> None:
-        place = Place.of(click.key)
-        answered = await answer_with_placeholder(self.engine, self.poster, self.in_order, place, accepted)
-        if answered is None:
+        try:
+            replies = await self.engine.replies_of(accepted)
+        except Exception:  # noqa: BLE001 - the clicker must hear back even when the engine is down
+            log.exception("the turn of %s failed", accepted.event_id)
+            await respond(text=FAILURE, response_type="ephemeral", replace_original=False)
             return
-        replies, placeholder = answered
         outcome = classify(replies)
         if outcome.outcome is ClickOutcome.REFUSED:
-            await self.poster.discard(place, placeholder)
-            await respond(text="\n\n".join(to_mrkdwn(r.text) for r in replies), response_type="ephemeral",
-                          replace_original=False)
+            posting = respond(text="\n\n".join(to_mrkdwn(r.text) for r in replies), response_type="ephemeral",
+                              replace_original=False)
         else:
-            if outcome.settles_card:
-                line = outcome.card_line(click.user)
-                await self.poster.update(click.channel, click.card_ts, SlackMessage(line, settled_card(click.card, line)))
-            await self.poster.post(place, replies, placeholder, accepted.event_id)
-        await self.engine.delivered(click.key, accepted.event_id)
+            posting = self._settle_and_post(click, accepted, outcome.card_line(click.user) if outcome.settles_card
+                                            else None, replies)
+        await deliver(self.engine, click.key, accepted.event_id, posting)
+
+    async def _settle_and_post(self, click: Click, accepted: Accepted, line: str | None, replies: list) -> None:
+        if line is not None:
+            clicked = (click.channel, click.card_ts, click.card) if click.card_ts else None
+            await self.poster.settle(click.pending_action, line, clicked)
+        await self.poster.post(Place.of(click.key), replies, None, accepted.event_id)

@@ -6,11 +6,22 @@ or another change notice, nor a message of another bot unless configured (the bo
 messages are dropped by Bolt before they get here). In a channel a message that mentions the
 bot arrives twice, as ``app_mention`` and as ``message``: only the first is used.
 
+A message is known by where it is (its channel and ``ts``), not by the event that brought it:
+Slack retries carry the first delivery's event id, but editing an @mention sends a new
+``app_mention`` event (new event id, same ``ts``, an ``edited`` field), and the same message
+may come under two event ids. So the engine's event id of a message is its channel and ``ts``,
+which the engine de-duplicates: a message runs one turn, however often and however edited it
+arrives, and only the delivery that recorded it answers.
+
 A message is recorded in the engine *before* Slack gets its acknowledgement (the listener's
 return): once acknowledged it cannot be lost with this process, and if recording fails Slack
-is told so (HTTP 500) and delivers it again. A Slack retry (``x-slack-retry-num``) carries the
-event id of its first delivery, which the engine de-duplicates: the turn runs once and only
-the delivery that recorded it answers.
+is told so (HTTP 500) and delivers it again. The one exception is a message in a thread this
+process cannot yet tell is the bot's (:mod:`.threads`): that thread's history is read after
+the acknowledgement, then the message recorded.
+
+With ``ignore_bots: false`` two bots could answer each other forever: after
+:data:`MAX_BOT_TURNS` messages of bots in a row in a conversation, the bot stops answering
+bots there until a person writes.
 """
 
 from __future__ import annotations
@@ -18,21 +29,35 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
+from genie_bot.adapters.delivery import deliver
+from genie_bot.adapters.incoming import ATTACHMENTS_ONLY, spoken
 from genie_bot.engine import Accepted, Engine, Reply, SessionKey
 
-from .mrkdwn import to_plain
+from .mrkdwn import mentioned_users, to_plain
 from .poster import Poster
-from .sessions import Place, is_direct_message, sequence, session_key
+from .sessions import Place, is_direct_message, message_event_id, sequence, session_key
 from .tasks import InOrder
 from .threads import BotThreads
+from .users import UserNames
 
 log = logging.getLogger(__name__)
 
 HANDLED_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
 BOT_SUBTYPE = "bot_message"
 FAILURE = "Sorry, I could not handle that message just now. Please try again in a moment."
+MAX_BOT_TURNS = 5
+
+
+class Membership(Enum):
+    """Whether a message in a thread is for the bot, as far as can be told before the acknowledgement."""
+
+    YES = "yes"
+    NO = "no"
+    UNKNOWN = "unknown"
+    """Only the thread's history tells (read after the acknowledgement)."""
 
 
 @dataclass(frozen=True)
@@ -41,10 +66,15 @@ class Incoming:
 
     key: SessionKey
     user: str
-    text: str
+    raw_text: str
+    """As Slack sent it: mentions as ``<@U...>``, escapes as ``&lt;``."""
     event_id: str
     sequence: int
+    channel: str
     only_in_bot_thread: bool
+    from_bot: bool
+    attachments_only: bool
+    """Files and no words."""
 
 
 def incoming(body: dict[str, Any], bot_user_id: str, ignore_bots: bool) -> Incoming | None:
@@ -56,50 +86,84 @@ def incoming(body: dict[str, Any], bot_user_id: str, ignore_bots: bool) -> Incom
         return None
     channel, ts, thread_ts = event["channel"], event["ts"], event.get("thread_ts")
     mention = f"<@{bot_user_id}>"
+    text = event.get("text", "")
     if event["type"] == "message" and not is_direct_message(channel):
-        if mention in event.get("text", "") or not thread_ts:
+        if mention in text or not thread_ts:
             return None  # handled as app_mention / channel chatter
     return Incoming(
         key=session_key(body["team_id"], channel, ts, thread_ts),
-        user=event.get("user") or event.get("bot_id", ""), text=to_plain(event.get("text", ""), bot_user_id),
-        event_id=body["event_id"], sequence=sequence(ts),
-        only_in_bot_thread=event["type"] == "message" and not is_direct_message(channel))
+        user=event.get("user") or event.get("bot_id", ""), raw_text=text,
+        event_id=message_event_id(channel, ts), sequence=sequence(ts), channel=channel,
+        only_in_bot_thread=event["type"] == "message" and not is_direct_message(channel), from_bot=from_bot,
+        attachments_only=bool(event.get("files")) and not to_plain(text, bot_user_id))
 
 
 class MessageTurns:
-    def __init__(self, engine: Engine, poster: Poster, in_order: InOrder, threads: BotThreads, bot_user_id: str):
+    def __init__(self, engine: Engine, poster: Poster, in_order: InOrder, threads: BotThreads, names: UserNames,
+                 bot_user_id: str):
         self.engine = engine
         self.poster = poster
         self.in_order = in_order
         self.threads = threads
+        self.names = names
         self.bot_user_id = bot_user_id
+        self._bot_turns: dict[SessionKey, int] = {}
+        """Messages of bots in a row, per conversation."""
+
+    async def membership(self, message: Incoming) -> Membership:
+        """Whether ``message`` is for the bot, without asking Slack (before the acknowledgement):
+        a thread with a session is the bot's, whichever process posted there."""
+        if not message.only_in_bot_thread:
+            return Membership.YES
+        key = message.key
+        known = self.threads.known(key.channel, key.thread)
+        if known is None and await self.engine.has_session(key):
+            self.threads.add(key.channel, key.thread)
+            known = True
+        return Membership.UNKNOWN if known is None else Membership.YES if known else Membership.NO
+
+    def answers(self, message: Incoming) -> bool:
+        """Whether the bot answers ``message`` (False for a bot going on answering the bot)."""
+        if not message.from_bot:
+            self._bot_turns.pop(message.key, None)
+            return True
+        turns = self._bot_turns.get(message.key, 0) + 1
+        self._bot_turns[message.key] = turns
+        if turns == MAX_BOT_TURNS + 1:
+            log.warning("%s: %d messages of bots in a row; not answering bots there until a person writes",
+                        message.key, MAX_BOT_TURNS)
+        return turns <= MAX_BOT_TURNS
 
     async def accept(self, message: Incoming) -> Accepted | None:
-        """Record ``message`` in the engine (before Slack is acknowledged); None if it is not for
-        the bot or was recorded before. Raises if it could not be recorded."""
-        if message.only_in_bot_thread and not await self._in_bot_thread(message.key):
-            return None
-        return await self.engine.accept_message(message.key, message.user, message.text, message.event_id,
-                                                message.sequence)
-
-    async def _in_bot_thread(self, key: SessionKey) -> bool:
-        """A thread with a session is the bot's (whichever process posted there); else Slack is asked."""
-        if self.threads.remembers(key.channel, key.thread):
-            return True
-        if await self.engine.has_session(key):
-            self.threads.add(key.channel, key.thread)
-            return True
-        return await self.threads.contains(key.channel, key.thread, self.bot_user_id)
+        """Record ``message`` in the engine; None if it was recorded before. Raises if it could not be recorded."""
+        names = await self.names.of(mentioned_users(message.raw_text))
+        text = spoken(to_plain(message.raw_text, self.bot_user_id, names))
+        return await self.engine.accept_message(message.key, message.user, text, message.event_id, message.sequence)
 
     async def run(self, message: Incoming, accepted: Accepted) -> None:
         """Run the turn of ``message`` (recorded and acknowledged) and post its replies."""
         place = Place.of(message.key)
         answered = await answer_with_placeholder(self.engine, self.poster, self.in_order, place, accepted)
-        if answered is None:
+        if answered is not None:
+            replies, placeholder = answered
+            await deliver(self.engine, message.key, accepted.event_id,
+                          self.poster.post(place, replies, placeholder, accepted.event_id))
+
+    async def look_up_and_run(self, message: Incoming) -> None:
+        """For a message in a thread not known to be the bot's (already acknowledged): read the thread's
+        history, and if the bot takes part in it, record the message and run its turn."""
+        if not await self.threads.look_up(message.key.channel, message.key.thread, self.bot_user_id):
             return
-        replies, placeholder = answered
-        await self.poster.post(place, replies, placeholder, accepted.event_id)
-        await self.engine.delivered(message.key, accepted.event_id)  # posted: out of the engine's outbox
+        if message.attachments_only:
+            await self.explain_attachments(message)
+            return
+        accepted = await self.accept(message)
+        if accepted is not None:
+            await self.run(message, accepted)
+
+    async def explain_attachments(self, message: Incoming) -> None:
+        """Answer a message of files and no words: the agent reads only text."""
+        await self.poster.post(Place.of(message.key), [Reply(ATTACHMENTS_ONLY)])
 
 
 async def answer_with_placeholder(engine: Engine, poster: Poster, in_order: InOrder, place: Place,

@@ -3,26 +3,32 @@
 Outgoing: the engine writes CommonMark-ish markdown; Slack renders "mrkdwn", where bold is
 ``*x*``, italics ``_x_``, strikes ``~x~``, links ``<url|text>``, there are no headings, and
 ``&``, ``<``, ``>`` must be escaped (anything else in angle brackets is a mention or a link).
+A reply may quote what users typed, and nothing tells a value from the agent's own words, so
+no markdown link becomes a Slack link with a label (``[free pizza](https://evil.example)``
+stays as typed): the bot never shows a link whose target hides behind its text. A URL in
+angle brackets stays a link, showing where it goes.
 Incoming: Slack sends mentions, channels and links (even an email address a user typed) as
-``<...>`` tokens with HTML escapes, which the parser should see as plain text.
+``<...>`` tokens with HTML escapes, which the parser should see as plain text; user mentions
+carry only the user's id, which :func:`to_plain` replaces by the name it is given.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 _CODE = re.compile(r"(```.*?```|`[^`\n]+`)", re.S)
 _FENCE_LANGUAGE = re.compile(r"^```[\w+-]+\n")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
 _INLINE = re.compile(
-    r"\[(?P<label>[^\]\n]+)\]\((?P<url>[^)\s]+)\)"   # [label](url)
-    r"|<(?P<autolink>(?:https?|mailto):[^>\s]+)>"     # <https://...>
+    r"<(?P<autolink>(?:https?|mailto):[^>\s]+)>"     # <https://...>
     r"|\*\*(?P<bold>.+?)\*\*|__(?P<bold2>.+?)__"      # **bold** __bold__
     r"|~~(?P<strike>.+?)~~"                           # ~~strike~~
     r"|(?<![*\w])\*(?P<italic>[^*\s](?:[^*\n]*[^*\s])?)\*(?![*\w])"  # *italic*
 )
 _SLACK_TOKEN = re.compile(r"<([^<>|]*)(?:\|([^<>]*))?>")
+_USER_MENTION = re.compile(r"<@([UW][A-Z0-9]+)(?:\|[^<>]*)?>")
 
 
 def escape(text: str) -> str:
@@ -65,8 +71,6 @@ def _inline(text: str) -> str:
 
 def _convert(match: re.Match) -> str:
     groups = match.groupdict()
-    if groups["label"] is not None:
-        return f"<{_url(groups['url'])}|{escape(groups['label']).replace('|', '/')}>"
     if groups["autolink"] is not None:
         return f"<{_url(groups['autolink'])}>"
     if groups["strike"] is not None:
@@ -80,13 +84,21 @@ def _url(url: str) -> str:
     return escape(url).replace("|", "%7C")
 
 
-def to_plain(text: str, drop_user: str | None = None) -> str:
-    """A Slack message's text as the user wrote it; ``drop_user``'s mentions (the bot's) are removed."""
+def mentioned_users(text: str) -> list[str]:
+    """The ids of the users a Slack message's text mentions."""
+    return list(dict.fromkeys(_USER_MENTION.findall(text)))
+
+
+def to_plain(text: str, drop_user: str | None = None, names: Mapping[str, str] | None = None) -> str:
+    """A Slack message's text as the user wrote it; ``drop_user``'s mentions (the bot's) are removed,
+    other users' mentions shown by the ``names`` given for their ids."""
+    names = names or {}
 
     def plain(match: re.Match) -> str:
         target, label = match.group(1), match.group(2)
         if target.startswith("@"):
-            return "" if target[1:] == drop_user else f"@{label or target[1:]}"
+            user = target[1:]
+            return "" if user == drop_user else f"@{label or names.get(user, user)}"
         if target.startswith("#"):
             return f"#{label or target[1:]}"
         if target.startswith("!"):  # <!here>, <!subteam^ID|@team>, <!date^...|fallback>

@@ -2,14 +2,20 @@
 
 A turn can take seconds (an LLM, an API call), so before it runs the bot posts a short
 "thinking" message where it will answer; the first reply message then *replaces* that
-placeholder (``chat.update``) and the others follow it (``chat.postMessage``). A turn with
-nothing to say deletes it. Every message of a turn carries the turn's event id as metadata
-(:mod:`.receipts`), so a reply recovered after a crash is never posted twice.
+placeholder (``chat.update``) and the others follow it (``chat.postMessage``, paced per
+channel, see :mod:`.pacing`). A turn with nothing to say deletes it. Every message of a turn
+carries the turn's event id and its place among the turn's messages as metadata
+(:mod:`.receipts`), so a reply posted again from the outbox adds only what is missing.
+
+One live card per pending action: the engine asks again with the same action when nothing
+changed, and the card shown earlier then loses its buttons; a click that settles an action
+settles every card of it that this process showed.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -18,7 +24,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from genie_bot.engine import Reply
 
-from .blocks import SlackMessage, reply_messages
+from .blocks import Block, SlackMessage, reply_messages, settled_card
+from .pacing import ChannelPacer
 from .receipts import receipts, reply_metadata, thinking_metadata
 from .sessions import Place
 from .threads import BotThreads
@@ -26,14 +33,19 @@ from .threads import BotThreads
 log = logging.getLogger(__name__)
 
 THINKING = ":hourglass_flowing_sand: _Thinking…_"
+SHOWN_AGAIN = ":arrow_down: *Shown again below*"
 Respond = Callable[..., Awaitable[Any]]
 """Bolt's ``respond``: posts to the ``response_url`` of a click or a command (ephemeral answers)."""
+Numbered = list[tuple[SlackMessage, dict | None]]
+"""Messages to post, each with its metadata (None for messages of no turn)."""
 
 
 class Poster:
-    def __init__(self, client: AsyncWebClient, threads: BotThreads):
+    def __init__(self, client: AsyncWebClient, threads: BotThreads, pacer: ChannelPacer | None = None):
         self.client = client
         self.threads = threads
+        self.pacer = pacer or ChannelPacer()
+        self.cards = LiveCards()
 
     async def placeholder(self, place: Place, event_id: str) -> str | None:
         """Post the "thinking" message of ``event_id``; return its ``ts`` for :meth:`post` or :meth:`discard`,
@@ -46,23 +58,20 @@ class Poster:
 
     async def post(self, place: Place, replies: list[Reply], placeholder: str | None = None,
                    event_id: str | None = None, first_part: int = 0) -> None:
-        """Post ``replies`` (those of ``event_id``, numbered from ``first_part``), the first one
+        """Post ``replies`` (those of ``event_id``, numbered from ``first_part``), the first message
         replacing ``placeholder``."""
-        messages = [(message, reply_metadata(event_id, part) if event_id else None)
-                    for part, reply in enumerate(replies, start=first_part) for message in reply_messages(reply)]
-        if placeholder is not None:
-            if not messages:
-                await self.discard(place, placeholder)
-                return
-            await self.update(place.channel, placeholder, *messages.pop(0))
-        for message, metadata in messages:
-            await self._post(place, message, metadata)
+        messages = [(message, reply_metadata(event_id, part, piece) if event_id else None)
+                    for part, reply in enumerate(replies, start=first_part)
+                    for piece, message in enumerate(reply_messages(reply))]
+        await self._send(place, messages, placeholder)
 
     async def post_recovered(self, place: Place, reply: Reply, event_id: str, part: int) -> None:
-        """Post reply ``part`` of ``event_id`` for a process that died, unless that one posted it already."""
+        """Post reply ``part`` of ``event_id`` again from the outbox: only its messages not in the
+        conversation yet, the first one replacing the event's placeholder if it is still there."""
         found = await receipts(self.client, place, event_id)
-        if part not in found.parts:
-            await self.post(place, [reply], found.placeholder if part == 0 else None, event_id, part)
+        missing = [(message, reply_metadata(event_id, part, piece))
+                   for piece, message in enumerate(reply_messages(reply)) if not found.posted(part, piece)]
+        await self._send(place, missing, found.placeholder if missing else None)
 
     async def discard(self, place: Place, placeholder: str | None) -> None:
         if placeholder is not None:
@@ -71,14 +80,62 @@ class Poster:
     async def update(self, channel: str, ts: str, message: SlackMessage, metadata: dict | None = None) -> None:
         await self.client.chat_update(channel=channel, ts=ts, text=message.text, **_blocks(message),
                                       **({"metadata": metadata} if metadata else {}))
+        if message.action_id:
+            await self._shown(message, channel, ts)
+
+    async def settle(self, action_id: str, outcome: str, card: tuple[str, str, list[Block]] | None) -> None:
+        """Every card of ``action_id`` ends with ``outcome`` (mrkdwn) instead of its buttons: ``card``
+        (channel, ts, blocks: the one clicked, when the click came with it) and those this process showed."""
+        cards = self.cards.forget(action_id)
+        if card is not None:
+            cards = [card] + [c for c in cards if c[1] != card[1]]
+        for channel, ts, blocks in cards:
+            await self.update(channel, ts, SlackMessage(outcome, settled_card(blocks, outcome)))
+
+    async def _send(self, place: Place, messages: Numbered, placeholder: str | None) -> None:
+        if placeholder is not None:
+            if not messages:
+                await self.discard(place, placeholder)
+                return
+            await self.update(place.channel, placeholder, *messages.pop(0))
+        for message, metadata in messages:
+            ts = await self._post(place, message, metadata)
+            if message.action_id:
+                await self._shown(message, place.channel, ts)
+
+    async def _shown(self, card: SlackMessage, channel: str, ts: str) -> None:
+        """``card`` is live at ``ts``: the cards of its action shown before lose their buttons."""
+        for old_channel, old_ts, blocks in self.cards.shown(card.action_id, channel, ts, card.blocks or []):
+            await self.update(old_channel, old_ts, SlackMessage(SHOWN_AGAIN, settled_card(blocks, SHOWN_AGAIN)))
 
     async def _post(self, place: Place, message: SlackMessage, metadata: dict | None = None) -> str:
+        await self.pacer.wait(place.channel)
         response = await self.client.chat_postMessage(channel=place.channel, thread_ts=place.thread_ts,
                                                       text=message.text, **_blocks(message),
                                                       **({"metadata": metadata} if metadata else {}))
         if place.thread_ts:
             self.threads.add(place.channel, place.thread_ts)
         return response["ts"]
+
+
+class LiveCards:
+    """The cards this process showed and that still have buttons, by pending action (bounded)."""
+
+    def __init__(self, capacity: int = 10_000):
+        self.capacity = capacity
+        self._cards: OrderedDict[str, list[tuple[str, str, list[Block]]]] = OrderedDict()
+
+    def shown(self, action_id: str, channel: str, ts: str, blocks: list[Block]) -> list[tuple[str, str, list[Block]]]:
+        """Record the card of ``action_id`` at ``ts``; returns the action's other cards, no longer live."""
+        older = [card for card in self._cards.pop(action_id, []) if card[:2] != (channel, ts)]
+        self._cards[action_id] = [(channel, ts, blocks)]
+        while len(self._cards) > self.capacity:
+            self._cards.popitem(last=False)
+        return older
+
+    def forget(self, action_id: str) -> list[tuple[str, str, list[Block]]]:
+        """The live cards of ``action_id``, which are live no more."""
+        return self._cards.pop(action_id, [])
 
 
 def _blocks(message: SlackMessage) -> dict[str, list]:

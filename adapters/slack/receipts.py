@@ -1,11 +1,13 @@
 """Whether a turn's replies are already in their conversation: Slack message metadata as receipts.
 
 Every message the bot posts for a turn carries the turn's event id in Slack message metadata
-(the "thinking" placeholder too). The engine's outbox posts a turn's replies again when the
-process that ran it died before acknowledging them, and that process may have died *after*
-posting them. Before posting such a recovered reply, the adapter reads the conversation
-(``include_all_metadata``) and skips a part already there; a placeholder the dead process left
-for the event is replaced by the reply instead of saying "thinking" forever.
+(the "thinking" placeholder too), with its place: the reply (``part``) and, as a long reply
+takes several messages, the message of that reply (``piece``). The engine's outbox posts a
+turn's replies again when they were not all posted (the process died, or Slack refused a
+message), and some of them may be there already. Before posting such a recovered reply, the
+adapter reads the conversation (``include_all_metadata``) and posts only the messages that
+are missing; a placeholder left for the event is replaced by the reply instead of saying
+"thinking" forever.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ PAGES = 10
 """At most this many pages (200 messages each) of a thread are read; a whole DM's latest page."""
 
 
-def reply_metadata(event_id: str, part: int) -> dict[str, Any]:
-    return {"event_type": REPLY, "event_payload": {"event_id": event_id, "part": part}}
+def reply_metadata(event_id: str, part: int, piece: int = 0) -> dict[str, Any]:
+    return {"event_type": REPLY, "event_payload": {"event_id": event_id, "part": part, "piece": piece}}
 
 
 def thinking_metadata(event_id: str) -> dict[str, Any]:
@@ -35,10 +37,15 @@ def thinking_metadata(event_id: str) -> dict[str, Any]:
 class Receipts:
     """What the conversation holds of one event's messages."""
 
-    parts: set[int] = field(default_factory=set)
-    """The replies (by their place among the event's replies) already posted."""
+    pieces: set[tuple[int, int]] = field(default_factory=set)
+    """The messages already posted, as (reply, message of that reply)."""
+    whole: set[int] = field(default_factory=set)
+    """Replies posted before messages were numbered within a reply: all there."""
     placeholder: str | None = None
     """The ``ts`` of the event's "thinking" message, if it is still there."""
+
+    def posted(self, part: int, piece: int) -> bool:
+        return (part, piece) in self.pieces or part in self.whole
 
 
 async def receipts(client: AsyncWebClient, place: Place, event_id: str) -> Receipts:
@@ -48,8 +55,10 @@ async def receipts(client: AsyncWebClient, place: Place, event_id: str) -> Recei
         payload = metadata.get("event_payload") or {}
         if payload.get("event_id") != event_id:
             continue
-        if metadata.get("event_type") == REPLY:
-            found.parts.add(int(payload.get("part", 0)))
+        if metadata.get("event_type") == REPLY and "piece" in payload:
+            found.pieces.add((int(payload.get("part", 0)), int(payload["piece"])))
+        elif metadata.get("event_type") == REPLY:
+            found.whole.add(int(payload.get("part", 0)))
         elif metadata.get("event_type") == THINKING:
             found.placeholder = message["ts"]
     return found

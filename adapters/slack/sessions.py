@@ -32,6 +32,12 @@ def session_key(team: str, channel: str, ts: str, thread_ts: str | None = None) 
     return SessionKey(PLATFORM, team, channel, "" if is_direct_message(channel) else ts)
 
 
+def message_event_id(channel: str, ts: str) -> str:
+    """The engine's event id of a message: where it is (a ``ts`` is unique within its channel), so
+    a message is one event however many Slack events bring it (retries, edits)."""
+    return f"{channel}/{ts}"
+
+
 def sequence(ts: str) -> int:
     """A Slack timestamp (``"1700000000.000100"``) in microseconds: the order users sent messages in."""
     seconds, _, fraction = ts.partition(".")

@@ -1,10 +1,13 @@
 """Which threads the bot takes part in: a message there is for the bot even without a mention.
 
-Every thread the bot posts in is remembered (most recent first, bounded). A thread it does
-not remember, e.g. after a restart, is looked up once in its history
-(``conversations.replies``); only positive answers are kept, since the bot may be mentioned
-in any thread later and then posts there. The lookup happens before Slack is acknowledged,
-so it gives up after :data:`LOOKUP_SECONDS` (and Slack delivers the message again).
+Every thread the bot posts in is remembered (most recent first, bounded); so is every thread
+the engine has a session for (whichever process posted there). A thread known to neither
+may still be the bot's (its sessions were purged, say), which only its history tells
+(``conversations.replies``). That method is scarce (Slack allows non-Marketplace apps about
+one call a minute), so each thread is looked up at most once, its answer kept either way,
+and never before Slack is acknowledged: the message is acknowledged first and recorded
+after the lookup. A thread found not to be the bot's becomes its own as soon as the bot
+posts there (someone mentions it).
 """
 
 from __future__ import annotations
@@ -17,35 +20,54 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 log = logging.getLogger(__name__)
-LOOKUP_SECONDS = 2.0
+
+Thread = tuple[str, str]
+"""(channel, thread_ts)"""
 
 
 class BotThreads:
     def __init__(self, client: AsyncWebClient, capacity: int = 10_000):
         self.client = client
         self.capacity = capacity
-        self._known: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._known: OrderedDict[Thread, bool] = OrderedDict()
+        """Threads looked up or posted in: whether each is the bot's."""
+        self._looking: dict[Thread, asyncio.Future[bool]] = {}
+        """Lookups under way: the messages of a thread arriving meanwhile wait for the same answer."""
 
     def add(self, channel: str, thread_ts: str) -> None:
-        self._known[(channel, thread_ts)] = None
-        self._known.move_to_end((channel, thread_ts))
-        while len(self._known) > self.capacity:
-            self._known.popitem(last=False)
+        """The bot posts in this thread (or has a session there): it is the bot's."""
+        self._remember((channel, thread_ts), True)
 
-    def remembers(self, channel: str, thread_ts: str) -> bool:
-        return (channel, thread_ts) in self._known
+    def known(self, channel: str, thread_ts: str) -> bool | None:
+        """Whether the thread is the bot's, as far as this process knows; None if it does not know."""
+        return self._known.get((channel, thread_ts))
 
-    async def contains(self, channel: str, thread_ts: str, bot_user_id: str) -> bool:
-        if self.remembers(channel, thread_ts):
-            return True
+    async def look_up(self, channel: str, thread_ts: str, bot_user_id: str) -> bool:
+        """Whether the bot has posted in the thread, from its history (once per thread; call it after
+        Slack was acknowledged). A failed lookup answers no, and is not kept."""
+        known = self.known(channel, thread_ts)
+        if known is not None:
+            return known
+        thread = (channel, thread_ts)
+        if thread not in self._looking:
+            self._looking[thread] = asyncio.ensure_future(self._look_up(channel, thread_ts, bot_user_id))
+            self._looking[thread].add_done_callback(lambda _: self._looking.pop(thread, None))
+        return await asyncio.shield(self._looking[thread])
+
+    async def _look_up(self, channel: str, thread_ts: str, bot_user_id: str) -> bool:
         try:
-            history = await asyncio.wait_for(
-                self.client.conversations_replies(channel=channel, ts=thread_ts, limit=200), LOOKUP_SECONDS)
+            history = await self.client.conversations_replies(channel=channel, ts=thread_ts, limit=200)
         except SlackApiError as exc:
             log.warning("cannot read thread %s/%s to see whether it is the bot's: %s", channel, thread_ts,
                         exc.response.get("error"))
             return False
-        if any(message.get("user") == bot_user_id for message in history.get("messages", [])):
-            self.add(channel, thread_ts)
-            return True
-        return False
+        mine = any(message.get("user") == bot_user_id for message in history.get("messages", []))
+        if self.known(channel, thread_ts) is None:  # the bot may have posted there meanwhile
+            self._remember((channel, thread_ts), mine)
+        return self.known(channel, thread_ts) or mine
+
+    def _remember(self, thread: Thread, mine: bool) -> None:
+        self._known[thread] = mine
+        self._known.move_to_end(thread)
+        while len(self._known) > self.capacity:
+            self._known.popitem(last=False)

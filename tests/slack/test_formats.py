@@ -7,7 +7,7 @@ import pytest
 from genie_bot.adapters.slack import SlackSettingsInvalid, create_adapter
 from genie_bot.adapters.slack.blocks import SECTION_LIMIT, reply_messages
 from genie_bot.adapters.slack.commands import conversation
-from genie_bot.adapters.slack.mrkdwn import to_mrkdwn, to_plain
+from genie_bot.adapters.slack.mrkdwn import mentioned_users, to_mrkdwn, to_plain
 from genie_bot.adapters.slack.outcomes import classify
 from genie_bot.adapters.slack.sessions import Place, sequence, session_key
 from genie_bot.engine import ClickOutcome, PendingActionView, Reply, SessionKey
@@ -16,7 +16,10 @@ from genie_bot.engine import ClickOutcome, PendingActionView, Reply, SessionKey
 @pytest.mark.parametrize("markdown, mrkdwn", [
     ("**Pizza** and *thin* crust, ~~no~~ __olives__", "*Pizza* and _thin_ crust, ~no~ *olives*"),
     ("# Your order\n- one\n  * two", "*Your order*\n• one\n  • two"),
-    ("[the menu](https://x.test/a?b=1|2) or <https://x.test>", "<https://x.test/a?b=1%7C2|the menu> or <https://x.test>"),
+    # no link hides its target behind a label: a reply may quote what a user typed
+    ("[the menu](https://x.test/a?b=1|2) or <https://x.test>", "[the menu](https://x.test/a?b=1|2) or <https://x.test>"),
+    ("<https://evil.example|free_pizza> <https://evil.example|free pizza>",
+     "<https://evil.example%7Cfree_pizza> &lt;https://evil.example|free pizza&gt;"),
     ("1 < 2 & 3 > 2, 2 * 3 * 4, snake_case_name", "1 &lt; 2 &amp; 3 &gt; 2, 2 * 3 * 4, snake_case_name"),
     ("`**kept** <x>` then\n```python\nif a < b: **c**\n```", "`**kept** &lt;x&gt;` then\n```\nif a &lt; b: **c**\n```"),
 ])
@@ -28,6 +31,8 @@ def test_slack_text_becomes_what_the_user_wrote():
     text = ("<@UBOT> mail <mailto:ann@x.edu|ann@x.edu> in <#C1|general>, see <https://x.test|the site> "
             "or <https://y.test>, ask <@U2> <!here> &lt;3 &amp; more")
     assert to_plain(text, "UBOT") == "mail ann@x.edu in #general, see the site or https://y.test, ask @U2 @here <3 & more"
+    assert to_plain("ask <@U2> and <@W3|bo>", "UBOT", {"U2": "Ann"}) == "ask @Ann and @bo"
+    assert mentioned_users("<@UBOT> ask <@U2>, <@W3|bo> and <@U2> <#C1>") == ["UBOT", "U2", "W3"]
 
 
 def test_threads_and_direct_messages_map_to_sessions():
