@@ -6,6 +6,17 @@ OMITTED = "_… {count} more lines not shown. Ask me to narrow it down._"
 """Ends the part of a long reply that is shown, in the engine's markdown."""
 
 
+def pieces_of(text: str, limit: int, most: int) -> list[str]:
+    """``text`` as at most ``most`` messages of at most ``limit`` characters each: shortened
+    (:func:`shorten`) as much as it takes, then split (:func:`split_message`)."""
+    budget = limit * most
+    while True:
+        pieces = split_message(shorten(text, budget), limit)
+        if len(pieces) <= most or budget <= limit:
+            return pieces
+        budget -= limit // 2
+
+
 def shorten(text: str, limit: int) -> str:
     """``text`` in at most ``limit`` characters: when longer, its first lines and its last paragraph
     (usually the question that follows a list), with a line telling how many lines were left out.

@@ -11,9 +11,9 @@ from the clicked message's own blocks, minus buttons and expiry, plus the outcom
 
 Limits respected: a section's text is at most 3000 characters, a field 2000, a section
 10 fields, a button label 75, a dialog's title 100, its text 300 (the task's title is cut,
-never the warning that it cannot be undone) and its buttons 30. A reply longer than
-:data:`REPLY_LIMIT` is shortened (:func:`~genie_bot.adapters.text.shorten`) rather than
-posted as a burst of messages that Slack would rate-limit (about one message per second per
+never the warning that it cannot be undone) and its buttons 30. A reply is at most
+:data:`MOST_MESSAGES` messages, shortened if need be (:func:`~genie_bot.adapters.text.pieces_of`)
+rather than posted as a burst that Slack would rate-limit (about one message per second per
 channel). Values users typed are escaped and stripped of bidirectional controls.
 """
 
@@ -25,14 +25,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from genie_bot.adapters.bidi import displayable
-from genie_bot.adapters.text import shorten, split_message
+from genie_bot.adapters.text import pieces_of
 from genie_bot.engine import Decision, PendingActionView, Reply
 
 from .mrkdwn import escape, to_mrkdwn
 
 SECTION_LIMIT = 3000
-REPLY_LIMIT = 4 * SECTION_LIMIT
-"""A reply is at most four messages."""
+MOST_MESSAGES = 4
 DIALOG_TEXT_LIMIT = 300
 BUTTONS_BLOCK = "genie_buttons"
 EXPIRY_BLOCK = "genie_expiry"
@@ -56,7 +55,7 @@ def reply_messages(reply: Reply) -> list[SlackMessage]:
     """The messages of one reply: its text shortened and split within Slack's limits, the last one
     carrying the card."""
     reply = displayable(reply)
-    pieces = [p for p in split_message(to_mrkdwn(shorten(reply.text, REPLY_LIMIT)), SECTION_LIMIT) if p.strip()]
+    pieces = [p for p in pieces_of(to_mrkdwn(reply.text), SECTION_LIMIT, MOST_MESSAGES) if p.strip()]
     view = reply.pending_action
     if view is None:
         return [SlackMessage(piece) for piece in pieces]

@@ -71,7 +71,7 @@ class Poster:
         found = await receipts(self.client, place, event_id)
         missing = [(message, reply_metadata(event_id, part, piece))
                    for piece, message in enumerate(reply_messages(reply)) if not found.posted(part, piece)]
-        await self._send(place, missing, found.placeholder if missing else None)
+        await self._send(place, missing, found.placeholder)  # a reply with nothing to say deletes it
 
     async def discard(self, place: Place, placeholder: str | None) -> None:
         if placeholder is not None:

@@ -17,7 +17,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 log = logging.getLogger(__name__)
-LOOKUP_SECONDS = 1.0
+LOOKUP_SECONDS = 2.0
 
 
 class UserNames:

@@ -155,8 +155,8 @@ class MockSlackWebAPI:
         self.display_names = dict(display_names or {})
         self._cond = threading.Condition()
         self._calls: list[SlackCall] = []
-        self._failures: dict[str, list[str]] = {}
-        self._rate_limits: dict[str, list[int]] = {}
+        self._failures: dict[str, list[str | None]] = {}
+        self._rate_limits: dict[str, list[int | None]] = {}
         self._holds: dict[str, threading.Event] = {}
         self._messages: dict[str, list[dict[str, Any]]] = {}
         self._responses: dict[str, list[dict[str, Any]]] = {}
@@ -277,16 +277,17 @@ class MockSlackWebAPI:
             f"all calls so far: {[c.method for c in self._calls]}",
         )
 
-    def fail(self, method: str, error: str, *, times: int = 1) -> None:
-        """Make the next ``times`` calls to ``method`` return ``{"ok": false, "error": error}``."""
+    def fail(self, method: str, error: str, *, times: int = 1, after: int = 0) -> None:
+        """Make ``times`` calls to ``method``, after the next ``after`` ones, return ``{"ok": false, "error": error}``."""
         with self._cond:
-            self._failures.setdefault(method, []).extend([error] * times)
+            self._failures.setdefault(method, []).extend([None] * after + [error] * times)
 
-    def rate_limit(self, method: str, *, retry_after: int = 0, times: int = 1) -> None:
-        """Refuse the next ``times`` calls to ``method`` as Slack refuses a method called too often:
-        HTTP 429, header ``Retry-After: <retry_after>`` (seconds), body ``{"ok": false, "error": "ratelimited"}``."""
+    def rate_limit(self, method: str, *, retry_after: int = 0, times: int = 1, after: int = 0) -> None:
+        """Refuse ``times`` calls to ``method``, after the next ``after`` ones, as Slack refuses a method called
+        too often: HTTP 429, header ``Retry-After: <retry_after>`` (seconds), body ``{"ok": false, "error":
+        "ratelimited"}``."""
         with self._cond:
-            self._rate_limits.setdefault(method, []).extend([retry_after] * times)
+            self._rate_limits.setdefault(method, []).extend([None] * after + [retry_after] * times)
 
     def hold(self, method: str) -> Callable[[], None]:
         """Answer no call to ``method`` until the returned function is called (a slow Slack)."""
@@ -466,8 +467,9 @@ class MockSlackWebAPI:
     def _respond(self, call: SlackCall) -> dict[str, Any]:
         """Build the API response; runs with ``self._cond`` held."""
         pending_errors = self._failures.get(call.method)
-        if pending_errors:
-            return {"ok": False, "error": pending_errors.pop(0)}
+        error = pending_errors.pop(0) if pending_errors else None
+        if error is not None:
+            return {"ok": False, "error": error}
         token_error = self._token_error(call)
         if token_error:
             return {"ok": False, "error": token_error}

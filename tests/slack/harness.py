@@ -17,7 +17,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 import aiohttp
-from slack_sdk import WebClient
 from slack_sdk.signature import SignatureVerifier
 from sqlalchemy import text as sql_text
 
@@ -98,14 +97,17 @@ class SlackHarness:
         headers = {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": "http_timeout"} if retry_num else {}
         return await self.post(json.dumps(body), "application/json", headers=headers, **signing)
 
-    async def mention(self, text: str, *, user: str = "U1", thread_ts: str | None = None) -> str:
+    async def mention(self, text: str, *, user: str = "U1", thread_ts: str | None = None, **fields: Any) -> str:
         """A user @mentions the bot in C1 (stored in the mock's history); returns the message's ts."""
-        text = f"<@{BOT_USER_ID}> {text}"
+        text = f"<@{BOT_USER_ID}> {text}".rstrip()
         ts = self.slack.add_message("C1", text, user=user, thread_ts=thread_ts)
-        event = {"type": "app_mention", "user": user, "text": text, "ts": ts, "channel": "C1", "event_ts": ts,
-                 "team": TEAM_ID, **({"thread_ts": thread_ts} if thread_ts else {})}
-        assert (await self.event(event))[0] == 200
+        assert (await self.event(mention_event(text, ts, user, thread_ts, **fields)))[0] == 200
         return ts
+
+    async def edit_mention(self, ts: str, text: str, *, user: str = "U1", thread_ts: str | None = None) -> int:
+        """``user`` edits their mention ``ts``: Slack sends a new ``app_mention`` event for the same message."""
+        edited = {"edited": {"user": user, "ts": f"{time.time():.6f}"}}
+        return (await self.event(mention_event(f"<@{BOT_USER_ID}> {text}", ts, user, thread_ts, **edited)))[0]
 
     async def say(self, text: str, *, thread_ts: str | None, user: str = "U1", channel: str = "C1",
                   **fields: Any) -> str:
@@ -119,7 +121,10 @@ class SlackHarness:
 
     async def click(self, card: dict[str, Any], decision: str, *, user: str = "U1", response: str = "click") -> int:
         """``user`` clicks Confirm or Cancel on ``card`` (see :meth:`card`); ephemerals go to ``response``."""
-        payload = self.click_payload(card, decision, user=user, response=response)
+        return await self.send_click(self.click_payload(card, decision, user=user, response=response))
+
+    async def send_click(self, payload: dict[str, Any]) -> int:
+        """Post a ``block_actions`` payload as Slack does; returns the HTTP status."""
         status, _ = await self.post(urlencode({"payload": json.dumps(payload)}), "application/x-www-form-urlencoded")
         return status
 
@@ -171,6 +176,14 @@ class SlackHarness:
             return found[0] if found else None
         return await self.engine.in_db(read)
 
+    async def recorded_text(self, channel: str, ts: str) -> str | None:
+        """What the engine recorded as the text of message ``ts`` of ``channel`` (None: not recorded)."""
+        def read() -> str | None:
+            with self.engine.db.read() as conn:
+                return conn.execute(sql_text("SELECT text FROM genie_events WHERE platform = 'slack' AND "
+                                             "event_id = :id"), {"id": f"{channel}/{ts}"}).scalar()
+        return await self.engine.in_db(read)
+
     async def sql(self, statement: str) -> None:
         """Change the engine's database behind its back (to break it for a while)."""
         def execute() -> None:
@@ -179,10 +192,10 @@ class SlackHarness:
         await self.engine.in_db(execute)
 
     async def thread(self, thread_ts: str) -> list[dict[str, Any]]:
-        """The bot's messages in a thread of C1 as they are now (updates applied, deletions gone)."""
-        client = WebClient(token="xoxb-test", base_url=self.slack.base_url)
-        messages = (await asyncio.to_thread(client.conversations_replies, channel="C1", ts=thread_ts))["messages"]
-        return [dict(m, channel="C1") for m in messages if m.get("user") == BOT_USER_ID]
+        """The bot's messages in a thread of C1 as they are now (updates applied, deletions gone; read
+        from the mock's store, past any fault injected into its Web API)."""
+        return [dict(m, channel="C1") for m in self.slack.messages("C1")
+                if thread_ts in (m["ts"], m.get("thread_ts")) and m.get("user") == BOT_USER_ID]
 
     async def texts(self, thread_ts: str) -> list[str]:
         return [m["text"] for m in await self.thread(thread_ts)]
@@ -190,6 +203,12 @@ class SlackHarness:
     async def card(self, thread_ts: str) -> dict[str, Any]:
         """The last message of a thread with Confirm / Cancel buttons."""
         return next(m for m in reversed(await self.thread(thread_ts)) if has_buttons(m))
+
+
+def mention_event(text: str, ts: str, user: str = "U1", thread_ts: str | None = None, **fields: Any) -> dict[str, Any]:
+    """The ``app_mention`` event of message ``ts`` of C1."""
+    return {"type": "app_mention", "user": user, "text": text, "ts": ts, "channel": "C1", "event_ts": ts,
+            "team": TEAM_ID, **({"thread_ts": thread_ts} if thread_ts else {}), **fields}
 
 
 def has_buttons(message: dict[str, Any]) -> bool:
@@ -220,3 +239,38 @@ async def ask(h: SlackHarness, user: str = "U1") -> tuple[str, dict[str, Any]]:
         await h.say(text, thread_ts=thread, user=user)
     await h.settle()
     return thread, await h.card(thread)
+
+
+ROWS = [f"• Salad {i}: tomato, basil, mozzarella, olive oil, balsamic vinegar" for i in range(400)]
+
+
+class LongResponder:
+    """Lists 400 salads before the reply to any message that ends with ``# long``: a long knowledge answer."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+
+    def respond(self, spec: Any, state: Any, acts: Any, text: str, parse: Any) -> str:
+        reply = self.inner.respond(spec, state, acts, text, parse)
+        return "I found 400 salads:\n" + "\n".join(ROWS) + "\n\n" + reply if text.endswith("# long") else reply
+
+
+def long_agent(spec: Any) -> Any:
+    agent = build_agent(spec)
+    agent.responder = LongResponder(agent.responder)
+    return agent
+
+
+def transcript(slack: MockSlackWebAPI, *channels: str) -> dict[tuple[str, str], list[tuple[str, bool]]]:
+    """What the bot shows now in each conversation, by channel and thread (named by the text of the
+    thread's first message; "" outside threads): its messages in order, each text and whether it
+    has live buttons."""
+    shown: dict[tuple[str, str], list[tuple[str, bool]]] = {}
+    for channel in channels:
+        messages = slack.messages(channel)
+        first = {m["ts"]: m["text"] for m in messages}
+        for message in messages:
+            if message.get("user") == BOT_USER_ID:
+                thread = first.get(message.get("thread_ts"), "")
+                shown.setdefault((channel, thread), []).append((message["text"], has_buttons(message)))
+    return shown
