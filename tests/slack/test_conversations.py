@@ -206,7 +206,7 @@ def test_a_thread_is_still_the_bots_after_a_restart(slack, shop_config):
             return await h.texts(thread)
 
     assert run(scenario()) == ["Hi! Orders food.\n\nHow many?", "What is the name for the order?"]
-    assert len(slack.calls_to("conversations.replies")) >= 1
+    assert slack.calls_to("conversations.replies") == []  # its session says so: Slack's scarce method is spared
 
 
 def test_notifications_go_to_the_thread_split_within_slacks_limits(slack, shop_config):
