@@ -14,7 +14,7 @@ Limits respected: a section's text is at most 3000 characters, a field 2000, a s
 never the warning that it cannot be undone) and its buttons 30. A reply is at most
 :data:`MOST_MESSAGES` messages, shortened if need be (:func:`~genie_bot.adapters.text.pieces_of`)
 rather than posted as a burst that Slack would rate-limit (about one message per second per
-channel). Values users typed are escaped and stripped of bidirectional controls.
+channel). Values users typed are escaped (:func:`.mrkdwn.escape`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from genie_bot.adapters.bidi import displayable
 from genie_bot.adapters.text import pieces_of
 from genie_bot.engine import Decision, PendingActionView, Reply
 
@@ -54,7 +53,6 @@ class SlackMessage:
 def reply_messages(reply: Reply) -> list[SlackMessage]:
     """The messages of one reply: its text shortened and split within Slack's limits, the last one
     carrying the card."""
-    reply = displayable(reply)
     pieces = [p for p in pieces_of(to_mrkdwn(reply.text), SECTION_LIMIT, MOST_MESSAGES) if p.strip()]
     view = reply.pending_action
     if view is None:

@@ -136,7 +136,7 @@ class MessageTurns:
 
     async def accept(self, message: Incoming) -> Accepted | None:
         """Record ``message`` in the engine; None if it was recorded before. Raises if it could not be recorded."""
-        names = await self.names.of(mentioned_users(message.raw_text))
+        names = await self.names.of(u for u in mentioned_users(message.raw_text) if u != self.bot_user_id)
         text = spoken(to_plain(message.raw_text, self.bot_user_id, names))
         return await self.engine.accept_message(message.key, message.user, text, message.event_id, message.sequence)
 

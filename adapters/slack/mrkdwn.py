@@ -6,7 +6,8 @@ Outgoing: the engine writes CommonMark-ish markdown; Slack renders "mrkdwn", whe
 A reply may quote what users typed, and nothing tells a value from the agent's own words, so
 no markdown link becomes a Slack link with a label (``[free pizza](https://evil.example)``
 stays as typed): the bot never shows a link whose target hides behind its text. A URL in
-angle brackets stays a link, showing where it goes.
+angle brackets stays a link, showing where it goes. Bidirectional controls are dropped
+(:mod:`genie_bot.adapters.bidi`), so no value displays other than it reads.
 Incoming: Slack sends mentions, channels and links (even an email address a user typed) as
 ``<...>`` tokens with HTML escapes, which the parser should see as plain text; user mentions
 carry only the user's id, which :func:`to_plain` replaces by the name it is given.
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+
+from genie_bot.adapters.bidi import without_bidi_controls
 
 _CODE = re.compile(r"(```.*?```|`[^`\n]+`)", re.S)
 _FENCE_LANGUAGE = re.compile(r"^```[\w+-]+\n")
@@ -33,12 +36,12 @@ _USER_MENTION = re.compile(r"<@([UW][A-Z0-9]+)(?:\|[^<>]*)?>")
 
 def escape(text: str) -> str:
     """Text shown literally in mrkdwn (user values, labels)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return without_bidi_controls(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def to_mrkdwn(markdown: str) -> str:
     """The engine's markdown as Slack mrkdwn; code spans and blocks are kept as they are."""
-    parts = _CODE.split(markdown)
+    parts = _CODE.split(without_bidi_controls(markdown))
     return "".join(_code(part) if index % 2 else _prose(part) for index, part in enumerate(parts))
 
 
