@@ -5,32 +5,44 @@ keeps being read (and other sessions keep being served) while a turn waits for i
 or API; the engine orders the turns of one session. ``stop`` lets running turns finish
 posting their replies before it disconnects, since the engine has already recorded them as
 answered.
+
+Discord does not deliver a message again, so one the engine could not record (its database
+down or restarting) is tried again a few times (:data:`RECORD_RETRY_SECONDS`), and failing
+that the user is asked to send it again: a message is never silently lost. Replies that
+could not be posted stay in the engine's outbox, which posts them again later; discord.py
+itself waits and retries when Discord answers 429 (rate limited).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from genie_bot.engine import Decision, Engine, Notification
+from genie_bot.adapters.delivery import deliver
+from genie_bot.adapters.incoming import ATTACHMENTS_ONLY, spoken
+from genie_bot.engine import Accepted, Decision, Engine, Notification, SessionKey
 
 from .clicks import DecisionClicks
 from .client import build_client
 from .commands import install
-from .render import post
-from .sessions import PLATFORM, channel_id, is_for_bot, session_key, thread_name, without_mention
+from .poster import Poster
+from .sessions import PLATFORM, channel_id, is_for_bot, session_key, thread_name, typed_by_a_person, without_mention
 from .settings import DiscordSettings
+from .threads import BotThreads
 from .views import DecisionButton
 
 log = logging.getLogger(__name__)
 
 STOP_GRACE_SECONDS = 10.0
 """How long ``stop`` waits for running turns to post their replies."""
+RECORD_RETRY_SECONDS = (0.5, 1.0, 2.0, 4.0)
+"""The waits before each new try to record a message the engine could not record."""
+NOT_RECORDED = "Sorry, I could not take that message just now. Please send it again in a moment."
 
 
 class DiscordAdapter:
@@ -38,13 +50,17 @@ class DiscordAdapter:
     acknowledges_delivery = True
     """It tells the engine when a turn's replies are posted (the engine's reply outbox)."""
 
-    def __init__(self, settings: DiscordSettings, **client_options: Any):
+    def __init__(self, settings: DiscordSettings, *, record_retry_seconds: Sequence[float] = RECORD_RETRY_SECONDS,
+                 **client_options: Any):
         self.settings = settings
+        self.record_retry_seconds = tuple(record_retry_seconds)
         self.client = build_client(settings, **client_options)
         self.tree = app_commands.CommandTree(self.client)
         self.client.event(self.on_message)
         self.client.event(self.on_genie_decision)
         self.client.add_dynamic_items(DecisionButton)
+        self.threads = BotThreads()
+        self.poster = Poster(self.client, self.threads)
         self.engine: Engine | None = None
         self.clicks: DecisionClicks | None = None
         self._running: set[asyncio.Task[None]] = set()
@@ -54,7 +70,7 @@ class DiscordAdapter:
     async def start(self, engine: Engine) -> None:
         """Log in, publish ``/genie``, connect, and return once the gateway is ready."""
         self.engine = engine
-        self.clicks = DecisionClicks(engine)
+        self.clicks = DecisionClicks(engine, self.poster)
         await self.client.login(self.settings.bot_token)
         await install(self.tree, engine, self.settings)
         self._gateway = asyncio.create_task(self.client.connect(), name="discord-gateway")
@@ -76,27 +92,55 @@ class DiscordAdapter:
 
     async def deliver(self, notification: Notification) -> None:
         channel = self.client.get_partial_messageable(channel_id(notification.session_key))
-        await post(channel, [notification.reply], notification.event_id, notification.part)
+        await self.poster.post(channel, [notification.reply], notification.event_id, notification.part)
 
     # -- events ------------------------------------------------------------------------------------
     async def on_message(self, message: discord.Message) -> None:
-        if is_for_bot(message, self.client.user):
+        if typed_by_a_person(message):
             self._run(self._converse(message))
 
     async def on_genie_decision(self, interaction: discord.Interaction, action_id: str, decision: Decision) -> None:
         self._run(self.clicks.handle(interaction, action_id, decision))
 
     async def _converse(self, message: discord.Message) -> None:
+        if not await self._for_bot(message):
+            return
         text = without_mention(message.content, self.client.user.id)
+        if not text and message.attachments:
+            await message.channel.send(ATTACHMENTS_ONLY)
+            return
         channel = message.channel
         if self.settings.use_threads and isinstance(channel, discord.TextChannel):
             channel = await message.create_thread(name=thread_name(text))
+        key = session_key(channel)
+        try:
+            accepted = await self._record(key, message, spoken(text))
+        except Exception:  # noqa: BLE001 - Discord will not deliver it again: its author must hear back
+            log.exception("could not record message %s; its author is asked to send it again", message.id)
+            await channel.send(NOT_RECORDED)
+            return
+        if accepted is None:
+            return  # delivered before (a gateway replay)
         async with channel.typing():
-            replies = await self.engine.handle_message(session_key(channel), str(message.author.id), text,
-                                                       str(message.id), message.id)
-        await post(channel, replies, str(message.id))
-        if replies:  # posted: out of the engine's outbox (a duplicate delivery has none)
-            await self.engine.delivered(session_key(channel), str(message.id))
+            replies = await self.engine.replies_of(accepted)
+        await deliver(self.engine, key, accepted.event_id, self.poster.post(channel, replies, accepted.event_id))
+
+    async def _for_bot(self, message: discord.Message) -> bool:
+        for_bot = is_for_bot(message, self.client.user)
+        if for_bot is None:  # a thread someone else opened: the bot's once it answered there
+            return await self.threads.answers_in(message.channel, self.engine)
+        return for_bot
+
+    async def _record(self, key: SessionKey, message: discord.Message, text: str) -> Accepted | None:
+        """Record ``message`` in the engine (None: recorded before), trying again while it cannot;
+        raises the last failure when every try failed."""
+        for wait in self.record_retry_seconds:
+            try:
+                return await self.engine.accept_message(key, str(message.author.id), text, str(message.id), message.id)
+            except Exception:  # noqa: BLE001 - e.g. the database is restarting
+                log.warning("could not record message %s; trying again in %.1f s", message.id, wait)
+                await asyncio.sleep(wait)
+        return await self.engine.accept_message(key, str(message.author.id), text, str(message.id), message.id)
 
     def _run(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

@@ -23,9 +23,11 @@ import logging
 
 import discord
 
+from genie_bot.adapters.delivery import deliver
 from genie_bot.engine import Accepted, ClickOutcome, Decision, Engine, Reply
 
-from .render import post, settled
+from .poster import Poster
+from .render import settled
 from .sessions import session_key
 
 log = logging.getLogger(__name__)
@@ -35,8 +37,9 @@ NOT_RECORDED = "Sorry, I could not take that click just now. Please try again in
 
 
 class DecisionClicks:
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, poster: Poster):
         self.engine = engine
+        self.poster = poster
         self._handling: set[str] = set()
         """Pending actions whose click is running in this process."""
 
@@ -52,18 +55,21 @@ class DecisionClicks:
                 return
             async with channel.typing():
                 replies = await self.engine.replies_of(accepted)
-            refused = _changed_nothing(replies)
-            if refused:
-                await interaction.followup.send(replies[0].text, ephemeral=True)
+            if _changed_nothing(replies):
+                posting = interaction.followup.send(replies[0].text, ephemeral=True)
             else:
-                embed, view = settled(interaction.message, outcome(decision, interaction.user))
-                await interaction.edit_original_response(embed=embed, view=view)
+                posting = self._settle_and_post(interaction, action_id, outcome(decision, interaction.user), replies)
+            await deliver(self.engine, accepted.session_key, accepted.event_id, posting)
         finally:
             self._handling.discard(action_id)
-        if not refused:
-            await post(channel, replies, str(interaction.id))
-        await self.engine.delivered(session_key(channel), str(interaction.id))
 
+    async def _settle_and_post(self, interaction: discord.Interaction, action_id: str, line: str,
+                               replies: list[Reply]) -> None:
+        """The clicked card (and any other card of the action) shows the outcome; the replies follow."""
+        embed, view = settled(interaction.message, line)
+        await interaction.edit_original_response(embed=embed, view=view)
+        await self.poster.settle(action_id, line, clicked=interaction.message.id)
+        await self.poster.post(interaction.channel, replies, str(interaction.id))
 
     async def _record(self, interaction: discord.Interaction, action_id: str, decision: Decision) -> Accepted | None:
         """Record the click, then answer Discord (defer). None when there is no turn to run: the click

@@ -3,6 +3,12 @@
 A session is a DM channel, a guild channel, or a thread. Its key is
 ``(discord, guild id or "dm", channel id, thread id or "")``: a thread is keyed under its
 parent channel, so a genie.yaml route for a channel also serves the channel's threads.
+
+Only what people type starts a turn: messages of the default and reply types, never a
+system message (a pin, a member added to a thread, a join...) nor a bot's message. Such a
+message is for the bot in a DM, when it mentions the bot, and in a thread that is the bot's:
+one it created, or one it has answered in (a forum post, a thread someone opened and
+mentioned it in), as a Slack thread is.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from genie_bot.engine import SessionKey
 from .render import clip
 
 PLATFORM = "discord"
+TYPED = frozenset({discord.MessageType.default, discord.MessageType.reply})
+"""The message types people type; every other type is a system message."""
 DM_WORKSPACE = "dm"
 THREAD_NAME_LIMIT = 100
 DEFAULT_THREAD_NAME = "Conversation with genie"
@@ -33,19 +41,22 @@ def channel_id(key: SessionKey) -> int:
     return int(key.thread or key.channel)
 
 
-def is_for_bot(message: discord.Message, bot: discord.ClientUser) -> bool:
-    """DMs, messages in threads the bot created, and messages mentioning it; never a bot's message.
+def typed_by_a_person(message: discord.Message) -> bool:
+    return not message.author.bot and message.type in TYPED
+
+
+def is_for_bot(message: discord.Message, bot: discord.ClientUser) -> bool | None:
+    """Whether a message a person typed is for the bot: a DM, a mention, a thread the bot created;
+    None when it is in a thread the bot may have answered in (only its sessions tell).
 
     Only an explicit mention counts (not @everyone or @here), so a broadcast never starts a
     conversation with every bot in the channel.
     """
-    if message.author.bot:
-        return False
-    if message.guild is None:
+    if message.guild is None or any(user.id == bot.id for user in message.mentions):
         return True
-    if isinstance(message.channel, discord.Thread) and message.channel.owner_id == bot.id:
-        return True
-    return any(user.id == bot.id for user in message.mentions)
+    if isinstance(message.channel, discord.Thread):
+        return True if message.channel.owner_id == bot.id else None
+    return False
 
 
 def without_mention(content: str, bot_id: int) -> str:

@@ -22,13 +22,17 @@ DECISION_EVENT = "genie_decision"
 LABEL_LIMIT = 80
 
 
+def custom_id(decision: Decision, action_id: str) -> str:
+    return f"genie:{decision.value}:{action_id}"
+
+
 class DecisionButton(discord.ui.DynamicItem[discord.ui.Button],
                      template=r"genie:(?P<decision>confirm|cancel):(?P<action_id>[\w-]+)"):
     """The Confirm or Cancel button of one pending action."""
 
     def __init__(self, decision: Decision, action_id: str, *, label: str, style: discord.ButtonStyle):
         super().__init__(discord.ui.Button(label=label[:LABEL_LIMIT], style=style,
-                                           custom_id=f"genie:{decision.value}:{action_id}"))
+                                           custom_id=custom_id(decision, action_id)))
         self.decision = decision
         self.action_id = action_id
 
@@ -44,11 +48,25 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button],
 def confirmation_view(action: PendingActionView) -> discord.ui.View:
     """Confirm (green, or red when the action is destructive) and Cancel for ``action``."""
     view = discord.ui.View(timeout=None)
+    for decision, label, style in _buttons(action):
+        view.add_item(DecisionButton(decision, action.id, label=label, style=style))
+    return view
+
+
+def disabled_confirmation_view(action: PendingActionView) -> discord.ui.View:
+    """The buttons of ``action``, greyed out: a card that is no longer live (stopped, see :func:`disabled_view`)."""
+    view = discord.ui.View(timeout=None)
+    for decision, label, style in _buttons(action):
+        view.add_item(discord.ui.Button(label=label[:LABEL_LIMIT], style=style, disabled=True,
+                                        custom_id=custom_id(decision, action.id)))
+    view.stop()
+    return view
+
+
+def _buttons(action: PendingActionView) -> list[tuple[Decision, str, discord.ButtonStyle]]:
     confirm_style, cancel_style = ((discord.ButtonStyle.danger, discord.ButtonStyle.secondary) if action.destructive
                                    else (discord.ButtonStyle.success, discord.ButtonStyle.danger))
-    view.add_item(DecisionButton(Decision.CONFIRM, action.id, label=action.confirm_label, style=confirm_style))
-    view.add_item(DecisionButton(Decision.CANCEL, action.id, label=action.cancel_label, style=cancel_style))
-    return view
+    return [(Decision.CONFIRM, action.confirm_label, confirm_style), (Decision.CANCEL, action.cancel_label, cancel_style)]
 
 
 def disabled_view(message: discord.Message) -> discord.ui.View:

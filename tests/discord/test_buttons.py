@@ -18,14 +18,30 @@ from .harness import (Chat, Deployment, async_test, buttons, custom_id, enroll, 
 
 
 class ClickStandIn:
-    """The real engine, except for running recorded clicks (``replies_of``), which subclasses replace."""
+    """The real engine, except for running recorded clicks (``click_replies``), which subclasses replace."""
 
     def __init__(self, engine: Engine):
         self.engine = engine
         self.calls = 0
+        self._clicks: set[tuple[str, str]] = set()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)
+
+    async def accept_action(self, *args: Any) -> Accepted | None:
+        accepted = await self.engine.accept_action(*args)
+        if accepted is not None:
+            self._clicks.add(accepted.pk)
+        return accepted
+
+    async def replies_of(self, accepted: Accepted) -> list[Reply]:
+        if accepted.pk not in self._clicks:
+            return await self.engine.replies_of(accepted)  # a message
+        self.calls += 1
+        return await self.click_replies(accepted)
+
+    async def click_replies(self, accepted: Accepted) -> list[Reply]:
+        raise NotImplementedError
 
 
 class HeldEngine(ClickStandIn):
@@ -35,8 +51,7 @@ class HeldEngine(ClickStandIn):
         super().__init__(engine)
         self.release = asyncio.Event()
 
-    async def replies_of(self, accepted: Accepted) -> list[Reply]:
-        self.calls += 1
+    async def click_replies(self, accepted: Accepted) -> list[Reply]:
         await self.release.wait()
         return await self.engine.replies_of(accepted)
 
@@ -44,8 +59,7 @@ class HeldEngine(ClickStandIn):
 class FailingEngine(ClickStandIn):
     """A click's turn fails: the engine apologises and changes nothing."""
 
-    async def replies_of(self, accepted: Accepted) -> list[Reply]:
-        self.calls += 1
+    async def click_replies(self, accepted: Accepted) -> list[Reply]:
         return [Reply(APOLOGY, outcome=ClickOutcome.FAILED)]
 
 
