@@ -21,7 +21,7 @@ from genie_bot.adapters.discord import DiscordAdapter, DiscordSettings
 from genie_bot.config import AgentConfig, Config, SchedulerSettings
 from genie_bot.engine import Engine
 from tests.conftest import WORKSHEETS
-from tests.engine.support import prepare_database
+from tests.engine.support import prepare_database, write_shop
 from tests.fakes.discord_server import FakeDiscord
 from tests.fakes.discord_state import FakeUser, Payload
 
@@ -75,13 +75,25 @@ class Bot:
     adapter: DiscordAdapter
 
 
+def shop_config(fake: FakeDiscord, directory: Path, **discord: Any) -> Config:
+    """The shop agent (tests.engine.support: statements typed as messages) served on ``fake``."""
+    url = f"sqlite:///{directory / 'shop.sqlite3'}"
+    prepare_database(url)
+    return Config(agents={"shop": AgentConfig("shop", write_shop(directory / "shop"))}, default_agent="shop",
+                  database_url=url, platforms={"discord": {"bot_token": fake.token, **discord}},
+                  scheduler=SchedulerSettings(enabled=False))
+
+
 @asynccontextmanager
-async def serving(config: Config, wrap: Callable[[Engine], Any] | None = None) -> AsyncIterator[Bot]:
-    """Engine + adapter as ``genie-bot run`` wires them; ``wrap`` may stand between adapter and engine."""
-    engine = Engine(config)
+async def serving(config: Config, wrap: Callable[[Engine], Any] | None = None, *,
+                  record_retry_seconds: tuple[float, ...] = (0.0,), **engine_options: Any) -> AsyncIterator[Bot]:
+    """Engine + adapter as ``genie-bot run`` wires them; ``wrap`` may stand between adapter and engine.
+    A message the engine cannot record is tried again once, at once (see ``record_retry_seconds``)."""
+    engine = Engine(config, **engine_options)
     await engine.start()
     try:
-        adapter = DiscordAdapter(DiscordSettings.parse(config.platforms["discord"]), guild_ready_timeout=0.05)
+        adapter = DiscordAdapter(DiscordSettings.parse(config.platforms["discord"]), guild_ready_timeout=0.05,
+                                 record_retry_seconds=record_retry_seconds)
         adapter.client.before_identify_hook = _identify_at_once
         engine.add_sink(adapter.platform, adapter.deliver, adapter.acknowledges_delivery)
         try:

@@ -241,26 +241,6 @@ async def ask(h: SlackHarness, user: str = "U1") -> tuple[str, dict[str, Any]]:
     return thread, await h.card(thread)
 
 
-ROWS = [f"• Salad {i}: tomato, basil, mozzarella, olive oil, balsamic vinegar" for i in range(400)]
-
-
-class LongResponder:
-    """Lists 400 salads before the reply to any message that ends with ``# long``: a long knowledge answer."""
-
-    def __init__(self, inner: Any):
-        self.inner = inner
-
-    def respond(self, spec: Any, state: Any, acts: Any, text: str, parse: Any) -> str:
-        reply = self.inner.respond(spec, state, acts, text, parse)
-        return "I found 400 salads:\n" + "\n".join(ROWS) + "\n\n" + reply if text.endswith("# long") else reply
-
-
-def long_agent(spec: Any) -> Any:
-    agent = build_agent(spec)
-    agent.responder = LongResponder(agent.responder)
-    return agent
-
-
 def transcript(slack: MockSlackWebAPI, *channels: str) -> dict[tuple[str, str], list[tuple[str, bool]]]:
     """What the bot shows now in each conversation, by channel and thread (named by the text of the
     thread's first message; "" outside threads): its messages in order, each text and whether it

@@ -15,10 +15,11 @@ from genie_bot.adapters.slack.pacing import ChannelPacer
 from genie_bot.adapters.slack.poster import THINKING
 from genie_bot.adapters.slack.sessions import Place
 from genie_bot.engine import Reply, SessionKey
+from tests.adapters.agents import ROWS, long_agent
 from tests.engine.support import ORDER, FakeClock, build_agent, prepare_database, run, write_shop
 from tests.fakes.slack_api import BOT_ID, BOT_USER_ID, TEAM_ID, MockSlackWebAPI
 
-from .harness import ROWS, SlackHarness, has_buttons, long_agent, make_config, slack_settings, transcript
+from .harness import SlackHarness, has_buttons, make_config, slack_settings, transcript
 
 NAMED = "order_0.name = '<@U7>'"
 """The order's name is a user mentioned: the bot looks their name up."""
