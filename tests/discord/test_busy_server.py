@@ -4,6 +4,7 @@ Discord refused, summaries asked again, and 400-row answers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +75,16 @@ async def test_attachments_without_words_get_a_short_explanation_and_no_turn(dep
 
 
 @async_test
-async def test_a_bare_mention_is_greeted_without_an_apology(deployment: Deployment) -> None:
-    async with FakeDiscord() as fake, serving(deployment.config(fake)):
-        _, greeting = await start_thread(fake, "")
-        assert greeting["content"].startswith("Hi! I'm the course enrollment assistant.")
-        assert "Sorry" not in greeting["content"] and "catch that" not in greeting["content"]
+async def test_a_bare_mention_is_greeted_without_an_apology(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake, serving(shop_config(fake, tmp_path), build_agent=build_agent) as bot:
+        chat, greeting = await start_thread(fake, "")
+        await chat.say(ORDER[0])
+        again = await chat.say("", mention=True)  # "@genie?" in the middle of the order
+        assert greeting["content"] == "Hi! Orders food.\n\nWhat is the dish? (Pizza, Pasta or Salad)"
+        assert again["content"] == "How many?"
+        with bot.engine.db.read() as conn:  # what the agent was told: a greeting, never an empty message
+            said = conn.execute(sql_text("SELECT text FROM genie_events ORDER BY sequence")).scalars().all()
+        assert said == ["hello", ORDER[0], "hello"]
 
 
 @async_test
@@ -108,41 +114,43 @@ async def test_a_rate_limited_reply_arrives_once_after_retry_after(deployment: D
         assert greeting["content"].startswith("Hi!")
 
 
-class DatabaseAway:
+def database_away(outages: int) -> Callable[[Engine], Engine]:
     """The real engine, whose inbox table is away (renamed) while the first ``outages`` messages are recorded."""
 
-    def __init__(self, engine: Engine, outages: int):
-        self.engine = engine
-        self.outages = outages
+    def wrap(engine: Engine) -> Engine:
+        record, left = engine.inbox.accept, [outages]
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.engine, name)
+        def record_during_outage(*args: Any) -> bool:
+            if not left[0]:
+                return record(*args)
+            left[0] -= 1
+            rename(engine, "genie_events", "genie_events_away")
+            try:
+                return record(*args)
+            finally:
+                rename(engine, "genie_events_away", "genie_events")
 
-    async def accept_message(self, *args: Any) -> Any:
-        if not self.outages:
-            return await self.engine.accept_message(*args)
-        self.outages -= 1
-        await self.engine.in_db(self._rename, "genie_events", "genie_events_away")
-        try:
-            return await self.engine.accept_message(*args)
-        finally:
-            await self.engine.in_db(self._rename, "genie_events_away", "genie_events")
+        engine.inbox.accept = record_during_outage
+        return engine
 
-    def _rename(self, table: str, to: str) -> None:
-        with self.engine.db.write() as conn:
-            conn.execute(sql_text(f"ALTER TABLE {table} RENAME TO {to}"))
+    return wrap
+
+
+def rename(engine: Engine, table: str, to: str) -> None:
+    with engine.db.write() as conn:
+        conn.execute(sql_text(f"ALTER TABLE {table} RENAME TO {to}"))
 
 
 @async_test
 async def test_a_message_whose_recording_failed_is_recorded_on_the_next_try(deployment: Deployment) -> None:
-    async with FakeDiscord() as fake, serving(deployment.config(fake), lambda e: DatabaseAway(e, 1)) as bot:
+    async with FakeDiscord() as fake, serving(deployment.config(fake), database_away(1)) as bot:
         _, greeting = await start_thread(fake, "I want to enroll in courses")
         assert greeting["content"].startswith("Hi!") and bot.engine.turns_run == 1
 
 
 @async_test
 async def test_a_message_that_cannot_be_recorded_asks_its_author_to_send_it_again(deployment: Deployment) -> None:
-    async with FakeDiscord() as fake, serving(deployment.config(fake), lambda e: DatabaseAway(e, 2)) as bot:
+    async with FakeDiscord() as fake, serving(deployment.config(fake), database_away(2)) as bot:
         chat, answer = await start_thread(fake, "I want to enroll in courses")
         assert answer["content"] == NOT_RECORDED and bot.engine.turns_run == 0
         assert (await chat.say("I want to enroll in courses"))["content"].startswith("Hi!")  # sent again

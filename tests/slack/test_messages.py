@@ -23,11 +23,14 @@ def test_a_bare_mention_is_greeted_without_an_apology(slack, shop_config):
     async def scenario():
         async with SlackHarness(slack, shop_config(), build_agent=build_agent) as h:
             thread = await h.mention("")
+            await h.say(ORDER[0], thread_ts=thread)
+            again = await h.mention("", thread_ts=thread)  # "@genie?" in the middle of the order
             await h.settle()
-            return await h.texts(thread), await h.recorded_text("C1", thread)
+            return await h.texts(thread), await h.recorded_text("C1", again)
 
     texts, recorded = run(scenario())
-    assert texts == ["Hi! Orders food.\n\nWhat is the dish? (Pizza, Pasta or Salad)"] and recorded == "hello"
+    assert texts == ["Hi! Orders food.\n\nWhat is the dish? (Pizza, Pasta or Salad)", "How many?", "How many?"]
+    assert recorded == "hello"
 
 
 def test_people_mentioned_reach_the_agent_by_name_looked_up_once(slack, shop_config):
