@@ -59,7 +59,7 @@ class SlackAdapter:
             self.receiver = SocketModeReceiver(app, self.settings.app_token or "")
         else:
             self.receiver = HttpReceiver(app, self.settings.host, self.settings.port, self.settings.path,
-                                         self.settings.signing_secret or "", lambda: _healthy(engine))
+                                         lambda: _healthy(engine), self.settings.signing_secret)
         await self.receiver.start()
 
     async def stop(self) -> None:

@@ -17,7 +17,7 @@ def test_the_manifest_matches_the_adapter():
     assert set(settings["event_subscriptions"]["bot_events"]) == {
         "app_mention", "message.channels", "message.groups", "message.im"}
     assert set(manifest["oauth_config"]["scopes"]["bot"]) == {
-        "app_mentions:read", "channels:history", "groups:history", "im:history", "chat:write", "commands"}
+        "app_mentions:read", "channels:history", "groups:history", "im:history", "chat:write", "commands", "users:read"}
     assert [c["command"] for c in features["slash_commands"]] == [SlackSettings.command]
     assert settings["interactivity"]["is_enabled"] and settings["socket_mode_enabled"]
     assert features["app_home"]["messages_tab_enabled"] and not features["app_home"]["messages_tab_read_only_enabled"]
