@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -49,6 +50,7 @@ HANDLED_SUBTYPES = frozenset({None, "thread_broadcast", "file_share"})
 BOT_SUBTYPE = "bot_message"
 FAILURE = "Sorry, I could not handle that message just now. Please try again in a moment."
 MAX_BOT_TURNS = 5
+BOT_TURNS_KEPT = 10_000
 
 
 class Membership(Enum):
@@ -107,8 +109,8 @@ class MessageTurns:
         self.threads = threads
         self.names = names
         self.bot_user_id = bot_user_id
-        self._bot_turns: dict[SessionKey, int] = {}
-        """Messages of bots in a row, per conversation."""
+        self._bot_turns: OrderedDict[SessionKey, int] = OrderedDict()
+        """Messages of bots in a row, per conversation (the most recent conversations)."""
 
     async def membership(self, message: Incoming) -> Membership:
         """Whether ``message`` is for the bot, without asking Slack (before the acknowledgement):
@@ -127,8 +129,10 @@ class MessageTurns:
         if not message.from_bot:
             self._bot_turns.pop(message.key, None)
             return True
-        turns = self._bot_turns.get(message.key, 0) + 1
+        turns = self._bot_turns.pop(message.key, 0) + 1
         self._bot_turns[message.key] = turns
+        while len(self._bot_turns) > BOT_TURNS_KEPT:
+            self._bot_turns.popitem(last=False)
         if turns == MAX_BOT_TURNS + 1:
             log.warning("%s: %d messages of bots in a row; not answering bots there until a person writes",
                         message.key, MAX_BOT_TURNS)
