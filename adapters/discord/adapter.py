@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 
 from genie_bot.adapters.delivery import deliver
-from genie_bot.adapters.incoming import ATTACHMENTS_ONLY, spoken
+from genie_bot.adapters.incoming import ATTACHMENTS_ONLY
 from genie_bot.engine import Accepted, Decision, Engine, Notification, SessionKey
 
 from .clicks import DecisionClicks
@@ -114,7 +114,7 @@ class DiscordAdapter:
             channel = await message.create_thread(name=thread_name(text))
         key = session_key(channel)
         try:
-            accepted = await self._record(key, message, spoken(text))
+            accepted = await self._record(key, message, text)
         except Exception:  # noqa: BLE001 - Discord will not deliver it again: its author must hear back
             log.exception("could not record message %s; its author is asked to send it again", message.id)
             await channel.send(NOT_RECORDED)

@@ -34,7 +34,7 @@ from enum import Enum
 from typing import Any
 
 from genie_bot.adapters.delivery import deliver
-from genie_bot.adapters.incoming import ATTACHMENTS_ONLY, spoken
+from genie_bot.adapters.incoming import ATTACHMENTS_ONLY
 from genie_bot.engine import Accepted, Engine, Reply, SessionKey
 
 from .mrkdwn import mentioned_users, to_plain
@@ -141,7 +141,7 @@ class MessageTurns:
     async def accept(self, message: Incoming) -> Accepted | None:
         """Record ``message`` in the engine; None if it was recorded before. Raises if it could not be recorded."""
         names = await self.names.of(u for u in mentioned_users(message.raw_text) if u != self.bot_user_id)
-        text = spoken(to_plain(message.raw_text, self.bot_user_id, names))
+        text = to_plain(message.raw_text, self.bot_user_id, names)
         return await self.engine.accept_message(message.key, message.user, text, message.event_id, message.sequence)
 
     async def run(self, message: Incoming, accepted: Accepted) -> None:
