@@ -114,15 +114,18 @@ class MessageTurns:
 
     async def membership(self, message: Incoming) -> Membership:
         """Whether ``message`` is for the bot, without asking Slack (before the acknowledgement):
-        a thread with a session is the bot's, whichever process posted there."""
+        a thread with a session is the bot's, whichever process posted there (so a thread this
+        process found not to be the bot's is asked about again, to the database only)."""
         if not message.only_in_bot_thread:
             return Membership.YES
         key = message.key
         known = self.threads.known(key.channel, key.thread)
-        if known is None and await self.engine.has_session(key):
+        if known:
+            return Membership.YES
+        if await self.engine.has_session(key):
             self.threads.add(key.channel, key.thread)
-            known = True
-        return Membership.UNKNOWN if known is None else Membership.YES if known else Membership.NO
+            return Membership.YES
+        return Membership.UNKNOWN if known is None else Membership.NO
 
     def answers(self, message: Incoming) -> bool:
         """Whether the bot answers ``message`` (False for a bot going on answering the bot)."""

@@ -7,7 +7,7 @@ may still be the bot's (its sessions were purged, say), which only its history t
 one call a minute), so each thread is looked up at most once, its answer kept either way,
 and never before Slack is acknowledged: the message is acknowledged first and recorded
 after the lookup. A thread found not to be the bot's becomes its own as soon as the bot
-posts there (someone mentions it).
+posts there (someone mentions it), in this process or, as its session then tells, another.
 """
 
 from __future__ import annotations

@@ -178,3 +178,23 @@ def test_requests_not_signed_by_slack_get_401_and_one_log_line_each(slack, shop_
     assert len(records) == 5 and not any(r.exc_info for r in records)
     assert [r.getMessage().split(":")[0] for r in records[:4]] == ["refused a request to /slack/events from 127.0.0.1"] * 4
     assert calls() == [] and slack.calls_to("chat.postMessage") == []
+
+
+def test_a_thread_one_process_found_not_the_bots_is_answered_once_another_process_answered_there(slack,
+                                                                                                shop_config):
+    config = shop_config()
+
+    async def scenario():
+        async with SlackHarness(slack, config, build_agent=build_agent) as a, \
+                SlackHarness(slack, config, build_agent=build_agent) as b:
+            chatter = slack.add_message("C1", "who wants lunch?", user="U7")
+            await a.say("me", thread_ts=chatter, user="U7")  # process a: not the bot's thread
+            await a.settle()
+            await b.mention(ORDER[0], thread_ts=chatter)  # process b: the bot is mentioned there
+            await b.settle()
+            await a.say(ORDER[1], thread_ts=chatter)  # process a again: its session says it is the bot's now
+            await a.settle()
+            return await a.texts(chatter)
+
+    assert run(scenario()) == ["Hi! Orders food.\n\nHow many?", "What is the name for the order?"]
+    assert len(slack.calls_to("conversations.replies")) == 1
