@@ -48,20 +48,19 @@ class DecisionClicks:
             await interaction.response.send_message(ALREADY_HANDLING, ephemeral=True)
             return
         self._handling.add(action_id)
-        channel = interaction.channel
         try:
             accepted = await self._record(interaction, action_id, decision)
             if accepted is None:
                 return
-            async with channel.typing():
+            async with interaction.channel.typing():
                 replies = await self.engine.replies_of(accepted)
-            if _changed_nothing(replies):
-                posting = interaction.followup.send(replies[0].text, ephemeral=True)
-            else:
-                posting = self._settle_and_post(interaction, action_id, outcome(decision, interaction.user), replies)
-            await deliver(self.engine, accepted.session_key, accepted.event_id, posting)
         finally:
-            self._handling.discard(action_id)
+            self._handling.discard(action_id)  # its outcome is known: another click gets the engine's answer
+        if _changed_nothing(replies):
+            posting = interaction.followup.send(replies[0].text, ephemeral=True)
+        else:
+            posting = self._settle_and_post(interaction, action_id, outcome(decision, interaction.user), replies)
+        await deliver(self.engine, accepted.session_key, accepted.event_id, posting)
 
     async def _settle_and_post(self, interaction: discord.Interaction, action_id: str, line: str,
                                replies: list[Reply]) -> None:

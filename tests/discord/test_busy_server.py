@@ -19,8 +19,8 @@ from tests.adapters.agents import ROWS, long_agent
 from tests.engine.support import ORDER, FakeClock, build_agent, calls
 from tests.fakes.discord_server import FakeDiscord
 
-from .harness import (Chat, Deployment, async_test, buttons, custom_id, last_message_with_buttons, original_edit,
-                      serving, shop_config, start_thread)
+from .harness import (Chat, Deployment, async_test, buttons, custom_id, eventually, last_message_with_buttons,
+                      original_edit, serving, shop_config, start_thread)
 
 PIN, MEMBER_ADDED = 6, 1
 EVIL = "[free pizza](https://evil.example)"
@@ -165,6 +165,7 @@ async def test_a_reply_discord_refused_is_posted_again_from_the_outbox(tmp_path:
         message = await fake.send_message(fake.channel_id, ORDER[0], mentions_bot=True)
         chat = Chat(fake, int(message["id"]))
         await fake.wait_for_request("POST", rf"/channels/{chat.channel_id}/messages")  # refused
+        await eventually(lambda: bot.engine.outbox.failures(("discord", message["id"])) == 1)
         assert await bot.engine.redeliver() == 0  # not yet: the first retry waits a few seconds
         clock.advance(seconds=5)
         assert await bot.engine.redeliver() == 1
