@@ -210,7 +210,8 @@
 
   function llm(usage) {
     const cost = usage.cost_usd === null ? "cost not recorded" : `$${usage.cost_usd.toFixed(6)}`;
-    const line = `${usage.calls} call(s), ${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion tokens, ${cost}`;
+    const line = el("span", {className: "llm-total"},
+      `${usage.calls} call(s), ${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion tokens, ${cost}`);
     if (!usage.records || !usage.records.length) return line;
     return [line, el("table", {className: "llm-calls"},
       el("tr", {}, ["role", "model", "tokens", "ms", "cost", ""].map((h) => el("th", {}, h))),
