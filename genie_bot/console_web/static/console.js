@@ -67,6 +67,9 @@
 
   function renderSession(view) {
     session.view = view;
+    byId("agent").textContent = view.agent;
+    byId("session-info").textContent = view.updated_at === null ? "" :
+      `${view.status}, owner ${view.owner || "-"}, agent version ${view.spec_version || "-"}, last active ${view.updated_at} UTC`;
     const lastCard = new Map();
     view.turns.forEach((turn, index) => {
       if (turn.pending_action) lastCard.set(turn.pending_action.id, index);
