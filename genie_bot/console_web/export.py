@@ -23,7 +23,6 @@ from typing import Any
 import yaml
 
 from ..agent import Agent
-from ..observability.turnlog import act_outline
 from ..scenarios import run_scenario
 from ..spec import AgentSpec, InstanceRef
 from ..store.pending import ActionStatus
@@ -34,6 +33,9 @@ from .state_diff import ABSENT, REMOVED, state_diff
 from .views import CLICK
 
 _WORDS = re.compile(r"[^a-z0-9]+")
+_ACT = re.compile(r"(?P<kind>\w+)\((?:(?P<target>\w+)(?=[,)])(?:, (?P<field>\w+)(?=[,)]))?)?")
+"""An act's formal text: its kind, and its first arguments when they are names (not ``answer("...")``)."""
+_FIELD_ACTS = frozenset({"AskField", "AskForFieldConfirmation"})
 _PLAIN = (str, int, float, bool, dt.date, dt.time, type(None))
 
 
@@ -55,7 +57,7 @@ def export_scenario(spec: AgentSpec, record: SessionRecord, captures: Mapping[st
             continue  # refused, failed and interrupted turns changed nothing
         capture = captures.get(trace.event_id or "")
         click = CLICK.match(trace.message or "") if trace.kind == "action" else None
-        expect: dict[str, Any] = {"acts": [act_outline(a) for a in trace.acts]}
+        expect: dict[str, Any] = {"acts": [act_pattern(a) for a in trace.acts]}
         if capture is not None:
             today = today or capture.today
             expect.update(_state_expectations(capture))
@@ -69,7 +71,7 @@ def export_scenario(spec: AgentSpec, record: SessionRecord, captures: Mapping[st
                 expect["api_calls"] = [{str(c.request.function): _plain(c.request.args)} for c in effects]
         turns.append({"user": ("yes" if click[1] == "confirm" else "no") if click else trace.message,
                       "expect": expect})
-    if not captures:  # a stored session: what its confirmed actions returned
+    if today is None:  # nothing captured (a stored session): what its confirmed actions returned
         for action in record.actions:
             if action.status == ActionStatus.DONE and action.api and action.result:
                 apis.setdefault(str(action.api), _plain(decode_value(json.loads(action.result))))
@@ -93,6 +95,17 @@ def check_scenario(spec: AgentSpec, text: str) -> list[str]:
         result = run_scenario(lambda clock: Agent(spec, clock=clock), path)
     return [problem.replace(str(path), "scenario") for problem in result.invalid] + \
         [str(failure) for failure in result.failures]
+
+
+def act_pattern(formal: str) -> str:
+    """The pattern a conversation test writes for an act: ``AskField main_0.email``, ``Report main_0``, ``Say``."""
+    match = _ACT.match(formal)
+    if match is None:
+        return formal
+    kind, target, name = match["kind"], match["target"], match["field"]
+    if kind in _FIELD_ACTS and target and name:
+        return f"{kind} {target}.{name}"
+    return f"{kind} {target}" if target else kind
 
 
 def _state_expectations(capture: TurnCapture) -> dict[str, Any]:
@@ -123,11 +136,13 @@ def _is_plain(value: Any) -> bool:
 
 
 def _plain(value: Any) -> Any:
-    """``value`` as YAML can write it and read back (references by name, tuples as lists)."""
+    """``value`` as YAML can write it and read back (references by name, tuples as lists, times as text)."""
     if isinstance(value, InstanceRef):
         return value.name
     if isinstance(value, str):
         return str(value)  # an enum member of a StrEnum as the plain text YAML writes
+    if isinstance(value, dt.time):
+        return value.isoformat()  # YAML has no times; a test compares a time with its ISO text
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if isinstance(value, dict):

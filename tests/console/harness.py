@@ -47,8 +47,9 @@ def offline_agents(spec) -> Agent:
     return Agent(spec, clock=lambda: NOON)
 
 
-def ticket_console(database_url: str, build: AgentBuilder = offline_agents) -> Console:
-    return Console(LiveConsole(agent_dir_config("ticket_submission", TICKETS, database_url), build), None)
+def console_for(database_url: str, agent_dir: Path = TICKETS, build: AgentBuilder = offline_agents) -> Console:
+    """The console of one agent (by default the ticket agent, offline, on 2026-11-21)."""
+    return Console(LiveConsole(agent_dir_config(agent_dir.name, agent_dir, database_url), build), None)
 
 
 class ServedConsole:

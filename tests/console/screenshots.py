@@ -12,10 +12,11 @@ import os
 import tempfile
 from pathlib import Path
 
-from .harness import REPO, ServedConsole, chromium, click_confirm, expect, file_waitlist_ticket, ticket_console
-from .test_stored_sessions import console_command, file_ticket_in_a_slack_thread, genie_yaml
 from genie_bot.config import load_config
 from tests.engine.support import prepare_database
+
+from .harness import REPO, ServedConsole, chromium, click_confirm, console_for, expect, file_waitlist_ticket
+from .test_stored_sessions import console_command, file_ticket_in_a_slack_thread, genie_yaml
 
 DOCS = REPO / "docs"
 VIEWPORT = {"width": 1440, "height": 960}
@@ -26,7 +27,7 @@ def main() -> None:
         directory = Path(scratch)
         os.environ["GENIE_DATA_DIR"] = str(directory / "ledger")
         page = browser.new_page(viewport=VIEWPORT, accept_downloads=True)
-        with ServedConsole(lambda: ticket_console(f"sqlite:///{directory / 'console.sqlite3'}")) as served:
+        with ServedConsole(lambda: console_for(f"sqlite:///{directory / 'console.sqlite3'}")) as served:
             file_waitlist_ticket(page, served.url)
             page.screenshot(path=DOCS / "console-chat.png")
             click_confirm(page)

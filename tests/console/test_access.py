@@ -10,13 +10,13 @@ import pytest
 
 from genie_bot.cli import main
 
-from .harness import TICKETS, ServedConsole, expect, say, ticket_console
+from .harness import TICKETS, ServedConsole, console_for, expect, say
 
 TOKEN = "correct horse battery staple"
 
 
 def test_chatting_needs_the_operators_token_when_one_is_set(page, tmp_path: Path):
-    with ServedConsole(lambda: ticket_console(f"sqlite:///{tmp_path / 'console.sqlite3'}"), token=TOKEN) as served:
+    with ServedConsole(lambda: console_for(f"sqlite:///{tmp_path / 'console.sqlite3'}"), token=TOKEN) as served:
         page.goto(served.url + "/")
         expect(page.locator("body")).to_have_attribute("data-turns", "0")
         expect(page.locator("#composer")).to_have_count(0)
@@ -44,7 +44,7 @@ def test_chatting_needs_the_operators_token_when_one_is_set(page, tmp_path: Path
 
 def test_a_request_naming_another_host_is_refused(tmp_path: Path):
     """A page of another site resolving its name to 127.0.0.1 (DNS rebinding) reads nothing."""
-    with ServedConsole(lambda: ticket_console(f"sqlite:///{tmp_path / 'console.sqlite3'}")) as served:
+    with ServedConsole(lambda: console_for(f"sqlite:///{tmp_path / 'console.sqlite3'}")) as served:
         address = urlsplit(served.url)
         for host, status in (("attacker.example", 421), (address.netloc, 200)):
             connection = http.client.HTTPConnection(address.hostname, address.port)

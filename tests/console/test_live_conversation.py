@@ -11,13 +11,13 @@ import yaml
 from genie_bot.cli import main
 from genie_bot.submissions import submissions
 
-from .harness import (TICKETS, ServedConsole, click_confirm, expect, file_waitlist_ticket, open_new_conversation,
-                      say, ticket_console)
+from .harness import (REPO, TICKETS, ServedConsole, click_confirm, console_for, expect, file_waitlist_ticket,
+                      open_new_conversation, say)
 
 
 @pytest.fixture
 def served(tmp_path: Path):
-    with ServedConsole(lambda: ticket_console(f"sqlite:///{tmp_path / 'console.sqlite3'}")) as console:
+    with ServedConsole(lambda: console_for(f"sqlite:///{tmp_path / 'console.sqlite3'}")) as console:
         yield console
 
 
@@ -129,3 +129,17 @@ def test_markup_in_a_user_message_is_shown_as_text_everywhere(served, page):
     expect(page.locator("#turn-3 tr.field", has_text="extra_details").locator("td.after")).to_contain_text(attack)
     assert page.locator("main img, main script, #turns img").count() == 0
     assert page.locator("body").get_attribute("data-pwned") is None
+
+
+def test_the_inspector_shows_a_knowledge_query_with_its_result(page, tmp_path: Path):
+    courses = REPO / "worksheets" / "course_enrollment"
+    with ServedConsole(lambda: console_for(f"sqlite:///{tmp_path / 'console.sqlite3'}", courses)) as served:
+        open_new_conversation(page, served.url)
+        say(page, "CS 224V")
+        say(page, "how many units is CS 224V?")
+    asked = page.locator("#turn-1")
+    expect(asked.locator("ul.acts li").first).to_contain_text("Report(answer(")
+    knowledge = asked.locator("dd .knowledge")
+    expect(knowledge).to_contain_text("Question: how many units is CS 224V?")
+    expect(knowledge.locator("pre.query")).to_contain_text("SELECT")
+    expect(knowledge.locator("pre.result")).to_contain_text("\"course_id\": \"CS224V\"")
