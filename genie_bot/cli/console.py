@@ -27,6 +27,7 @@ from ..config import Config, ConfigInvalid, load_config
 from ..console_web import (TOKEN_ENV, Access, Console, ConsoleServer, LiveConsole, SessionSource, agent_dir_config,
                            sandbox_config, session_url)
 from ..console_web.access import is_loopback
+from ..console_web.sources import loaded_agents
 from ..engine.agents import AgentRegistry, AgentsInvalid, LoadedAgent
 from ..llm import load_settings
 from ..store import Database, SchemaOutdated, check_schema
@@ -77,10 +78,10 @@ def _console(args: argparse.Namespace) -> int:
         stored = _stored_sessions(config)
         if stored is None:
             return 1
-        live = LiveConsole(sandbox_config(config, database_url), agent_builder(config.llm, clock_for(args.today))) \
+        sandbox = LiveConsole(sandbox_config(config, database_url), agent_builder(config.llm, clock_for(args.today))) \
             if token else None
         start = session_url(args.session) if args.session else "/sessions"
-        return asyncio.run(_serve(Console(live, stored), Access(token, args.host), args, start))
+        return asyncio.run(_serve(Console(sandbox, stored), Access(token, args.host), args, start))
 
 
 def _stored_sessions(config: Config) -> SessionSource | None:
@@ -104,7 +105,7 @@ def _agents_of(config: Config) -> Callable[[str], LoadedAgent | None]:
     except AgentsInvalid as exc:
         log.warning("the deployment's agents do not load, so cards and exports are unavailable:\n%s", exc)
         return lambda name: None
-    return lambda name: registry.get(name) if name in registry.configs else None
+    return loaded_agents(registry)
 
 
 async def _serve(console: Console, access: Access, args: argparse.Namespace, start: str) -> int:

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from ..agent import AgentBuilder
 from ..config import AgentConfig, Config, LoggingSettings, MetricsSettings, Route, SchedulerSettings
@@ -22,6 +23,7 @@ from ..observability.usage import llm_clients
 from ..store import upgrade
 from .inspection import InspectedAgent, TurnCapture
 
+T = TypeVar("T")
 PLATFORM = "web"
 """The platform of the console's sessions (``web/console/<agent>/<id>``)."""
 USER = "console-user"
@@ -60,11 +62,14 @@ class LiveConsole:
     def new_session(self, agent: str | None = None) -> SessionKey:
         return SessionKey(PLATFORM, "console", agent or self.config.default_agent, uuid.uuid4().hex[:12])
 
-    def agent(self, key: SessionKey) -> InspectedAgent:
-        return self.engine.registry.get(self.config.agent_for(key.platform, key.workspace, key.channel)).agent
+    def agent(self, name: str | None = None) -> InspectedAgent:
+        """The agent of that name (default: the console's default agent), as the engine runs it now."""
+        agent = self.engine.registry.get(name or self.config.default_agent).agent
+        assert isinstance(agent, InspectedAgent)
+        return agent
 
     def mode(self, agent: str | None = None) -> str:
-        return self.engine.registry.get(agent or self.config.default_agent).agent.mode
+        return self.agent(agent).mode
 
     async def send(self, key: SessionKey, text: str) -> list[Reply]:
         return await self._turn(key, lambda event: self.engine.handle_message(key, USER, text, event))
@@ -76,7 +81,7 @@ class LiveConsole:
         async with self._one_turn:
             return await self.engine.reload()
 
-    async def exclusively(self, work: Callable[[], Awaitable]) -> object:
+    async def exclusively(self, work: Callable[[], Awaitable[T]]) -> T:
         """Run ``work`` while no turn runs (a scenario check swaps the process's ledger directory)."""
         async with self._one_turn:
             return await work()
@@ -84,7 +89,7 @@ class LiveConsole:
     async def _turn(self, key: SessionKey, run: Callable[[str], Awaitable[list[Reply]]]) -> list[Reply]:
         event_id = f"console-{uuid.uuid4().hex}"
         async with self._one_turn:
-            agent = self.agent(key)
+            agent = self.agent(self.config.agent_for(key.platform, key.workspace, key.channel))
             marks = [(client, client.account.mark()) for client in llm_clients(agent)]
             agent.take()
             replies = await run(event_id)

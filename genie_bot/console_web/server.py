@@ -38,7 +38,7 @@ from ..web_server import WebServer
 from .access import COOKIE, Access
 from .export import export_scenario
 from .live import PLATFORM, LiveConsole
-from .sources import SessionSource
+from .sources import SessionSource, loaded_agents
 from .views import empty_session_view
 
 MAX_MESSAGE = 4000
@@ -71,7 +71,7 @@ class Console:
         self.live = live
         self.stored = stored
         self.live_source = None if live is None else SessionSource(
-            live.engine.db, agents=live.engine.registry.get, confirmation=live.config.confirmation,
+            live.engine.db, agents=loaded_agents(live.engine.registry), confirmation=live.config.confirmation,
             llm=live.config.llm, include_content=True, captures=live.captures)
 
     def source(self, key: SessionKey) -> SessionSource | None:
@@ -209,21 +209,21 @@ class ConsoleServer(WebServer):
 
     async def _message(self, request: web.Request) -> web.StreamResponse:
         payload = await _payload(request)
-        key = self._live_key(payload.get("key"))
+        live, key = self._live(payload.get("key"))
         text = str(payload.get("text") or "").strip()
         if not text or len(text) > MAX_MESSAGE:
             return _error(400, f"a message has 1 to {MAX_MESSAGE} characters")
-        await self.console.live.send(key, text)
+        await live.send(key, text)
         return _json(await self._view(request, key))
 
     async def _action(self, request: web.Request) -> web.StreamResponse:
         payload = await _payload(request)
-        key = self._live_key(payload.get("key"))
+        live, key = self._live(payload.get("key"))
         try:
             decision = Decision(str(payload.get("decision")))
         except ValueError:
             return _error(400, "decision is 'confirm' or 'cancel'")
-        await self.console.live.click(key, str(payload.get("action_id") or ""), decision)
+        await live.click(key, str(payload.get("action_id") or ""), decision)
         return _json(await self._view(request, key))
 
     async def _scenario(self, request: web.Request) -> web.StreamResponse:
@@ -251,11 +251,12 @@ class ConsoleServer(WebServer):
         report = await self.console.live.reload()
         return _json({"ok": report.ok, "lines": report.lines()})
 
-    def _live_key(self, text: Any) -> SessionKey:
+    def _live(self, text: Any) -> tuple[LiveConsole, SessionKey]:
+        """The console's engine and the key of one of its conversations, which take messages and clicks."""
         key = _key(text)
-        if not self.console.is_live(key):
+        if self.console.live is None or not self.console.is_live(key):
             raise _http(403, "only the console's own conversations take messages")
-        return key
+        return self.console.live, key
 
 
 def _key(text: Any) -> SessionKey:

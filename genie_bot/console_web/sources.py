@@ -11,7 +11,7 @@ from typing import Any
 
 from ..config import ConfirmationSettings, LlmConfig
 from ..engine import PendingActionView
-from ..engine.agents import LoadedAgent
+from ..engine.agents import AgentRegistry, LoadedAgent
 from ..engine.confirmations import view_of
 from ..store import Database
 from ..store import pending as actions
@@ -23,6 +23,11 @@ from .inspection import TurnCapture
 from .views import session_summary, session_view
 
 LIST_LIMIT = 200
+
+
+def loaded_agents(registry: AgentRegistry) -> Callable[[str], LoadedAgent | None]:
+    """A registry's agents by name; None for a name it does not serve (an agent since removed)."""
+    return lambda name: registry.get(name) if name in registry.configs else None
 
 
 @dataclass

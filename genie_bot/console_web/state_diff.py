@@ -46,7 +46,8 @@ def state_diff(before: DialogueState, after: DialogueState) -> list[InstanceChan
         rows = _field_changes(_entries(old), _entries(new))
         if old is None or new is None or rows:
             change = ADDED if old is None else REMOVED if new is None else CHANGED
-            changes.append(InstanceChange(name, (new or old).worksheet, change, rows))
+            worksheet = new.worksheet if new is not None else old.worksheet if old is not None else ""
+            changes.append(InstanceChange(name, worksheet, change, rows))
     return changes
 
 

@@ -88,11 +88,12 @@ def turn_view(trace: TraceRow, capture: TurnCapture | None, actions: Mapping[str
     }
     if capture is not None:
         view.update(_captured(capture))
+        costs = [llm.cost(r.model, r.prompt_tokens, r.completion_tokens) for r in capture.llm_calls]
         records = [{"role": r.role, "model": r.model, "prompt_tokens": r.prompt_tokens,
                     "completion_tokens": r.completion_tokens, "latency_ms": round(r.latency_ms, 1),
-                    "retries": r.retries, "error": r.error,
-                    "cost_usd": llm.cost(r.model, r.prompt_tokens, r.completion_tokens)} for r in capture.llm_calls]
-        view["llm"].update(records=records, cost_usd=sum(r["cost_usd"] for r in records))
+                    "retries": r.retries, "error": r.error, "cost_usd": cost}
+                   for r, cost in zip(capture.llm_calls, costs)]
+        view["llm"].update(records=records, cost_usd=sum(costs))
     return view
 
 
