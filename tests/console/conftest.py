@@ -28,8 +28,10 @@ def _browser_problem() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator:
+    """Chromium for the tests of one module: Playwright's synchronous API holds an event loop in this
+    thread while it runs, which tests elsewhere (asyncio.run) must not find."""
     problem = _browser_problem()
     if problem:
         if os.environ.get("GENIE_REQUIRE_BROWSER") == "1":
