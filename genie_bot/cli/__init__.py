@@ -6,6 +6,7 @@ module            commands
 :mod:`.agents`    ``validate``, ``replay``, ``bench``, ``test``: building an agent
 :mod:`.genie`     ``import-csv``, ``import-json``, ``compare-genie``: moving from the reference Genie
 :mod:`.chat`      ``chat``: a terminal conversation with an agent
+:mod:`.console`   ``console``: a local web page to chat with an agent and inspect every turn
 :mod:`.prompt`    ``prompt``: the exact LLM prompt for a state and message
 :mod:`.serve`     ``run``, ``db upgrade``: a deployment (engine, scheduler, platform adapters)
 :mod:`.sessions`  ``sessions list|show|export``: conversations in a deployment's database
@@ -18,9 +19,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from . import agents, chat, genie, prompt, serve, sessions, star
+from . import agents, chat, console, genie, prompt, serve, sessions, star
 
-COMMAND_GROUPS = (agents, genie, serve, sessions, star, prompt, chat)
+COMMAND_GROUPS = (agents, genie, serve, sessions, star, prompt, chat, console)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

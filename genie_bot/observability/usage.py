@@ -65,12 +65,17 @@ class MeteredAccount(Account):
         self.on_call(record)
 
 
+def llm_clients(agent: Any) -> list[LLMClient]:
+    """The distinct LLM clients of ``agent``'s parser, responder and knowledge back-end."""
+    holders = (agent.parser, agent.responder, getattr(agent.runtime.executor, "knowledge", None))
+    clients = {id(c): c for c in (getattr(h, "client", None) for h in holders) if isinstance(c, LLMClient)}
+    return list(clients.values())
+
+
 def meter_llm_clients(agent: Any, on_call: Callable[[CallRecord], None]) -> None:
     """Give every LLM client of ``agent`` (parser, responder, knowledge backend) a metered account.
 
     Called right after the agent is built, before any call, so no record is lost.
     """
-    holders = (agent.parser, agent.responder, getattr(agent.runtime.executor, "knowledge", None))
-    clients = {id(c): c for c in (getattr(h, "client", None) for h in holders) if isinstance(c, LLMClient)}
-    for client in clients.values():
+    for client in llm_clients(agent):
         client.account = MeteredAccount(on_call)
