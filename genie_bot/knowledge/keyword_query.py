@@ -21,18 +21,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, Integer, Table, select
+from sqlalchemy import Float, Integer, Table, case, select
 from sqlalchemy.sql import Select
 
 from ..runtime.executor import KnowledgeResult
 from ..spec import KnowledgeWorksheet
 from ..state import KnowledgeAnswer
-from .mentions import squashed
 from .store import KnowledgeStore
 
-CATEGORICAL_LIMIT = 60
 RESULT_LIMIT = 10
-MAX_PHRASE_WORDS = 4
 _RANKING_WORDS = re.compile(r"\b(best|top|highest|highly|good|great|popular|recommend\w*)\b", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {"the", "a", "an", "is", "are", "do", "does", "what", "which", "who", "when", "where", "how", "of", "in", "on",
@@ -52,8 +49,9 @@ _CUES = {
 
 @dataclass
 class _TableIndex:
-    categorical: dict[str, list[str]]
     rating_column: str | None
+    free_text_columns: list[str]
+    """Columns declared free text (a review, a description)."""
     vocabulary: set[str]
     """Words of the table's name, description, columns and their descriptions."""
     column_words: dict[str, set[str]]
@@ -68,6 +66,9 @@ class _Reading:
     filters: dict[str, Any]
     relevance: int
     asked: list[str]
+    described: list[str]
+    """Words the question uses that no column but a free-text one and no filter accounts for
+    ("quiet"): rows whose free-text columns use them come first."""
 
 
 class KeywordQuery:
@@ -79,13 +80,6 @@ class KeywordQuery:
 
     def _index(self, name: str) -> _TableIndex:
         table = self.store.tables[name]
-        categorical = {}
-        for column in table.columns:
-            if isinstance(column.type, (Integer, Float)):
-                continue
-            values = self.store.distinct_values(name, column.name, CATEGORICAL_LIMIT)
-            if len(values) <= CATEGORICAL_LIMIT:
-                categorical[column.name] = sorted((str(v) for v in values), key=len, reverse=True)
         rating = next((c.name for c in table.columns if "rating" in c.name and isinstance(c.type, (Integer, Float))), None)
         kb = self.store.spec.knowledge[name]
         described = {c: _words(kb.columns[c].description) if c in kb.columns else set() for c in table.c.keys()}
@@ -93,7 +87,8 @@ class KeywordQuery:
         column_words = {c: _words(c.replace("_", " ")) | {w for w in described[c] if uses[w] <= 2}
                         for c in table.c.keys()}
         vocabulary = _words(f"{name} {kb.description}").union(*column_words.values())
-        return _TableIndex(categorical, rating, vocabulary, column_words)
+        free_text = [c for c, column in kb.columns.items() if column.free_text and c in table.c]
+        return _TableIndex(rating, free_text, vocabulary, column_words)
 
     def query(self, answer: KnowledgeAnswer) -> KnowledgeResult:
         candidates = [answer.table] if answer.table in self.store.tables else list(self.store.tables)
@@ -121,50 +116,34 @@ class KeywordQuery:
             column = key or next(c for c in ("name", "title") if c in mention.record)
             filters.setdefault(column, mention.record[column])
             text = text[:mention.start] + " " + text[mention.end:]  # its words name that record, nothing else
-        phrases = _phrases(text)
-        for column, values in self.index[name].categorical.items():
-            if column not in filters:
-                found = next((v for v in values if squashed(v) in phrases and not squashed(v).isdigit()), None)
-                found = found or _named_by_one_word(values, phrases)
-                if found is not None:
-                    filters[column] = found
+        filters.update(self.store.column_values(name).find(text, skip=set(filters)))
         words = _words(text) - common  # words every table uses tell them apart no better than none
         index = self.index[name]
         about_columns = words - _words(f"{name} {kb.description}")  # "offered" picks offerings, not a column of it
         asked = [c for c in table.c.keys() if _asks_about(text, about_columns, index.column_words[c])]
         relevance = len(words & index.vocabulary) + 2 * len(asked)
-        return _Reading(name, filters, relevance, asked)
+        named = _words(" ".join(str(v) for v in filters.values()))
+        columns_named = set().union(*(index.column_words[c] for c in table.c.keys() if c not in index.free_text_columns))
+        described = sorted(words - columns_named - _words(name) - named) if index.free_text_columns else []
+        return _Reading(name, filters, relevance, asked, described)
 
     def _select(self, reading: _Reading, ranked: bool) -> Select:
         table: Table = self.store.tables[reading.table]
         kb = self.store.spec.knowledge[reading.table]
-        shown = _shown_columns(table, kb, reading)
+        record_keys = {k.primary_key for k in self.store.spec.knowledge.values() if k.primary_key}
+        shown = _shown_columns(table, kb, reading, record_keys)
         statement = select(*(table.c[c] for c in shown)) if shown else select(table)
         for column, value in reading.filters.items():
             col = table.c[column]
             statement = statement.where(col.ilike(value) if isinstance(value, str) else col == value)
+        free_text = [table.c[c] for c in self.index[reading.table].free_text_columns]
+        if reading.described and free_text:
+            hits = [case((column.ilike(f"%{word}%"), 1), else_=0) for word in reading.described for column in free_text]
+            statement = statement.order_by(sum(hits[1:], hits[0]).desc())
         rating = self.index[reading.table].rating_column
         if rating and ranked:
             statement = statement.order_by(table.c[rating].desc())
         return statement.limit(RESULT_LIMIT)
-
-
-def _phrases(text: str) -> set[str]:
-    """The squashed phrases of up to four words of ``text`` ("tue thu" -> "tuethu", "cs 107" -> "cs107")."""
-    tokens = _WORD.findall(text.lower())
-    return {"".join(tokens[i:i + n]) for i in range(len(tokens)) for n in range(1, MAX_PHRASE_WORDS + 1)
-            if i + n <= len(tokens)}
-
-
-def _named_by_one_word(values: list[str], phrases: set[str]) -> str | None:
-    """The one value of several words that a word of the question names ("winter" -> "Winter 2027")."""
-    by_word: dict[str, list[str]] = {}
-    for value in (v for v in values if len(v.split()) <= MAX_PHRASE_WORDS):
-        for word in _WORD.findall(value.lower()):
-            if len(word) > 2 and not word.isdigit():
-                by_word.setdefault(word, []).append(value)
-    named = {v for word, owners in by_word.items() if word in phrases and len(owners) == 1 for v in owners}
-    return named.pop() if len(named) == 1 else None
 
 
 def _stem(word: str) -> str:
@@ -187,11 +166,12 @@ def _asks_about(text: str, words: set[str], column_words: set[str]) -> bool:
     return any(re.search(rf"\b{cue}\b", lowered) and column_words & set(hints) for cue, hints in _CUES.items())
 
 
-def _shown_columns(table: Table, kb: KnowledgeWorksheet, reading: _Reading) -> list[str]:
-    """The columns the answer shows: what names the record, the filters, and what was asked.
-    Every column when nothing in particular was asked."""
+def _shown_columns(table: Table, kb: KnowledgeWorksheet, reading: _Reading, record_keys: set[str]) -> list[str]:
+    """The columns the answer shows: what names the record (or the record of another table it is
+    about: an offering's course_id), the filters, and what was asked. Every column when nothing in
+    particular was asked."""
     if not reading.asked:
         return []
-    naming = [c for c in (kb.primary_key, "name", "title") if c and c in table.c]
+    naming = [c for c in (kb.primary_key, "name", "title", *sorted(record_keys)) if c and c in table.c]
     wanted = [*naming, *reading.filters, *reading.asked]
     return list(dict.fromkeys(c for c in wanted if c in table.c))

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
 from ..spec import AgentSpec, KnowledgeWorksheet
+from .column_values import CATEGORICAL_LIMIT, ColumnValues
 from .mentions import MAX_NAMES, RecordNames
 
 MAX_ROWS = 50
@@ -55,6 +56,7 @@ class KnowledgeStore:
     engine: Engine = field(init=False)
     tables: dict[str, Table] = field(init=False, default_factory=dict)
     _names: dict[str, RecordNames] = field(init=False, default_factory=dict, repr=False)
+    _column_values: dict[str, ColumnValues] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.engine = create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
@@ -105,6 +107,15 @@ class KnowledgeStore:
             rows = self.rows(worksheet, limit=MAX_NAMES + 1)
             self._names[worksheet] = RecordNames(worksheet, rows, kb.primary_key)
         return self._names[worksheet]
+
+    def column_values(self, worksheet: str) -> ColumnValues:
+        """The values of a table's categorical (text) columns, read once."""
+        if worksheet not in self._column_values:
+            table = self.tables[worksheet]
+            text_columns = [c.name for c in table.columns if not isinstance(c.type, (Integer, Float))]
+            self._column_values[worksheet] = ColumnValues(
+                {c: self.distinct_values(worksheet, c, CATEGORICAL_LIMIT) for c in text_columns})
+        return self._column_values[worksheet]
 
     def distinct_values(self, worksheet: str, column: str, limit: int = 200) -> list[Any]:
         table = self.tables[worksheet]

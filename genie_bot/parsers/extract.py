@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-from rapidfuzz import fuzz, process
 
 from ..spec import Field
 

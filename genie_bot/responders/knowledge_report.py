@@ -33,8 +33,10 @@ def knowledge_report(spec: AgentSpec, answer: KnowledgeAnswer | None, result: An
     if not rows:
         return f"I couldn't find any {things}" + (f" with {looked_for}." if looked_for else " matching that.")
     if len(rows) == 1 and isinstance(rows[0], dict):
-        return _one_record(kb, rows[0], answer.question if answer else "")
-    listed = "\n".join(f"{i}. {_record_line(kb, r)}" for i, r in enumerate(rows[:MAX_LISTED], 1))
+        return _one_record(kb, _naming_key(spec, kb), rows[0], answer.question if answer else "")
+    question = answer.question if answer else ""
+    key = _naming_key(spec, kb)
+    listed = "\n".join(f"{i}. {_record_line(kb, key, r, question)}" for i, r in enumerate(rows[:MAX_LISTED], 1))
     more = f"\n…and {len(rows) - MAX_LISTED} more." if len(rows) > MAX_LISTED else ""
     with_what = f" with {looked_for}" if looked_for else ""
     return f"I found {len(rows)} {things}{with_what}:\n{listed}{more}"
@@ -83,35 +85,50 @@ def _free_text_columns(kb: KnowledgeWorksheet | None) -> set[str]:
     return {c.name for c in kb.columns.values() if c.free_text} if kb else set()
 
 
-def _title(kb: KnowledgeWorksheet | None, record: dict[str, Any]) -> str | None:
+def _naming_key(spec: AgentSpec, kb: KnowledgeWorksheet | None) -> str | None:
+    """The column whose code names a record: the table's key, else the key of the record of another
+    table it is about (an offering's course_id)."""
+    if kb is None or kb.primary_key:
+        return kb.primary_key if kb else None
+    keys = {k.primary_key for k in spec.knowledge.values() if k.primary_key}
+    return next((c for c in kb.columns if c in keys), None)
+
+
+def _title(key: str | None, record: dict[str, Any]) -> str | None:
     """What a record is called: its name or title, after its key when the key is a code ("CS161 Data Structures")."""
     name = record_name(record)
-    key = record.get(kb.primary_key) if kb and kb.primary_key else None
-    code = key if isinstance(key, str) and key and key != name else None
+    code = record.get(key) if key else None
+    code = code if isinstance(code, str) and code and code != name else None
     return " ".join(str(p) for p in (code, name) if p) or None
 
 
-def _details(kb: KnowledgeWorksheet | None, record: dict[str, Any]) -> list[tuple[str, str]]:
+def _details(kb: KnowledgeWorksheet | None, key: str | None, record: dict[str, Any]) -> list[tuple[str, str]]:
     """Short columns of a record as (label, value), leaving out what names it and long texts."""
-    hidden = {"name", "title", "id"} | _free_text_columns(kb) | ({kb.primary_key} if kb and kb.primary_key else set())
+    hidden = {"name", "title", "id"} | _free_text_columns(kb) | ({key} if key else set())
     return [(k.replace("_", " "), display_value(v)) for k, v in record.items()
             if k not in hidden and v not in (None, "") and not isinstance(v, (dict, list))
             and len(str(v)) <= MAX_DETAIL_CHARS]
 
 
-def _record_line(kb: KnowledgeWorksheet | None, record: Any) -> str:
+def _record_line(kb: KnowledgeWorksheet | None, key: str | None, record: Any, question: str) -> str:
+    """A record in a list: its name and a few details, and what its long texts say about the
+    question ("quiet places in Seattle": the sentence of the review about the noise)."""
     if not isinstance(record, dict):
         return display_value(record)
-    details = ", ".join(f"{k}: {v}" for k, v in _details(kb, record)[:MAX_DETAILS])
-    name = _title(kb, record)
-    return f"**{name}** ({details})" if name and details else name or details
+    details = ", ".join(f"{k}: {v}" for k, v in _details(kb, key, record)[:MAX_DETAILS])
+    name = _title(key, record)
+    line = f"**{name}** ({details})" if name and details else name or details
+    asked = content_words(question)
+    said = [_relevant(str(record[c]), question) for c in sorted(_free_text_columns(kb)) if record.get(c)]
+    quotes = [f"“{s}”" for s in said if content_words(s) & asked]
+    return " ".join([line, *quotes[:1]])
 
 
-def _one_record(kb: KnowledgeWorksheet | None, record: dict[str, Any], question: str) -> str:
+def _one_record(kb: KnowledgeWorksheet | None, key: str | None, record: dict[str, Any], question: str) -> str:
     """One record: its details as lines, and what its long texts say about the question (the
     sentences of a review about kids answer "is it good for kids?")."""
-    name = _title(kb, record)
-    lines = [f"• {k}: {v}" for k, v in _details(kb, record)]
+    name = _title(key, record)
+    lines = [f"• {k}: {v}" for k, v in _details(kb, key, record)]
     quotes = [f"“{_relevant(str(record[c]), question)}”" for c in sorted(_free_text_columns(kb)) if record.get(c)]
     head = f"Here is what I have on **{name}**:" if name else "Here is what I found:"
     return "\n".join([head, *lines, *quotes])

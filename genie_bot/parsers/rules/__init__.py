@@ -8,13 +8,15 @@ each a module of this package, tested on its own:
 1. ``commands``: cancel, start over, goodbye (the whole message is the command);
 2. ``questions``: a question starts the task it asks for, or goes to the knowledge base about
    the thing in focus (``focus``); it is never a field's value;
-3. ``asked``: the answer to the question just asked;
-4. ``other_field``: else, a short typed answer to another open field;
-5. ``tasks``: starting the task the message asks for, with every value it gives;
-6. ``volunteered``: values for other fields of the open tasks, and corrections;
-7. ``ahead`` and ``otherwise``: when nothing else was read, a bare value for the question
+3. ``searches``: a description of records the agent asks for, or that no task is requested with,
+   is a search ("quiet places in Seattle"), with the typed values it also gives;
+4. ``asked``: the answer to the question just asked;
+5. ``other_field``: else, a short typed answer to another open field;
+6. ``tasks``: starting the task the message asks for, with every value it gives;
+7. ``volunteered``: values for other fields of the open tasks, and corrections;
+8. ``ahead`` and ``otherwise``: when nothing else was read, a bare value for the question
    asked next, or a remark meaning "go on";
-8. the agent's only task; small talk and remarks.
+9. the agent's only task; small talk and remarks.
 
 When it understands nothing it says so (``understood=False``) rather than guessing, so no
 action ever runs on a guess.
@@ -39,7 +41,8 @@ from .other_field import answers_another_field
 from .otherwise import otherwise
 from .questions import information_question, knowledge_question, tentative_answer
 from .reading import Reading
-from .tasks import opens_the_only_task, restates_open_task, start_requested_task
+from .searches import record_search
+from .tasks import opens_the_only_task, restates_open_task, start_requested_task, task_match_requested
 from .volunteered import volunteered
 from .words import CHITCHAT, QUESTION, REQUEST, SENTENCE, plea_for_help
 
@@ -85,6 +88,9 @@ def read(reading: Reading) -> Parse:
         asked = knowledge_question(reading)
         if asked:
             return Parse("\n".join(asked))
+    searched = record_search(reading)
+    if searched and not task_match_requested(reading):
+        return Parse("\n".join(searched + volunteered(reading, free_text=False)))
     corrected = corrections(reading)
     statements.extend(corrected)
     answered = [] if corrected and _not_an_answer(reading) else answer_question(reading)

@@ -8,6 +8,7 @@ fields assigned), so that a later strategy never gives the same field a second v
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,11 +33,11 @@ class Reading:
     given: dict[tuple[str, str], Any] = field(default_factory=dict)
     """The values this reading gave, by (instance, field): later strategies see the state as it will be."""
     used: list[tuple[int, int]] = field(default_factory=list)
+    """Spans of the text a value was taken from ("Enoteca Vigna", "next Friday"): not read again."""
     corrected: set[str] = field(default_factory=set)
     """Names of fields this message corrects: no other instance takes the value as new."""
     chose_by: set[str] = field(default_factory=set)
     """Content words that chose an enum value ("waitlist" chose Join Waitlist): no evidence of anything else."""
-    """Spans of the text a value was taken from ("Enoteca Vigna", "next Friday"): not read again."""
     _mentions: dict[str, list[Mention]] = field(default_factory=dict, repr=False)
 
     @property
@@ -85,6 +86,10 @@ class Reading:
 
     def unused(self, start: int, end: int) -> bool:
         return all(end <= s or start >= e for s, e in self.used)
+
+    def take_number(self, number: float) -> None:
+        """The number is a value now ("a table for 4"): no other field reads it."""
+        self.used.extend(m.span() for m in re.finditer(rf"(?<![\w.]){number:g}(?![\w])", self.text))
 
     def masked(self) -> str:
         """The text with the spans already taken blanked out (offsets unchanged)."""

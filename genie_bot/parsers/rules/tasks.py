@@ -42,6 +42,12 @@ def is_open(reading: Reading, ws: TaskWorksheet) -> bool:
     return any(i.status == InstanceStatus.ACTIVE for i in reading.state.of_worksheet(ws.name))
 
 
+def task_match_requested(reading: Reading) -> bool:
+    """Whether the message asks for a task (open already or not)."""
+    ws, score = task_match(reading)
+    return ws is not None and score >= TASK_THRESHOLD
+
+
 def start_requested_task(reading: Reading, answered_already: bool) -> bool:
     """Strategy: start the task the message asks for, unless it is open already; whether it did."""
     ws, score = task_match(reading)

@@ -43,7 +43,7 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         if number is None:
             return None
         if text == reading.text:  # the number is taken: no other field reads it
-            reading.used.extend(m.span() for m in re.finditer(rf"(?<![\w.]){number:g}(?![\w])", text))
+            reading.take_number(number)
         return int(number) if kind == "int" and float(number).is_integer() else number
     if kind in ("date", "time", "datetime"):
         readings, vague, spans = date_time_readings(text, reading.today, kind, whole_answer)
@@ -56,8 +56,9 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         return None if vague and accepted else value  # "next week" is no day, but can be said to be too late
     if table_of(reading.spec, f) is not None:
         named = record_value(reading, f, text)
-        if named is not None or f.type.is_ref or not whole_answer or not _could_be_a_name(text):
-            return named  # "i wanna take a couple classes" names no course
+        if named is not None or f.type.is_ref or not whole_answer or not _could_be_a_name(text) \
+                or _names_an_option(reading, f, text):
+            return named  # "i wanna take a couple classes", "letter grade pls" name no course
     if kind == "str" and has_pattern(f):
         found = extract.pattern_values(text, f.validation.pattern)
         return found[0] if found else None
@@ -67,6 +68,12 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
 
 
 MAX_NAME_WORDS = 6
+
+
+def _names_an_option(reading: Reading, f: Field, text: str) -> bool:
+    """Whether ``text`` names an option of another field being filled ("letter grade" is a grading)."""
+    return any(enums.mentioned_enum_value(text, g, explicit=True) is not None
+               for g in reading.open_fields() if g is not f and g.type.kind == "enum")
 
 
 def _could_be_a_name(text: str) -> bool:

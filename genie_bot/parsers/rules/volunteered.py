@@ -29,12 +29,17 @@ from .records import record_value, table_of
 from .values import typed
 
 
-def volunteered(reading: Reading) -> list[str]:
+def volunteered(reading: Reading, free_text: bool = True) -> list[str]:
+    """Statements for the values the message gives; ``free_text=False``: of typed fields only (the
+    words of a search describe what is looked for, not a request of the task)."""
     out = []
     for instance in reading.open_instances():
         ws = reading.spec.tasks[instance.worksheet]
         for f, value in volunteer_values(reading, ws, instance.name, instance):
-            out.append(reading.assign(instance, f, value))
+            if free_text or not is_free_text(f):
+                out.append(reading.assign(instance, f, value))
+        if not free_text:
+            continue
         taken = {f.name for f in ws.fields.values() if instance.values.get(f.name) is not None
                  or (instance.name, f.name) in reading.assigned or (instance.name, f.name) == reading.asked}
         for name, value in described_problem(reading, ws, taken).items():  # the problem, told later on
@@ -179,7 +184,10 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
         if number is None and same_kind.get(kind, 0) == 1:
             number = _only_free_number(reading)  # "a table for 4 at 7pm": the one number that is nothing else
         value = None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)
-        return value if value is not None and _accepted(reading, f, instance, value) else None
+        if value is None or not _accepted(reading, f, instance, value):
+            return None
+        reading.take_number(number)
+        return value
     if kind in ("date", "time", "datetime"):
         mentioned = extract.content_words(f.name.replace("_", " ")) & extract.content_words(text)
         calendar_date = kind != "date" or dates.mentions_date(text)  # "9503" is an id, not a year

@@ -1,0 +1,59 @@
+"""Values of a table's categorical columns that a message names: "Seattle", "Italian", "winter".
+
+A column is categorical when it holds few distinct text values (a city, a cuisine, a quarter,
+"Tue/Thu"). A message names such a value by its words, ignoring case, spaces and punctuation
+("tue thu" is "Tue/Thu"), or by one word that belongs to that value alone ("winter" is
+"Winter 2027"). The offline knowledge query filters on them; the rule parser tells a search
+("quiet places in Seattle") from a record's name with them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .mentions import squashed
+
+CATEGORICAL_LIMIT = 60
+"""A text column with more distinct values than this is free text or names, not categories."""
+MAX_PHRASE_WORDS = 4
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+class ColumnValues:
+    """The categorical columns of one table and their values, longest first."""
+
+    def __init__(self, columns: dict[str, list[Any]]):
+        self.columns = {c: sorted((str(v) for v in values), key=len, reverse=True)
+                        for c, values in columns.items() if len(values) <= CATEGORICAL_LIMIT}
+
+    def find(self, text: str, skip: set[str] | frozenset[str] = frozenset()) -> dict[str, str]:
+        """The value of each categorical column (but those in ``skip``) that ``text`` names."""
+        phrases = _phrases(text)
+        found = {}
+        for column, values in self.columns.items():
+            if column in skip:
+                continue
+            value = next((v for v in values if squashed(v) in phrases and not squashed(v).isdigit()), None)
+            value = value or _named_by_one_word(values, phrases)
+            if value is not None:
+                found[column] = value
+        return found
+
+
+def _phrases(text: str) -> set[str]:
+    """The squashed phrases of up to four words of ``text`` ("tue thu" -> "tuethu", "cs 107" -> "cs107")."""
+    tokens = _WORD.findall(text.lower())
+    return {"".join(tokens[i:i + n]) for i in range(len(tokens)) for n in range(1, MAX_PHRASE_WORDS + 1)
+            if i + n <= len(tokens)}
+
+
+def _named_by_one_word(values: list[str], phrases: set[str]) -> str | None:
+    """The one value of several words that a word of the message names ("winter" -> "Winter 2027")."""
+    by_word: dict[str, list[str]] = {}
+    for value in (v for v in values if len(v.split()) <= MAX_PHRASE_WORDS):
+        for word in _WORD.findall(value.lower()):
+            if len(word) > 2 and not word.isdigit():
+                by_word.setdefault(word, []).append(value)
+    named = {v for word, owners in by_word.items() if word in phrases and len(owners) == 1 for v in owners}
+    return named.pop() if len(named) == 1 else None
