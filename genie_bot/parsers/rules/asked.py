@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ...acts import AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, ProposeWorksheet, Report
+from ...runtime.policy import field_applies
 from ...spec import Field, TaskWorksheet
 from ...state import WorksheetInstance
 from .. import enums, extract
@@ -46,6 +47,9 @@ def answer_question(reading: Reading) -> list[str]:
     if instance is None or act.field not in reading.spec.tasks[instance.worksheet].fields:
         return []
     f = reading.spec.tasks[instance.worksheet].fields[act.field]
+    skipped = _skipped_for_later(reading, f, instance)
+    if skipped:
+        return skipped
     if f.type.ref in reading.spec.tasks:
         answer = _nested_answer(reading, reading.spec.tasks[f.type.ref])
         if answer is None:
@@ -99,6 +103,32 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
     if value is None and has_pattern(f) and _attempt_at_format(reading.text, f):
         value = extract.free_text(reading.text)  # refused with the worksheet's message, so the user learns why
     return value
+
+
+def _skipped_for_later(reading: Reading, f: Field, instance: WorksheetInstance) -> list[str]:
+    """At an optional free-text question, a reply made of a value of a later field's format and a
+    few plain words ("Jane Doe, jane@stanford.edu" at "anything else?") skips the question: the
+    words answer the next free-text question (the name), the format's value its own field."""
+    if f.required or not is_free_text(f) or has_pattern(f):
+        return []
+    later = [g for g in reading.spec.tasks[instance.worksheet].fields.values()
+             if g.kind == "input" and g is not f and instance.values.get(g.name) is None
+             and field_applies(reading.spec, reading.state, instance, g, reading.today)]
+    formatted = [g for g in later if has_pattern(g)]
+    values = [v for g in formatted for v in extract.pattern_values(reading.text, g.validation.pattern)]
+    if not values:
+        return []
+    rest = reading.text
+    for value in values:
+        rest = rest.replace(value, " ")
+    words = re.sub(r"[,;:.!]+", " ", rest).split()
+    target = next((g for g in later if is_free_text(g) and not has_pattern(g) and g.required), None)
+    if target is None or not 1 <= len(words) <= MAX_SHORT_ANSWER_WORDS or not all(_PLAIN_WORD.fullmatch(w) for w in words):
+        return []
+    return [reading.assign(instance, f, "NA"), reading.assign(instance, target, " ".join(words))]
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 
 def _attempt_at_format(text: str, f: Field) -> bool:
