@@ -4,8 +4,8 @@
 morning or evening. This module does not choose: it lists the readings, nearest first, and
 the field's own constraints choose (``runtime.checks.first_accepted``): a submission date
 cannot be in the future, a booking cannot be in the past, a restaurant open from 17:00 takes
-8:30 as 20:30. dateparser reads the dates; common typos of date words are mended first
-("tomorow", "wendesday").
+8:30 as 20:30. dateparser reads the dates; common typos and shorthand of date words are
+mended first ("tomorow", "wendesday", "tmrw").
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ from rapidfuzz import fuzz, process
 DATE_WORDS = ("today", "tonight", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
               "saturday", "sunday", "january", "february", "march", "april", "june", "july", "august", "september",
               "october", "november", "december", "weekend", "fortnight")
+ABBREVIATIONS = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tmw": "tomorrow", "tmoro": "tomorrow",
+                 "tomoz": "tomorrow", "tonite": "tonight", "yday": "yesterday", "yest": "yesterday", "wknd": "weekend",
+                 "tues": "tuesday", "thur": "thursday", "thurs": "thursday", "weds": "wednesday"}
+"""Chat shorthand for date words."""
 TYPO_SCORE = 85
 MIN_TYPO_LENGTH = 6
 ACTIVE_HOURS = (9, 22)
@@ -52,7 +56,7 @@ class Found:
 
 
 def mend_typos(text: str) -> tuple[str, list[int]]:
-    """Date words misspelt by a letter or two, mended ("tomorow" -> "tomorrow"), and for each
+    """Date words misspelt by a letter or two or abbreviated, mended ("tomorow", "tmrw" -> "tomorrow"), and for each
     position of the mended text the position of the original it comes from."""
     out, where, last = [], [], 0
     for match in _WORD.finditer(text):
@@ -60,7 +64,7 @@ def mend_typos(text: str) -> tuple[str, list[int]]:
         best = None
         if len(word) >= MIN_TYPO_LENGTH and word.lower() not in DATE_WORDS:
             best = process.extractOne(word.lower(), DATE_WORDS, scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
-        replacement = best[0] if best else word
+        replacement = ABBREVIATIONS.get(word.lower()) or (best[0] if best else word)
         out.append(text[last:match.start()])
         where.extend(range(last, match.start()))
         out.append(replacement)

@@ -308,11 +308,17 @@ def _number_token(token: str, ordinals: bool = False) -> float | None:
     return float(_ORDINAL_WORDS[token]) if ordinals and token in _ORDINAL_WORDS else None
 
 
+NOUN_ABBREVIATIONS = {"ppl": "people", "pple": "people", "pax": "people", "hrs": "hours", "hr": "hours",
+                      "mins": "minutes", "wks": "weeks", "yrs": "years", "qtr": "quarter", "qtrs": "quarters"}
+"""Chat shorthand for what numbers count ("3 ppl")."""
+_NOUN_ABBREVIATION = re.compile(rf"\b({'|'.join(NOUN_ABBREVIATIONS)})\b")
+
+
 def number_with_noun(text: str, f: Field) -> float | None:
     """A number next to one of the field's words: "question 5", "starting at number 4", "question
     four", then "4 people", "three units", "the second question"."""
     keywords = _field_words(f)
-    t = normalise(text)
+    t = _NOUN_ABBREVIATION.sub(lambda m: NOUN_ABBREVIATIONS[m.group(1)], normalise(text))
     tokens = re.findall(r"#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[a-z]+", t)
 
     def is_keyword(word: str) -> bool:
