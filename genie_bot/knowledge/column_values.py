@@ -3,7 +3,7 @@
 A column is categorical when it holds few distinct text values (a city, a cuisine, a quarter,
 "Tue/Thu"). A message names such a value by its words, ignoring case, spaces and punctuation
 ("tue thu" is "Tue/Thu"), or by one word that belongs to that value alone ("winter" is
-"Winter 2027"). The offline knowledge query filters on them; the rule parser tells a search
+"Winter 2027"), or by its initials ("sf" is "San Francisco"). The offline knowledge query filters on them; the rule parser tells a search
 ("quiet places in Seattle") from a record's name with them.
 """
 
@@ -35,7 +35,7 @@ class ColumnValues:
             if column in skip:
                 continue
             value = next((v for v in values if squashed(v) in phrases and not squashed(v).isdigit()), None)
-            value = value or _named_by_one_word(values, phrases)
+            value = value or _named_by_one_word(values, phrases) or _named_by_initials(values, text)
             if value is not None:
                 found[column] = value
         return found
@@ -46,6 +46,22 @@ def _phrases(text: str) -> set[str]:
     tokens = _WORD.findall(text.lower())
     return {"".join(tokens[i:i + n]) for i in range(len(tokens)) for n in range(1, MAX_PHRASE_WORDS + 1)
             if i + n <= len(tokens)}
+
+
+def _named_by_initials(values: list[str], text: str) -> str | None:
+    """The one value of two or three words that the message writes as its initials ("sf" ->
+    "San Francisco"), not in front of a number ("cs 107" is a course code)."""
+    initials = {m.group(0).lower() for m in _INITIALS.finditer(text)} - _SHORT_WORDS
+    named = {v for v in values if 2 <= len(v.split()) <= 3 and all(w.isalpha() for w in v.split())
+             and "".join(w[0] for w in v.lower().split()) in initials}
+    return named.pop() if len(named) == 1 else None
+
+
+_INITIALS = re.compile(r"\b[A-Za-z]{2,3}\b(?!\s*\d)")
+_SHORT_WORDS = set("""a an am as at be by do go he hi if in is it me my no of ok on or so to up us we ya yo
+    and any are bad but can did for get got had has her him his how its let lol may not now off old one our out pls
+    see she the too two was way who why yes yet you""".split())
+"""Words that are no initials ("in", "the")."""
 
 
 def _named_by_one_word(values: list[str], phrases: set[str]) -> str | None:

@@ -36,7 +36,9 @@ _STOP = {"the", "a", "an", "is", "are", "do", "does", "what", "which", "who", "w
          "for", "to", "and", "or", "it", "its", "any", "there", "me", "my", "i", "you", "can", "with", "this", "that",
          "they", "them", "their", "be", "have", "has", "at", "by", "from", "about", "tell", "show", "find", "list",
          "whats", "s", "much", "many", "one", "some", "please", "would", "could", "should", "will", "like", "than",
-         "more", "most", "less", "not", "no", "yes", "get", "got", "give"}
+         "more", "most", "less", "not", "no", "yes", "get", "got", "give", "place", "places", "spot", "spots",
+         "somewhere", "something", "anything", "option", "options", "thing", "things", "stuff", "food", "want",
+         "need", "looking", "look", "know", "idk", "maybe", "hmm", "ok", "okay"}
 _CUES = {
     "who": ("name", "instructor", "teacher", "author", "owner", "staff", "person", "professor"),
     "where": ("location", "address", "room", "building", "place", "city", "where"),
@@ -44,6 +46,7 @@ _CUES = {
     "how many": ("number", "count", "capacity", "enrolled", "seats", "units", "hours"),
     "how much": ("price", "cost", "fee", "hours"),
     "what time": ("time", "opening", "closing", "start", "end"),
+    "hours": ("opening", "closing"),
 }
 
 
@@ -111,11 +114,14 @@ class KeywordQuery:
         kb = self.store.spec.knowledge[name]
         filters = {k: v for k, v in answer.params.items() if k in table.c}
         text = answer.question
-        for mention in self.store.record_names(name).find(text)[:1]:
+        mentions = self.store.record_names(name).find(text)[:RESULT_LIMIT]
+        for mention in reversed(mentions):  # "the hours of Osteria Alba and Cucina Rosso": both
             key = kb.primary_key if kb.primary_key in mention.record else None
             column = key or next(c for c in ("name", "title") if c in mention.record)
-            filters.setdefault(column, mention.record[column])
+            if column not in answer.params:
+                filters[column] = [mention.record[column], *filters.get(column, [])]
             text = text[:mention.start] + " " + text[mention.end:]  # its words name that record, nothing else
+        filters = {c: v[0] if isinstance(v, list) and len(v) == 1 else v for c, v in filters.items()}
         filters.update(self.store.column_values(name).find(text, skip=set(filters)))
         words = _words(text) - common  # words every table uses tell them apart no better than none
         index = self.index[name]
@@ -124,7 +130,8 @@ class KeywordQuery:
         relevance = len(words & index.vocabulary) + 2 * len(asked)
         named = _words(" ".join(str(v) for v in filters.values()))
         columns_named = set().union(*(index.column_words[c] for c in table.c.keys() if c not in index.free_text_columns))
-        described = sorted(words - columns_named - _words(name) - named) if index.free_text_columns else []
+        ranking = _words(" ".join(_RANKING_WORDS.findall(text)))
+        described = sorted(words - columns_named - _words(name) - named - ranking) if index.free_text_columns else []
         return _Reading(name, filters, relevance, asked, described)
 
     def _select(self, reading: _Reading, ranked: bool) -> Select:
@@ -135,7 +142,10 @@ class KeywordQuery:
         statement = select(*(table.c[c] for c in shown)) if shown else select(table)
         for column, value in reading.filters.items():
             col = table.c[column]
-            statement = statement.where(col.ilike(value) if isinstance(value, str) else col == value)
+            if isinstance(value, list):
+                statement = statement.where(col.in_(value))
+            else:
+                statement = statement.where(col.ilike(value) if isinstance(value, str) else col == value)
         free_text = [table.c[c] for c in self.index[reading.table].free_text_columns]
         if reading.described and free_text:
             hits = [case((column.ilike(f"%{word}%"), 1), else_=0) for word in reading.described for column in free_text]
@@ -163,15 +173,16 @@ def _asks_about(text: str, words: set[str], column_words: set[str]) -> bool:
     if words & column_words:
         return True
     lowered = text.lower()
-    return any(re.search(rf"\b{cue}\b", lowered) and column_words & set(hints) for cue, hints in _CUES.items())
+    return any(re.search(rf"\b{cue}\b", lowered) and column_words & {_stem(h) for h in hints} for cue, hints in _CUES.items())
 
 
 def _shown_columns(table: Table, kb: KnowledgeWorksheet, reading: _Reading, record_keys: set[str]) -> list[str]:
     """The columns the answer shows: what names the record (or the record of another table it is
     about: an offering's course_id), the filters, and what was asked. Every column when nothing in
     particular was asked."""
-    if not reading.asked:
+    asked = [c for c in reading.asked if c not in reading.filters]  # "italian places": cuisine is the filter
+    if not asked:
         return []
     naming = [c for c in (kb.primary_key, "name", "title", *sorted(record_keys)) if c and c in table.c]
-    wanted = [*naming, *reading.filters, *reading.asked]
+    wanted = [*naming, *reading.filters, *asked]
     return list(dict.fromkeys(c for c in wanted if c in table.c))

@@ -43,6 +43,11 @@ _WORD = re.compile(r"[A-Za-z]+")
 _COUNT_BEFORE_DAY = re.compile(r"\b(\d+\s+)((?:today|tonight|tomorrow|yesterday|next|this|last|on|mon|tue|wed|thu|fri|"
                                r"sat|sun)[a-z]*)\b", re.I)
 
+_COUNT_AFTER_DAY = re.compile(r"\b((?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[\s,;]+(?:for\s+)?)"
+                              r"(\d+)(?!\d|\s*(?:st|nd|rd|th)\b|\s*[/.-]\s*\d|\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
+                              re.I)
+"""A number right after a day that is no part of it: "saturday 7pm, 2 of us" (the time already blanked)."""
+
 
 @dataclass(frozen=True)
 class Found:
@@ -98,12 +103,13 @@ def find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
 def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     """Calendar dates in ``text`` ("next friday", "november 3", "the 3rd"), with both readings of
     dates that do not say which year or which week, nearest to ``today`` first. Times of day are
-    read apart ("saturday at 8" is no February 8), and a count before a day is no part of it
-    ("a table for 2 tomorrow")."""
+    read apart ("saturday at 8" is no February 8), and a count before or after a day is no part of
+    it ("a table for 2 tomorrow", "saturday 7pm, 2 of us")."""
     for found in find_times(text):
         text = text[:found.start] + " " * (found.end - found.start) + text[found.end:]
     text = _COUNT_BEFORE_DAY.sub(lambda m: " " * len(m.group(1)) + m.group(2), text)
     mended, where = mend_typos(text)
+    mended = _COUNT_AFTER_DAY.sub(lambda m: m.group(1) + " " * len(m.group(2)), mended)
     base = dt.datetime.combine(today, dt.time(12, 0))
     readings: dict[str, list[dt.date]] = {}
     for prefer in ("future", "past"):

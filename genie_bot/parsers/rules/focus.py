@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from ...acts import Report
+from ...responders.display import join_words
 from ...spec import InstanceRef
 from .reading import Reading
 
@@ -52,11 +53,29 @@ def focus_record(reading: Reading, table: str) -> dict[str, Any] | None:
 
 
 def resolved(reading: Reading, text: str) -> str:
-    """``text`` with a pronoun for the thing in focus replaced by its name."""
+    """``text`` with a pronoun for the thing in focus replaced by its name; "they" after a short
+    list, by the names listed ("what are their hours?")."""
+    listed = _listed_names(reading)
+    if listed and PLURAL_PRONOUN.search(text):
+        return PLURAL_PRONOUN.sub(join_words(listed), text, count=1)
     name = in_focus(reading)
     if name is None or not PRONOUN.search(text):
         return text
     return PRONOUN.sub(name, text, count=1)
+
+
+PLURAL_PRONOUN = re.compile(r"\b(they|them|their|those|these|those places|these places|those ones|these ones)\b", re.I)
+MAX_LISTED = 5
+"""A list this short is what "they" refers to (the agent showed every name of it)."""
+
+
+def _listed_names(reading: Reading) -> list[str]:
+    answer = reading.state.answer
+    rows = answer.result if answer is not None and isinstance(answer.result, list) else []
+    if not _just_reported(reading) or not 2 <= len(rows) <= MAX_LISTED:
+        return []
+    names = [_record_name(r) for r in rows if isinstance(r, dict)]
+    return [n for n in names if n] if all(names) else []
 
 
 def _reported_record(reading: Reading) -> str | None:
