@@ -65,11 +65,19 @@ _SHORT_WORDS = set("""a an am as at be by do go he hi if in is it me my no of ok
 
 
 def _named_by_one_word(values: list[str], phrases: set[str]) -> str | None:
-    """The one value of several words that a word of the message names ("winter" -> "Winter 2027")."""
+    """The one value that a word of the message names ("winter" -> "Winter 2027"), or starts ("intro"
+    -> "introductory")."""
     by_word: dict[str, list[str]] = {}
     for value in (v for v in values if len(v.split()) <= MAX_PHRASE_WORDS):
         for word in _WORD.findall(value.lower()):
             if len(word) > 2 and not word.isdigit():
                 by_word.setdefault(word, []).append(value)
     named = {v for word, owners in by_word.items() if word in phrases and len(owners) == 1 for v in owners}
+    if not named:  # "intro" for "introductory": a clipped word that starts one value's word only
+        clipped = [p for p in phrases if len(p) >= MIN_CLIPPED and p.isalpha() and p not in by_word]
+        named = {v for p in clipped for word, owners in by_word.items() if word.startswith(p) and len(owners) == 1
+                 for v in owners}
     return named.pop() if len(named) == 1 else None
+
+
+MIN_CLIPPED = 5

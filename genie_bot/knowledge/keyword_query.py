@@ -126,8 +126,11 @@ class KeywordQuery:
         words = _words(text) - common  # words every table uses tell them apart no better than none
         index = self.index[name]
         about_columns = words - _words(f"{name} {kb.description}")  # "offered" picks offerings, not a column of it
-        asked = [c for c in table.c.keys() if _asks_about(text, about_columns, index.column_words[c])]
-        relevance = len(words & index.vocabulary) + 2 * len(asked)
+        strength = {c: _asks_about(text, about_columns, index.column_words[c]) for c in table.c.keys()}
+        asked = [c for c, n in strength.items() if n]
+        named_columns = sum(n == 2 for n in strength.values())  # a wh-word alone counts once, however many columns it fits
+        relevance = (len(words & index.vocabulary) + 2 * len(words & _words(name)) + 2 * named_columns
+                     + int(any(n == 1 for n in strength.values())))  # "offered" names the offerings
         named = _words(" ".join(str(v) for v in filters.values()))
         columns_named = set().union(*(index.column_words[c] for c in table.c.keys() if c not in index.free_text_columns))
         ranking = _words(" ".join(_RANKING_WORDS.findall(text)))
@@ -167,13 +170,13 @@ def _words(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
 
 
-def _asks_about(text: str, words: set[str], column_words: set[str]) -> bool:
-    """Whether the question asks for a column: it uses one of the column's distinctive words, or a
-    wh-word that points at columns of its kind ("who" -> the instructor's name)."""
+def _asks_about(text: str, words: set[str], column_words: set[str]) -> int:
+    """How plainly the question asks for a column: 2 when it uses one of the column's distinctive
+    words, 1 for a wh-word that points at columns of its kind ("who" -> the instructor's name), else 0."""
     if words & column_words:
-        return True
+        return 2
     lowered = text.lower()
-    return any(re.search(rf"\b{cue}\b", lowered) and column_words & {_stem(h) for h in hints} for cue, hints in _CUES.items())
+    return int(any(re.search(rf"\b{cue}\b", lowered) and column_words & {_stem(h) for h in hints} for cue, hints in _CUES.items()))
 
 
 def _shown_columns(table: Table, kb: KnowledgeWorksheet, reading: _Reading, record_keys: set[str]) -> list[str]:

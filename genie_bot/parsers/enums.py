@@ -116,7 +116,7 @@ def mentioned_enum_value(text: str, f: Field, ignore: set[str] = frozenset(), ex
     Email), or by the words of its name and description (unless ``explicit``: a member named as
     such). ``ignore``: words that say nothing about this choice (those of the field's worksheet)."""
     t = normalise(text)
-    found = [v for v in f.values if len(v) > 1 and re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", t)]
+    found = [v for v in f.values if len(v) > 1 and re.search(_as_written(v), t)]
     if not found:
         roots = {word_root(w) for w in _WORD.findall(t)}
         found = [v for v in f.values if " " not in v and len(v) > 3 and word_root(v.lower()) in roots]
@@ -125,6 +125,13 @@ def mentioned_enum_value(text: str, f: Field, ignore: set[str] = frozenset(), ex
     if not found and not explicit:
         found = _described_values(t, f, ignore)
     return negation_aware(text, f, max(found, key=len)) if found else None
+
+
+def _as_written(value: str) -> str:
+    """A pattern for ``value`` as a message writes it: any punctuation or spaces between its words
+    ("credit no credit", "credit/no credit" for Credit/No Credit)."""
+    words = re.findall(r"[a-z0-9']+", value.lower())
+    return rf"(?<!\w){'[^a-z0-9]+'.join(map(re.escape, words))}(?!\w)" if words else re.escape(value.lower())
 
 
 def _described_values(text: str, f: Field, ignore: set[str] = frozenset()) -> list[str]:

@@ -79,11 +79,14 @@ def _listed_names(reading: Reading) -> list[str]:
 
 
 def _reported_record(reading: Reading) -> str | None:
+    """The one thing the agent just reported on: one record, or rows that all name the same one
+    (a course's offerings)."""
     answer = reading.state.answer
     rows = answer.result if answer is not None and isinstance(answer.result, list) else []
-    if _just_reported(reading) and len(rows) == 1 and isinstance(rows[0], dict):
-        return _record_name(rows[0])
-    return None
+    if not _just_reported(reading) or not rows or not all(isinstance(r, dict) for r in rows):
+        return None
+    names = {_record_name(r) for r in rows}
+    return names.pop() if len(names) == 1 else None
 
 
 def _just_reported(reading: Reading) -> bool:

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from ...spec import AgentSpec, Field
-from .focus import PRONOUN, focus_record
+from .focus import PRONOUN, focus_record, in_focus
 from .. import extract
 from .reading import Reading
 
@@ -39,7 +39,23 @@ def record_value(reading: Reading, f: Field, text: str | None = None) -> Any:
     if f.type.is_ref:
         return _listed(reading, text or reading.text) or (
             focus_record(reading, table) if PRONOUN.search(text or reading.text) else None)
-    return None
+    return _named_in_focus(reading, table) if PRONOUN.search(text or reading.text) else None
+
+
+def _named_in_focus(reading: Reading, table: str) -> str | None:
+    """"that one": the name of the record in focus, when it is a record of ``table`` (CS106A after
+    its offerings); the words stand for one value only."""
+    pronoun = PRONOUN.search(reading.text)
+    if pronoun is None or not reading.unused(*pronoun.span()):
+        return None
+    name = in_focus(reading)
+    found = reading.knowledge.record_names(table).find(name) if name and reading.knowledge is not None else []
+    if not found:
+        return None
+    reading.used.append(pronoun.span())
+    key = reading.spec.knowledge[table].primary_key
+    code = found[0].record.get(key) if key else None
+    return code if isinstance(code, str) and code else name  # the course's code rather than its title
 
 
 def unused_mentions(reading: Reading, f: Field) -> int:

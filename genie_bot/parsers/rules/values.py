@@ -77,8 +77,9 @@ def _names_an_option(reading: Reading, f: Field, text: str) -> bool:
 
 
 def _could_be_a_name(text: str) -> bool:
-    """A name the table does not have ("CS 999", "Intro to Cooking"), not a sentence about one."""
-    return len(text.split()) <= MAX_NAME_WORDS and not SENTENCE.search(text)
+    """A name the table does not have ("CS 999", "Intro to Cooking"), not a sentence about one nor
+    a bare number ("5" answers a question still to come)."""
+    return len(text.split()) <= MAX_NAME_WORDS and not SENTENCE.search(text) and re.search(r"[^\W\d_]", text) is not None
 
 
 def date_time_readings(text: str, today: dt.date, kind: str,
