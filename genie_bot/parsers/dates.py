@@ -36,7 +36,10 @@ _CLOCK = re.compile(r"\b(?P<hour>[01]?\d|2[0-3])(?::(?P<minute>[0-5]\d))?\s*(?P<
                     r"\b(?P<ish>1[0-2]|[1-9])\s*(?:o'?clock|ish)\b", re.I)
 _WHOLE_HOUR = re.compile(r"^\s*(?:at\s+|around\s+|maybe\s+|umm?\s+|say\s+)*(?P<hour>1[0-2]|[1-9])\s*[.!?]*\s*$", re.I)
 _RIGHT_NOW = re.compile(r"\b(now|asap|as soon as possible|immediately|straight away|right away)\b", re.I)
-_VAGUE = re.compile(r"^(this|next|last|the) (week|month|year|weekend)$", re.I)
+_VAGUE = re.compile(r"^(?:(this|next|last|the) (week|month|year|weekend)|(?:(?:in|during|early|late|mid|by|around|"
+                    r"the end of|the start of|the beginning of)\s+)*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
+                    r"[a-z]*\.?(?:\s+(?:of\s+)?\d{4})?)$", re.I)
+"""A period, not a day: "next week", "in august", "early march 2026"."""
 _DAY_OF_MONTH = re.compile(r"\b(?:the\s+)?(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d\s*[/-]\s*\d", re.I)
 _WORD = re.compile(r"[A-Za-z]+")
@@ -57,7 +60,7 @@ class Found:
     start: int
     end: int
     vague: bool = False
-    """A period, not a day ("next week", "this month"): its reading is only good for saying it cannot be."""
+    """A period, not a day ("next week", "in august"): its reading is only good for saying it cannot be."""
 
 
 def mend_typos(text: str) -> tuple[str, list[int]]:

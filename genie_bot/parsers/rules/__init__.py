@@ -130,6 +130,8 @@ def _nothing_to_do(reading: Reading) -> Parse:
     the agent can use was not understood (the agent says so, rather than repeating itself as
     if nothing had been said)."""
     text = reading.text
+    if reading.problem:  # a value was given but cannot be taken as said ("in august" is no day)
+        return Parse("", understood=False, reason=reading.problem)
     if CHITCHAT.match(text) or extract.is_thanks(text) or plea_for_help(text):
         return Parse("# chit-chat")
     attempt = isinstance(reading.question, AskField) and len(text.split()) <= MAX_ATTEMPT_WORDS \

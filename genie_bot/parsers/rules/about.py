@@ -75,11 +75,22 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
             return any(len(clause.replace(v, " ").split()) <= 2 for v in values)
         return extract.mentions(reading.text, g) and has_pattern_value(clause, g)
 
-    spans = extract.clause_spans(reading.text)
-    kept = [(s, e) for s, e in spans if keep(reading.text[s:e]) and (
-        extract.mentions(reading.text[s:e], f) or not any(claimed_by(reading.text[s:e], g) for g in others))]
-    text = reading.text if kept == spans else extract.joined(reading.text, kept)  # untouched, "?" and all
+    source = reading.text if has_pattern(f) else _without_formatted_values(reading.text, others)
+    spans = extract.clause_spans(source)
+    kept = [(s, e) for s, e in spans if keep(source[s:e]) and (
+        extract.mentions(source[s:e], f) or not any(claimed_by(source[s:e], g) for g in others))]
+    text = source.strip() if kept == spans else extract.joined(source, kept)  # untouched, "?" and all
     return without_options(text, [g for g in others if g.type.kind == "enum"]) if is_free_text(f) else text
+
+
+def _without_formatted_values(text: str, others: list[Field]) -> str:
+    """The text without values of other fields' formats ("Alex Kim alex.kim@stanford.edu" answers
+    the name with "Alex Kim"; the email is read as the email)."""
+    for g in others:
+        if has_pattern(g):
+            for value in extract.pattern_values(text, g.validation.pattern):  # with the comma before it
+                text = re.sub(rf"[,;:]?\s*{re.escape(value)}", lambda m: " " * len(m.group(0)), text)
+    return text
 
 
 def without_options(text: str, enum_fields: list[Field]) -> str:

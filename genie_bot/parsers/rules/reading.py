@@ -36,6 +36,8 @@ class Reading:
     """Spans of the text a value was taken from ("Enoteca Vigna", "next Friday"): not read again."""
     corrected: set[str] = field(default_factory=set)
     """Names of fields this message corrects: no other instance takes the value as new."""
+    problem: str | None = None
+    """What to tell the user if nothing else is read: why a value could not be taken ("in august" is no day)."""
     chose_by: set[str] = field(default_factory=set)
     """Content words that chose an enum value ("waitlist" chose Join Waitlist): no evidence of anything else."""
     _mentions: dict[str, list[Mention]] = field(default_factory=dict, repr=False)

@@ -53,7 +53,11 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
             return readings[0] if readings and not vague else None
         value = first_accepted(reading.spec, reading.state, instance, f, readings, reading.today)
         accepted = value_problem(reading.spec, reading.state, instance, f, value, reading.today) is None
-        return None if vague and accepted else value  # "next week" is no day, but can be said to be too late
+        if vague and accepted:  # "next week" is no day, but can be said to be too late
+            said = " ".join(reading.text[s:e] for s, e in spans[:1])
+            reading.problem = f"Which day exactly? “{said.strip()}” is more than one day (an approximate day is fine)."
+            return None
+        return value
     if table_of(reading.spec, f) is not None:
         named = record_value(reading, f, text)
         if named is not None or f.type.is_ref or not whole_answer or not _could_be_a_name(text) \
