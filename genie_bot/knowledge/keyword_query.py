@@ -47,6 +47,8 @@ _CUES = {
     "how much": ("price", "cost", "fee", "hours"),
     "what time": ("time", "opening", "closing", "start", "end"),
     "hours": ("opening", "closing"),
+    "how late": ("closing",),
+    "how early": ("opening",),
 }
 
 

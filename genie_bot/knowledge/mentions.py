@@ -32,8 +32,9 @@ _NOT_ALNUM = re.compile(r"[^a-z0-9]")
 
 
 def squashed(text: str) -> str:
-    """Lower case, letters and digits only: "CS 224V" and "cs224v" are the same name."""
-    return _NOT_ALNUM.sub("", text.lower())
+    """Lower case, letters and digits only: "CS 224V" and "cs224v" are the same name, and so are
+    "Harvest & Grain" and "harvest and grain"."""
+    return _NOT_ALNUM.sub("", text.lower().replace("&", "and"))
 
 
 @dataclass(frozen=True)
