@@ -24,6 +24,7 @@ from .values import typed
 from .volunteered import constructor
 from .words import QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
 
+_NOTHING_MORE = re.compile(r"^(no+|nope|nah)\b[\s,.!]*(that'?s (it|all|everything)|nothing (else|more))[\s.!]*$", re.I)
 REQUEST_FOR_A_TASK = 0.8
 """A free-text answer that matches a task this well is a request for it, not a value ("I want to check my ticket")."""
 
@@ -32,6 +33,9 @@ def answer_question(reading: Reading) -> list[str]:
     act = reading.question
     if isinstance(act, (AskForConfirmation, ProposeWorksheet)):
         yes = extract.yes_no(reading.text)
+        if yes is False and _NOTHING_MORE.match(reading.text.strip()):
+            reading.problem = "Just to be sure: shall I go ahead with it as it is now? (yes / no)"
+            return []  # "no, that's all" answers "anything else?", which was not asked: no "no" to going ahead
         return [] if yes is None else [f"{act.instance}.confirmed = {yes}"]
     if isinstance(act, AskToCancel):
         yes = extract.yes_no(reading.text)
