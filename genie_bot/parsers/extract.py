@@ -402,4 +402,11 @@ def content_words(text: str) -> set[str]:
     """Stemmed words that carry meaning, for matching a message against descriptions and examples
     (a name written in CamelCase is its words: "TroubleShoot" is "trouble" and "shoot")."""
     words = _WORD.findall(_CAMEL.sub(" ", text).lower().replace("'", ""))
-    return {stem(w) for w in words if w not in _STOPWORDS and len(w) > 1}
+    return {SAME_MEANING.get(stem(w), stem(w)) for w in words if w not in _STOPWORDS and len(w) > 1}
+
+
+SAME_MEANING = {"switch": "change", "swap": "change", "swapp": "change", "class": "course", "classe": "course",
+                "reserve": "book", "reserv": "book", "reservation": "book", "booking": "book", "child": "kid",
+                "children": "kid", "kiddo": "kid"}
+"""Everyday words for the same thing, by stem: a user who wants to "switch classes" wants to
+change a course, whatever words a worksheet's descriptions use."""

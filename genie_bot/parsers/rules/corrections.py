@@ -1,6 +1,7 @@
 """Strategy: corrections of values already given.
 
-"change CS 229 to CS 230" replaces the value that was CS 229, wherever it is; "actually make
+"change CS 229 to CS 230" or "I meant CS 108, not 107" replaces the value that was CS 229 (CS 107),
+wherever it is; "actually make
 it 3 units", "the email is wrong, it's jdoe2@...", "no, my name is spelled Jayne Doe" and "the
 date is wrong, it was March 3" change the field the message names or gives a value of its
 kind for, in the task being filled or a part of it already finished (the course just given).
@@ -25,8 +26,13 @@ from .values import typed
 
 CORRECTION = re.compile(r"\b(actually|instead|change|make it|i meant|correction|sorry|wait|wrong|mistake|typo|"
                         r"spelled|spelt|should be|is not|isn'?t|not\b.*\bbut)\b", re.I)
-SWAP = re.compile(r"\b(?:change|replace|swap|switch)\s+(?P<old>.+?)\s+(?:to|with|for|into|by)\s+(?P<new>.+?)[.!?]*$",
-                  re.I)
+REPLACEMENTS = (
+    re.compile(r"\b(?:change|replace|swap|switch)\s+(?P<old>.+?)\s+(?:to|with|for|into|by)\s+(?P<new>.+?)[.!?]*$", re.I),
+    re.compile(r"\b(?:i meant|i mean|meant|it'?s|it is|make it|should be)\s+(?P<new>.+?)\s*,?\s+not\s+(?P<old>.+?)[.!?]*$",
+               re.I),  # "wait actually i meant cs 108 not 107"
+    re.compile(r"\bnot\s+(?P<old>.+?)\s*,?\s+but\s+(?P<new>.+?)[.!?]*$", re.I),  # "not 107 but 108"
+)
+"""A correction that says the old value and the new one."""
 
 
 def correcting(text: str) -> bool:
@@ -56,10 +62,16 @@ def corrections(reading: Reading) -> list[str]:
 
 
 def _replacement(reading: Reading) -> list[str]:
-    """"change CS 229 to CS 230": the field whose value is the old one takes the new one."""
-    match = SWAP.search(reading.text)
-    if match is None:
-        return []
+    """"change CS 229 to CS 230", "I meant CS 108, not 107": the field whose value is the old one takes the new one."""
+    for pattern in REPLACEMENTS:
+        match = pattern.search(reading.text)
+        replaced = _replaced(reading, match) if match is not None else None
+        if replaced is not None:
+            return replaced
+    return []
+
+
+def _replaced(reading: Reading, match: re.Match) -> list[str] | None:
     old = extract.normalise(match.group("old")).strip(" '\"")
     for instance in _in_progress(reading.state):
         ws = reading.spec.tasks[instance.worksheet]
@@ -69,7 +81,7 @@ def _replacement(reading: Reading) -> list[str]:
                 new = typed(reading, f, match.group("new"), whole_answer=True, instance=instance)
                 reading.corrected.add(f.name)
                 return [] if new is None else [reading.assign(instance, f, new)]
-    return []
+    return None
 
 
 def _referred_part(reading: Reading, family: list[WorksheetInstance]) -> WorksheetInstance | None:
@@ -88,7 +100,10 @@ def _names(value: Any, text: str) -> bool:
     """Whether ``text`` is how the user would refer to ``value`` ("cs 229" for "CS 229", a record by name)."""
     if isinstance(value, dict):
         value = value.get("name") or value.get("title")
-    return isinstance(value, str) and re.sub(r"\W", "", value.lower()) == re.sub(r"\W", "", text)
+    if not isinstance(value, str):
+        return False
+    said, held = re.sub(r"\W", "", text), re.sub(r"\W", "", value.lower())
+    return said == held or (len(said) >= 3 and any(c.isdigit() for c in said) and held.endswith(said))  # "107" of "cs 107"
 
 
 def _in_progress(state: DialogueState) -> list[WorksheetInstance]:
