@@ -70,7 +70,7 @@ def _named_by_one_word(values: list[str], phrases: set[str]) -> str | None:
     by_word: dict[str, list[str]] = {}
     for value in (v for v in values if len(v.split()) <= MAX_PHRASE_WORDS):
         for word in _WORD.findall(value.lower()):
-            if len(word) > 2 and not word.isdigit():
+            if len(word) > 3 and not word.isdigit():  # "the" names no "The Oak Spoon"
                 by_word.setdefault(word, []).append(value)
     named = {v for word, owners in by_word.items() if word in phrases and len(owners) == 1 for v in owners}
     if not named:  # "intro" for "introductory": a clipped word that starts one value's word only

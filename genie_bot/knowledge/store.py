@@ -109,10 +109,11 @@ class KnowledgeStore:
         return self._names[worksheet]
 
     def column_values(self, worksheet: str) -> ColumnValues:
-        """The values of a table's categorical (text) columns, read once."""
+        """The values of a table's categorical (text) columns, read once: not its names nor its long texts."""
         if worksheet not in self._column_values:
-            table = self.tables[worksheet]
-            text_columns = [c.name for c in table.columns if not isinstance(c.type, (Integer, Float))]
+            table, kb = self.tables[worksheet], self.spec.knowledge[worksheet]
+            naming = {kb.primary_key, "name", "title"} | {c for c, column in kb.columns.items() if column.free_text}
+            text_columns = [c.name for c in table.columns if not isinstance(c.type, (Integer, Float)) and c.name not in naming]
             self._column_values[worksheet] = ColumnValues(
                 {c: self.distinct_values(worksheet, c, CATEGORICAL_LIMIT) for c in text_columns})
         return self._column_values[worksheet]

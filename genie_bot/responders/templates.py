@@ -73,7 +73,7 @@ class TemplateResponder:
         f = _field(spec, state, act.instance, act.field)
         if f is None:
             return f"{prefix}{act.description[:1].upper()}{act.description[1:]}?"
-        text = question(f)
+        text = question(f) + _which_one(spec, state, act.instance, f)
         if f.type.kind == "enum" and not f.ask:
             text += f" ({join_words([enum_words(v) for v in f.values], 'or')})"
         if not f.required and "skip" not in text.lower():
@@ -142,3 +142,15 @@ def _field(spec: AgentSpec, state: DialogueState, instance: str, field: str) -> 
     found = state.instances.get(instance)
     ws = spec.tasks.get(found.worksheet) if found else None
     return ws.fields.get(field) if ws else None
+
+
+def _which_one(spec: AgentSpec, state: DialogueState, name: str, asked: Field) -> str:
+    """" (CS224N)" after a question about one of several instances of a worksheet (two courses): the
+    value naming the one asked about, so "take it for" is not ambiguous."""
+    instance = state.instances.get(name)
+    if instance is None or len(state.of_worksheet(instance.worksheet, open_only=False)) < 2:
+        return ""
+    ws = spec.tasks[instance.worksheet]
+    naming = next((f for f in ws.fields.values() if (f.values_from or f.type.ref in spec.knowledge)
+                   and f is not asked and instance.values.get(f.name) not in (None, "NA")), None)
+    return f" ({display_value(instance.values[naming.name], naming)})" if naming else ""

@@ -18,7 +18,7 @@ from .. import enums, extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
 from .fields import has_pattern, is_free_text
 from .reading import Reading
-from .records import record_value
+from .records import record_value, table_of
 from .tasks import is_open, task_match
 from .values import typed
 from .volunteered import constructor
@@ -51,6 +51,8 @@ def answer_question(reading: Reading) -> list[str]:
     if instance is None or act.field not in reading.spec.tasks[instance.worksheet].fields:
         return []
     f = reading.spec.tasks[instance.worksheet].fields[act.field]
+    if _about_another_record(reading, instance):
+        return []  # "also cs 221 pass fail 3 units" asked for CS224N's units: the values are the new course's
     skipped = _skipped_for_later(reading, f, instance)
     if skipped:
         return skipped
@@ -107,6 +109,21 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
     if value is None and has_pattern(f) and _attempt_at_format(reading.text, f):
         value = extract.free_text(reading.text)  # refused with the worksheet's message, so the user learns why
     return value
+
+
+def _about_another_record(reading: Reading, instance: WorksheetInstance) -> bool:
+    """The message names a record other than the one the asked instance is about (another course)."""
+    if reading.knowledge is None:
+        return False
+    for g in reading.spec.tasks[instance.worksheet].fields.values():
+        table, held = table_of(reading.spec, g), instance.values.get(g.name)
+        if table is None or held in (None, "NA"):
+            continue
+        held_records = [held] if isinstance(held, dict) else [
+            m.record for m in reading.knowledge.record_names(table).find(str(held))]
+        if any(m.record not in held_records for m in reading.mentions(table)):
+            return True
+    return False
 
 
 def _skipped_for_later(reading: Reading, f: Field, instance: WorksheetInstance) -> list[str]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 
 from .asked import answer_question
-from .focus import resolved
+from .focus import in_focus, resolved
 from .reading import Reading
 
 _ASKING_WORD = re.compile(r"^(what|what'?s|whats|which|who|who'?s|whos|where|when|how|is|are|does|do|did|can|could|"
                           r"will|would|has|have|any|tell me|show me|list|find|search|recommend)\b", re.I)
 _ASKING = re.compile(rf"\?\s*$|{_ASKING_WORD.pattern}", re.I)
-_POLITE_LEAD = re.compile(r"^(hey|hi|so|ok(ay)?|oh|and|also|btw|um+|uh+|quick question)[\s,.!]+|"
+_POLITE_LEAD = re.compile(r"^(hey|hi|so|ok(ay)?|oh|and|also|btw|um+|uh+|hm+|quick question)[\s,.!]+|"
                           r"^(can|could|would|will) (you|u) (please )?(tell me|let me know|check|find out|look up|show me)"
                           r"\s+|^do (you|u) know\s+|^(do|does) (you|u) have\s+|^i (want|would like|'?d like) to know\s+|^i wonder\s+", re.I)
 _ACTION_REQUEST = re.compile(r"^(please )?(can|could|would|will) (you|u|i) (please )?\w+", re.I)
@@ -53,4 +53,17 @@ def knowledge_question(reading: Reading) -> list[str]:
     if not reading.spec.knowledge:
         return []
     question = information_question(reading.text)
-    return [] if question is None else [f"answer({resolved(reading, question)!r})"]
+    if question is None:
+        return []
+    question = resolved(reading, question)
+    focus = in_focus(reading)
+    if focus is not None and not _names_anything(reading, question):
+        question = f"{question} ({focus})"  # "what's the max units?" while CS224N is being enrolled in
+    return [f"answer({question!r})"]
+
+
+def _names_anything(reading: Reading, question: str) -> bool:
+    """Whether the question names a record or a value of a table's column (else it is about the thing in focus)."""
+    store = reading.knowledge
+    return store is None or any(store.record_names(t).find(question) or store.column_values(t).find(question)
+                                for t in store.tables)
