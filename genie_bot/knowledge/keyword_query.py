@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, Integer, Table, case, select
+from sqlalchemy import Float, Integer, Table, case, or_, select
 from sqlalchemy.sql import Select
 
 from ..runtime.executor import KnowledgeResult
@@ -30,6 +30,8 @@ from ..state import KnowledgeAnswer
 from .store import KnowledgeStore
 
 RESULT_LIMIT = 10
+_NEGATIONS = ("not", "not very", "not especially", "not particularly", "not so", "n't", "never", "no")
+"""Said before a word, these make a text say the opposite ("It's not especially romantic")."""
 _RANKING_WORDS = re.compile(r"\b(best|top|highest|highly|good|great|popular|recommend\w*)\b", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {"the", "a", "an", "is", "are", "do", "does", "what", "which", "who", "when", "where", "how", "of", "in", "on",
@@ -38,7 +40,9 @@ _STOP = {"the", "a", "an", "is", "are", "do", "does", "what", "which", "who", "w
          "whats", "s", "much", "many", "one", "some", "please", "would", "could", "should", "will", "like", "than",
          "more", "most", "less", "not", "no", "yes", "get", "got", "give", "place", "places", "spot", "spots",
          "somewhere", "something", "anything", "option", "options", "thing", "things", "stuff", "food", "want",
-         "need", "looking", "look", "know", "idk", "maybe", "hmm", "ok", "okay"}
+         "need", "looking", "look", "know", "idk", "maybe", "hmm", "ok", "okay", "two", "three", "four", "five",
+         "six", "seven", "eight", "nine", "ten", "table", "tables", "tonight", "today", "tomorrow", "book",
+         "booking", "reservation", "people"}
 _CUES = {
     "who": ("name", "instructor", "teacher", "author", "owner", "staff", "person", "professor"),
     "where": ("location", "address", "room", "building", "place", "city", "where"),
@@ -153,7 +157,9 @@ class KeywordQuery:
                 statement = statement.where(col.ilike(value) if isinstance(value, str) else col == value)
         free_text = [table.c[c] for c in self.index[reading.table].free_text_columns]
         if reading.described and free_text:
-            hits = [case((column.ilike(f"%{word}%"), 1), else_=0) for word in reading.described for column in free_text]
+            hits = [case((or_(*(column.ilike(f"%{negation} {word}%") for negation in _NEGATIONS)), -1),
+                         (column.ilike(f"%{word}%"), 1), else_=0)
+                    for word in reading.described for column in free_text]
             statement = statement.order_by(sum(hits[1:], hits[0]).desc())
         rating = self.index[reading.table].rating_column
         if rating and ranked:

@@ -43,8 +43,11 @@ _VAGUE = re.compile(r"^(?:(this|next|last|the) (week|month|year|weekend)|(?:(?:i
 _DAY_OF_MONTH = re.compile(r"\b(?:the\s+)?(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)
 _MONTH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d\s*[/-]\s*\d", re.I)
 _WORD = re.compile(r"[A-Za-z]+")
-_COUNT_BEFORE_DAY = re.compile(r"\b(\d+\s+)((?:today|tonight|tomorrow|yesterday|next|this|last|on|mon|tue|wed|thu|fri|"
-                               r"sat|sun)[a-z]*)\b", re.I)
+_COUNT_BEFORE_DAY = re.compile(r"\b((?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)"
+                               r"((?:today|tonight|tomorrow|yesterday|next|this|last|on|mon|tue|wed|thu|fri|sat|sun)[a-z]*)\b",
+                               re.I)
+_LATER_IN_THE_DAY = re.compile(r"\b(tonight|evening|night|dinner|supper|afternoon|lunch)\b", re.I)
+_MORNING = re.compile(r"\b(morning|breakfast|brunch)\b", re.I)
 
 _COUNT_AFTER_DAY = re.compile(r"\b((?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[\s,;]+(?:for\s+)?)"
                               r"(\d+)(?!\d|\s*(?:st|nd|rd|th)\b|\s*[/.-]\s*\d|\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
@@ -163,12 +166,23 @@ def find_times(text: str, now: dt.time | None = None) -> tuple[Found, ...]:
     without am/pm has two, the one within active hours first."""
     out = []
     for match in _CLOCK.finditer(text):
-        out.append(Found(tuple(_clock_readings(match)), match.start(), match.end()))
+        out.append(Found(_by_part_of_day(_clock_readings(match), text), match.start(), match.end()))
     if not out and now is not None:
         match = _RIGHT_NOW.search(text)
         if match:
             out.append(Found((now,), match.start(), match.end()))
     return tuple(out)
+
+
+def _by_part_of_day(readings: list[dt.time], text: str) -> tuple[dt.time, ...]:
+    """"tonight at 9" is 21:00, "9 in the morning" 9:00: the part of the day said chooses the reading."""
+    if len(readings) < 2:
+        return tuple(readings)
+    if _LATER_IN_THE_DAY.search(text):
+        return tuple(sorted(readings, key=lambda t: t.hour < 12))
+    if _MORNING.search(text):
+        return tuple(sorted(readings, key=lambda t: t.hour >= 12))
+    return tuple(readings)
 
 
 def whole_hour(text: str) -> tuple[dt.time, ...]:

@@ -284,9 +284,18 @@ def numbers(text: str, loose: bool = True) -> list[float]:
     return out
 
 
+_PRONOUN_ONE = re.compile(r"\b(the|that|this|which|any|each|every|another|other|first|second|third|fourth|fifth|last|"
+                          r"next|same|right|wrong|cheaper|better|nicer|closer|new|old) one\b", re.I)
+
+
+def without_pronoun_one(text: str) -> str:
+    """The text with "one" standing for a thing blanked out ("the second one" says no number)."""
+    return _PRONOUN_ONE.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def number_for(text: str, f: Field | None = None) -> float | None:
     """The single number in ``text`` or, with several, the one next to a word of the field's name."""
-    found = numbers(text)
+    found = numbers(without_pronoun_one(text))
     if len(found) == 1:
         return found[0]
     return number_with_noun(text, f) if f is not None else None

@@ -109,6 +109,8 @@ def read(reading: Reading) -> Parse:
         return Parse("# the request is already being handled")
     if not statements:
         return _nothing_to_do(reading)
+    if searched and started:  # "a table for two tonight somewhere romantic in new york": and the places
+        statements.extend(record_search(reading, " ".join(reading.masked().split())))
     return Parse("\n".join(statements), answers_question=bool(answered) and not started
                  and len(statements) == len(answered))
 

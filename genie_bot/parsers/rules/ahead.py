@@ -34,8 +34,8 @@ def answers_a_later_question(reading: Reading) -> list[str]:
     if (not text or len(text.split()) > MAX_SHORT_ANSWER_WORDS or FILLER.fullmatch(text)
             or SENTENCE.search(extract.free_text(text)) or re.fullmatch(r"[\d\s.,:/#-]+", text)
             or addresses_the_agent(reading.text) or small_talk(reading.text) or extract.says_unknown(reading.text)
-            or extract.yes_no(reading.text) is not None):
-        return []
+            or extract.yes_no(reading.text) is not None or extract.without_pronoun_one(text) != text):
+        return []  # "the second one" points at a list, it is no value
     for f in ws.fields.values():
         if (f.kind == "input" and is_free_text(f) and f is not asked and instance.values.get(f.name) is None
                 and field_applies(reading.spec, reading.state, instance, f, reading.today)):

@@ -14,8 +14,9 @@ from .reading import Reading
 from .records import table_of
 
 
-def record_search(reading: Reading) -> list[str]:
-    """``answer(...)`` for a message describing records of the table being asked about, else nothing."""
+def record_search(reading: Reading, text: str | None = None) -> list[str]:
+    """``answer(...)`` for a message describing records of the table being asked about, else nothing
+    (``text``: the words of the message left to describe them, once other values were read)."""
     if reading.knowledge is None:
         return []
     tables = _tables_wanted(reading)
@@ -23,7 +24,7 @@ def record_search(reading: Reading) -> list[str]:
         return []  # a record named is a choice, not a search
     described = {squashed(v) for t in tables for v in reading.knowledge.column_values(t).find(reading.text).values()}
     if described - _options_of_open_fields(reading):
-        return [f"answer({resolved(reading, reading.text)!r})"]
+        return [f"answer({resolved(reading, text or reading.text)!r})"]
     return []
 
 

@@ -203,7 +203,7 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
 
 def _only_free_number(reading: Reading) -> float | None:
     """The single number of the message that is not part of a date, a time, a record's name or a format."""
-    text = _PRONOUN_ONE.sub(lambda m: " " * len(m.group(0)), reading.masked())  # "the second one" is no number
+    text = extract.without_pronoun_one(reading.masked())  # "the second one" is no number
     spans = [(m.start, m.end) for table in _tables(reading) for m in reading.mentions(table)]
     found_dates = dates.find_dates(text, reading.today) if dates.mentions_date(text) else ()
     spans += [(found.start, found.end) for found in found_dates + dates.find_times(text)]
@@ -216,8 +216,6 @@ def _only_free_number(reading: Reading) -> float | None:
     return found[0] if len(found) == 1 else None
 
 
-_PRONOUN_ONE = re.compile(r"\b(the|that|this|which|any|each|every|another|other|first|second|third|fourth|fifth|last|"
-                          r"next|same|right|wrong|cheaper|better|nicer|closer|new|old) one\b", re.I)
 
 
 def _tables(reading: Reading) -> list[str]:
