@@ -142,10 +142,16 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
 
 
 def _is_date_phrase(phrase: str) -> bool:
-    """Not a bare number or a clock time alone."""
+    """Not a bare number or a clock time alone, and saying a date in words a person would use
+    (dateparser reads "we" in "can we do 7pm" as Wednesday)."""
     p = phrase.strip()
     return not (re.fullmatch(r"\d+", p) or re.fullmatch(r"\d{1,2}([:.]\d\d)?\s*([ap]\.?m\.?)?", p, re.I)
-                or re.fullmatch(r"(at|on|in|by)\s+\d+", p, re.I))
+                or re.fullmatch(r"(at|on|in|by)\s+\d+", p, re.I)) and bool(_DATE_WORDING.search(p))
+
+
+_DATE_WORDING = re.compile(r"\d|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|"
+                           r"\b(today|tonight|tomorrow|yesterday|now|week|weeks|month|months|year|years|weekend|fortnight|"
+                           r"days?|ago)\b", re.I)
 
 
 def _days_of_month(day: int, today: dt.date) -> list[dt.date]:
@@ -220,4 +226,5 @@ _DATE_TALK = re.compile(
     r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|"
     r"dec(ember)?)\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day\b|"
     r"\b(today|tonight|tomorrow|yesterday|(next|this|last) (week|month|year))\b|\d\s*/\s*\d|\b\d{4}-\d\d?-\d\d?\b|"
+    r"\b(next|this|last|on|coming|by|until|till|for)\s+(mon|tues?|weds?|thu|thurs?|fri|sat|sun)\b|"
     r"\b(born|birth\w*|year)\b", re.I)

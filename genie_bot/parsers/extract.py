@@ -323,11 +323,15 @@ NOUN_ABBREVIATIONS = {"ppl": "people", "pple": "people", "pax": "people", "hrs":
 _NOUN_ABBREVIATION = re.compile(rf"\b({'|'.join(NOUN_ABBREVIATIONS)})\b")
 
 
+_CLOCK_TIME = re.compile(r"\b\d{1,2}[:.]\d\d\s*(?:[ap]\.?m\b\.?)?|\b\d{1,2}\s*[ap]\.?m\b\.?")
+
+
 def number_with_noun(text: str, f: Field) -> float | None:
     """A number next to one of the field's words: "question 5", "starting at number 4", "question
     four", then "4 people", "three units", "the second question"."""
     keywords = _field_words(f)
     t = _NOUN_ABBREVIATION.sub(lambda m: NOUN_ABBREVIATIONS[m.group(1)], normalise(text))
+    t = _CLOCK_TIME.sub(" ", t)  # "5 people, 12:30pm": 12 counts no people
     tokens = re.findall(r"#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[a-z]+", t)
 
     def is_keyword(word: str) -> bool:
