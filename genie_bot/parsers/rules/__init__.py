@@ -13,7 +13,8 @@ each a module of this package, tested on its own:
 4. ``asked``: the answer to the question just asked;
 5. ``other_field``: else, a short typed answer to another open field;
 6. ``tasks``: starting the task the message asks for, with every value it gives;
-7. ``volunteered``: values for other fields of the open tasks, and corrections;
+7. ``volunteered``: values for other fields of the open tasks, and corrections (``corrections``),
+   and values said for each of several parts by naming it (``per_record``: "4 for 229 and 3 for 231n");
 8. ``ahead`` and ``otherwise``: when nothing else was read, a bare value for the question
    asked next, or a remark meaning "go on";
 9. the agent's only task; small talk and remarks.
@@ -40,6 +41,7 @@ from .fields import is_free_text
 from .other_field import answers_another_field
 from .otherwise import otherwise
 from .questions import information_question, knowledge_question, tentative_answer
+from .per_record import values_per_record
 from .reading import Reading
 from .searches import record_search
 from .tasks import opens_the_only_task, restates_open_task, start_requested_task, task_match_requested
@@ -93,6 +95,7 @@ def read(reading: Reading) -> Parse:
         return Parse("\n".join(searched + volunteered(reading, free_text=False)))
     corrected = corrections(reading)
     statements.extend(corrected)
+    statements.extend(values_per_record(reading))
     answered = [] if corrected and _not_an_answer(reading) else answer_question(reading)
     statements.extend(answered)
     if not answered:
@@ -123,7 +126,7 @@ def _not_an_answer(reading: Reading) -> bool:
         return True
     instance = reading.state.instances.get(getattr(act, "instance", None) or "")
     f = reading.spec.tasks[instance.worksheet].fields.get(act.field) if instance and isinstance(act, AskField) else None
-    return f is not None and is_free_text(f)
+    return f is not None and (is_free_text(f) or f.type.kind == "confirm")  # "is this list correct?" too
 
 
 def _nothing_to_do(reading: Reading) -> Parse:

@@ -78,9 +78,33 @@ def _replaced(reading: Reading, match: re.Match) -> list[str] | None:
         for f in ws.fields.values():
             if f.kind == "input" and _names(instance.values.get(f.name), old):
                 reading.used.append(match.span("old"))  # the old value names no new one
-                new = typed(reading, f, match.group("new"), whole_answer=True, instance=instance)
+                said = _last_said(match.group("new"))
+                counted = _counted_field(ws.fields.values(), said)
+                if counted is not None:  # "change cs 231n to 3 units": the units of that course
+                    f, new = counted
+                else:
+                    new = typed(reading, f, said, whole_answer=True, instance=instance)
                 reading.corrected.add(f.name)
                 return [] if new is None else [reading.assign(instance, f, new)]
+    return None
+
+
+def _last_said(text: str) -> str:
+    """What a message settles on when it corrects itself: "3 units... no actually 4 units" says 4 units."""
+    parts = [p for p in _SELF_CORRECTION.split(text) if p and p.strip(" .,!")]
+    return parts[-1].strip() if parts else text
+
+
+_SELF_CORRECTION = re.compile(r"\.\.\.|\b(?:no,? actually|actually|i mean|sorry|make that|or rather|rather)\b", re.I)
+
+
+def _counted_field(fields: Any, text: str) -> tuple[Field, Any] | None:
+    """A number field the text counts ("4 units"), with its number."""
+    for g in fields:
+        if g.kind == "input" and g.type.kind in ("int", "float"):
+            number = extract.number_with_noun(text, g)
+            if number is not None:
+                return g, int(number) if g.type.kind == "int" and float(number).is_integer() else number
     return None
 
 

@@ -1,0 +1,87 @@
+"""Strategy: values given for each of several parts by naming them ("4 for 229 and 3 for 231n").
+
+When a task holds several parts of one kind, each named by a record (two courses), a clause
+that names one of those records and gives a value belongs to that part: "4 units for 229 and
+3 for 231n" gives CS229's units 4 and CS231N's 3, whichever course was asked about.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...spec import NA, Field
+from ...state import WorksheetInstance
+from ...knowledge.mentions import squashed
+from .. import enums, extract
+from .reading import Reading
+from .records import table_of
+
+_PARTS = re.compile(r"[^,;]+?(?=,|;|\band\b|$)", re.I)
+
+
+def values_per_record(reading: Reading) -> list[str]:
+    if reading.knowledge is None:
+        return []
+    named = _parts_by_name(reading)
+    if len(named) < 2:
+        return []  # one part: the other strategies read it
+    out = []
+    for match in _PARTS.finditer(reading.text):
+        start, end = match.span()
+        owners = [(i, span) for i, names in named for span in _phrases(reading.text, start, end)
+                  if squashed(reading.text[span[0]:span[1]]) in names]
+        if len({i.name for i, _ in owners}) != 1:
+            continue
+        instance, (said_start, said_end) = owners[0]
+        rest = reading.text[start:said_start] + " " + reading.text[said_end:end]
+        for f in _open_fields(reading, instance):
+            value = _value(f, rest)
+            if value is not None:
+                out.append(reading.assign(instance, f, value))
+                reading.used.append((start, end))
+                break
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z0-9][\w'&-]*")
+
+
+def _phrases(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of the words and pairs of words between ``start`` and ``end`` ("229", "cs 229")."""
+    words = [m.span() for m in _WORD.finditer(text, start, end)]
+    return words + [(a[0], b[1]) for a, b in zip(words, words[1:])]
+
+
+def _parts_by_name(reading: Reading) -> list[tuple[WorksheetInstance, set[str]]]:
+    """Instances of the open tasks whose naming field holds a record, with the ways to name it:
+    as given, by its key, and by the number of a code ("229" for CS 229)."""
+    out = []
+    for instance in reading.state.instances.values():
+        if not reading.state.root_of(instance).open:
+            continue
+        for f in reading.spec.tasks[instance.worksheet].fields.values():
+            table, held = table_of(reading.spec, f), instance.values.get(f.name)
+            if table is None or held in (None, NA):
+                continue
+            key = reading.spec.knowledge[table].primary_key
+            names = {squashed(str(v)) for v in ([held.get(key), held.get("name")] if isinstance(held, dict) else [held]) if v}
+            names |= {code.group(1) for n in list(names) for code in [re.match(r"^[a-z]+(\d+[a-z]?)$", n)] if code}
+            out.append((instance, names))
+    return out
+
+
+def _open_fields(reading: Reading, instance: WorksheetInstance) -> list[Field]:
+    ws = reading.spec.tasks[instance.worksheet]
+    return [f for f in ws.fields.values() if f.kind == "input" and table_of(reading.spec, f) is None
+            and instance.values.get(f.name) is None and (instance.name, f.name) not in reading.assigned]
+
+
+def _value(f: Field, text: str) -> Any:
+    """A typed value the clause gives the field: a number for a count, an option for a choice."""
+    if f.type.kind in ("int", "float"):
+        number = extract.number_for(text, f)
+        return None if number is None else (int(number) if f.type.kind == "int" and number.is_integer() else number)
+    if f.type.kind == "enum":
+        return enums.mentioned_enum_value(text, f, explicit=True)
+    return None
