@@ -17,7 +17,8 @@ class Parse:
     understood: bool = True
     """False when the parser could not make sense of the message (the reply says so)."""
     reason: str | None = None
-    """Why it could not, in words for the user, when there is more to say than "sorry"."""
+    """Said to the user before the agent's acts: why the message could not be understood, when
+    there is more to say than "sorry", or the answer to a question about the agent itself."""
     answers_question: bool = False
     """True when the statements answer exactly the question the agent just asked."""
     source: str = "rules"

@@ -29,7 +29,7 @@ class TemplateResponder:
 
     def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
         parts = []
-        if not parse.understood and not any(isinstance(a, Report) for a in acts):
+        if (parse.reason or not parse.understood) and not any(isinstance(a, Report) for a in acts):
             parts.append(parse.reason or NOT_UNDERSTOOD)
         for index, act in enumerate(acts):
             if isinstance(act, Report) and _told_by_worksheet(acts[index + 1:]):

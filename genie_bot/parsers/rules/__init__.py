@@ -46,7 +46,7 @@ from .reading import Reading
 from .searches import record_search
 from .tasks import opens_the_only_task, restates_open_task, start_requested_task, task_match_requested
 from .volunteered import volunteered
-from .words import CHITCHAT, QUESTION, REQUEST, SENTENCE, plea_for_help
+from .words import ABOUT_THE_AGENT, CHITCHAT, QUESTION, REQUEST, SENTENCE, plea_for_help
 
 __all__ = ["QUESTION", "RuleParser"]
 
@@ -82,6 +82,8 @@ def read(reading: Reading) -> Parse:
     steered = command(reading)
     if steered is not None:
         return Parse(steered)
+    if ABOUT_THE_AGENT.match(reading.text):  # "what can you do?": what the agent is for, then its question
+        return Parse("# a question about the agent", reason=" ".join((reading.spec.greeting or reading.spec.description).split()))
     statements = reading.statements
     if information_question(reading.text) is not None and not tentative_answer(reading):
         if start_requested_task(reading, answered_already=False):  # "what's the status of TKT-00042?"

@@ -12,13 +12,24 @@ from .words import START_OVER, cancels
 
 def command(reading: Reading) -> str | None:
     """The statements for a command, or None when the message is not one."""
-    if cancels(reading.text):
+    if cancels(reading.text) and not _says_what_the_task_does(reading):
         return "exitws()" if reading.open_instances() else "# nothing to cancel"
     if START_OVER.match(reading.text):
         return _start_over(reading)
     if extract.is_farewell(reading.text) and not _answers_with_yes_or_no(reading):
         return _farewell(reading)  # "got it, thanks, bye" closes the conversation whatever was asked
     return None
+
+
+def _says_what_the_task_does(reading: Reading) -> bool:
+    """"just drop it" while changing a course described as "swap or drop a course" asks for what
+    the task does; it does not drop the task."""
+    verbs = extract.content_words(reading.text) & _DROPPING_VERBS
+    described = " ".join(f"{f.description} {' '.join(f.value_descriptions.values())}" for f in reading.open_fields())
+    return bool(verbs & extract.content_words(described))
+
+
+_DROPPING_VERBS = {"drop", "cancel", "stop", "quit", "exit", "abort", "scrap"}
 
 
 def _answers_with_yes_or_no(reading: Reading) -> bool:

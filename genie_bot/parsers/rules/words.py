@@ -26,6 +26,10 @@ QUESTION = re.compile(r"(\?\s*$)|^(what|which|who|where|when|how|is|are|does|do|
                       r"search|recommend|any)\b", re.I)
 ASKS_THE_AGENT = re.compile(r"^(why|who|how|what)\b.*\?|^.*\b(you|your)\b.*\?\s*$", re.I)
 """A question to the agent ("Who are you?", "Why do you need that?"), not an answer."""
+ABOUT_THE_AGENT = re.compile(r"^(hi|hey|hello|so|ok(ay)?|um+|hm+)?[\s,.!]*((what|how) (can|do|could|else can) (you|u) "
+                             r"(do|help( me)?( with)?)( for me)?|what are (you|u)|what is this( bot)?|options|menu)[\s?!.]*$",
+                             re.I)
+"""A question about what the agent is for ("what can you do?"): answered with its greeting."""
 REQUEST = re.compile(r"\b(can|could|would|will) you\b|\b(i want|i'?d like|i would like|i need|help me|please|let'?s)\b",
                      re.I)
 """A request; a message with none and no question is a remark ("this is so frustrating")."""
