@@ -44,7 +44,9 @@ from .questions import information_question, knowledge_question, tentative_answe
 from .per_record import values_per_record
 from .reading import Reading
 from .searches import record_search
-from .tasks import opens_the_only_task, restates_open_task, start_requested_task, task_match_requested
+from .segments import parts
+from .tasks import (opens_the_only_task, requests_a_new_task, restates_open_task, start_requested_task,
+                    task_match_requested)
 from .volunteered import volunteered
 from .words import ABOUT_THE_AGENT, CHITCHAT, QUESTION, REQUEST, SENTENCE, plea_for_help
 
@@ -95,6 +97,17 @@ def read(reading: Reading) -> Parse:
     searched = record_search(reading)
     if searched and not task_match_requested(reading):
         return Parse("\n".join(searched + volunteered(reading, free_text=False)))
+    spans = parts(reading) if reading.open_instances() and not requests_a_new_task(reading) else []
+    if spans:  # "cs 106a for credit/no credit 5 units and cs 103 letter 4 units": each course its own details
+        said = [read_values(reading.part(start, end)) for start, end in spans]
+        statements.extend(line for parse in said for line in parse.statements.splitlines() if parse.understood)
+        return Parse("\n".join(statements)) if statements else _nothing_to_do(reading)
+    return read_values(reading, searched)
+
+
+def read_values(reading: Reading, searched: list[str] | None = None) -> Parse:
+    """The pipeline from corrections on: the values a message (or one part of it) gives."""
+    statements = reading.statements
     corrected = corrections(reading)
     statements.extend(corrected)
     statements.extend(values_per_record(reading))

@@ -78,9 +78,17 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
     source = reading.text if has_pattern(f) else _without_formatted_values(reading.text, others)
     spans = extract.clause_spans(source)
     kept = [(s, e) for s, e in spans if keep(source[s:e]) and (
-        extract.mentions(source[s:e], f) or not any(claimed_by(source[s:e], g) for g in others))]
+        extract.mentions(source[s:e], f) or _names_its_record(reading, f, s, e)
+        or not any(claimed_by(source[s:e], g) for g in others))]
     text = source.strip() if kept == spans else extract.joined(source, kept)  # untouched, "?" and all
     return without_options(text, [g for g in others if g.type.kind == "enum"]) if is_free_text(f) else text
+
+
+def _names_its_record(reading: Reading, f: Field, start: int, end: int) -> bool:
+    """The clause names a record of the table ``f`` takes its values from ("cs 106a for 5 units" is
+    about the course, whatever else it says)."""
+    table = f.values_from or (f.type.ref if f.type.ref in reading.spec.knowledge else None)
+    return table is not None and any(start <= m.start and m.end <= end for m in reading.mentions(table))
 
 
 def _without_formatted_values(text: str, others: list[Field]) -> str:

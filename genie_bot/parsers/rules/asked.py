@@ -51,6 +51,8 @@ def answer_question(reading: Reading) -> list[str]:
     if instance is None or act.field not in reading.spec.tasks[instance.worksheet].fields:
         return []
     f = reading.spec.tasks[instance.worksheet].fields[act.field]
+    if (instance.name, f.name) in reading.assigned:
+        return []  # an earlier part of the message answered it
     if _about_another_record(reading, instance):
         return []  # "also cs 221 pass fail 3 units" asked for CS224N's units: the values are the new course's
     skipped = _skipped_for_later(reading, f, instance)

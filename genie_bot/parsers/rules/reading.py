@@ -89,6 +89,12 @@ class Reading:
     def unused(self, start: int, end: int) -> bool:
         return all(end <= s or start >= e for s, e in self.used)
 
+    def part(self, start: int, end: int) -> "Reading":
+        """A reading of ``text[start:end]`` alone that shares what this one took (the fields
+        assigned, their values, the corrections), for reading a message one part at a time."""
+        return Reading(self.spec, self.state, self.text[start:end].strip(), self.today, self.knowledge,
+                       assigned=self.assigned, given=self.given, corrected=self.corrected, chose_by=self.chose_by)
+
     def take_number(self, number: float) -> None:
         """The number is a value now ("a table for 4"): no other field reads it."""
         self.used.extend(m.span() for m in re.finditer(rf"(?<![\w.]){number:g}(?![\w])", self.text))

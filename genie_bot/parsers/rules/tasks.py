@@ -48,6 +48,12 @@ def task_match_requested(reading: Reading) -> bool:
     return ws is not None and score >= TASK_THRESHOLD
 
 
+def requests_a_new_task(reading: Reading) -> bool:
+    """Whether the message asks for a task that is not open yet."""
+    ws, score = task_match(reading)
+    return ws is not None and score >= TASK_THRESHOLD and not is_open(reading, ws)
+
+
 def start_requested_task(reading: Reading, answered_already: bool) -> bool:
     """Strategy: start the task the message asks for, unless it is open already; whether it did."""
     ws, score = task_match(reading)

@@ -65,7 +65,8 @@ def constructor(reading: Reading, ws: TaskWorksheet, name: str, given: dict[str,
     args = {k: formal_value(v) for k, v in values.items()}
     args.update(nested_args or {})
     args.update(nested_values(reading, ws, target))
-    reading.assigned.update((name, k) for k in args)
+    if name:  # a nested worksheet being tried out ("") takes nothing yet
+        reading.assigned.update((name, k) for k in args)
     return f"{ws.name}({', '.join(f'{k}={v}' for k, v in args.items())})"
 
 
