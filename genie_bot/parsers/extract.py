@@ -219,7 +219,14 @@ def pattern_values(text: str, pattern: str) -> list[str]:
     flags = re.match(r"\(\?[aiLmsux]+\)", pattern)  # global flags must stay in front: (?i)TKT-\d{5}
     prefix, body = (flags.group(0), pattern[flags.end():]) if flags else ("", pattern)
     bounded = re.compile(rf"{prefix}(?<![\w/.-])(?:{body})(?![\w/-]|\.\w)")
-    return [m.group(0) for m in bounded.finditer(text)]
+    found = [m.group(0) for m in bounded.finditer(text)]
+    if found or not _DIGIT_GROUPS.search(text):
+        return found
+    joined = _DIGIT_GROUPS.sub(lambda m: re.sub(r"[\s-]", "", m.group(0)), text)  # "0634 5678" is 06345678
+    return [v for v in (m.group(0) for m in bounded.finditer(joined)) if v.isdigit()]
+
+
+_DIGIT_GROUPS = re.compile(r"\b\d{2,}(?:[ -]\d{2,})+\b")
 
 
 ROLE_PREPOSITIONS = ("from", "to", "at", "near", "in", "for", "with", "on")

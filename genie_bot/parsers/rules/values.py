@@ -37,7 +37,10 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
             return named or implied
         return enums.enum_value(text, f) if whole_answer else enums.mentioned_enum_value(text, f)
     if kind in ("bool", "confirm"):
-        return extract.yes_no(text)
+        said = extract.yes_no(text)
+        if said is None and kind == "bool" and whole_answer and _restates(text, f):
+            said = not _NEGATED.search(text)  # "i am an international student", "I'm not"
+        return said
     if kind in ("int", "float"):
         number = extract.number_for(text, f) if whole_answer else extract.number_with_noun(text, f)
         if number is None:
@@ -69,6 +72,16 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
     if kind == "str":
         return (extract.role_phrase(text, f) or extract.free_text(text)) if whole_answer else None
     return None
+
+
+_NEGATED = re.compile(r"\b(not|never|no|n't|isn'?t|aren'?t|am not|i'?m not)\b", re.I)
+
+
+def _restates(text: str, f: Field) -> bool:
+    """The reply says the question back as a statement: every word of the field's name is in it."""
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    named = [w for w in extract.name_words(f) if len(w) >= 3]
+    return bool(named) and all(any(w.startswith(n) for w in words) for n in named)
 
 
 MAX_NAME_WORDS = 6
