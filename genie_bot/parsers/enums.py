@@ -134,14 +134,23 @@ def _as_written(value: str) -> str:
     return rf"(?<!\w){'[^a-z0-9]+'.join(map(re.escape, words))}(?!\w)" if words else re.escape(value.lower())
 
 
-def _described_values(text: str, f: Field, ignore: set[str] = frozenset()) -> list[str]:
+def described_member(text: str, f: Field) -> str | None:
+    """The member only the description of which says what the message says ("the class is full"
+    for "get onto the waitlist of a full course"); the words of members' names do not count here."""
+    found = _described_values(text, f, name_weight=0)
+    return found[0] if found else None
+
+
+def _described_values(text: str, f: Field, ignore: set[str] = frozenset(), name_weight: int = 2) -> list[str]:
     """The member whose name and description have the most words of the message: a word of its
     name counts twice, a word of its description only when no other member has it ("the
-    waitlist" names the member described as "get onto the waitlist of a full course")."""
-    words = _chosen_words(text)
+    waitlist" names the member described as "get onto the waitlist of a full course"); a word every
+    member uses ("course" for changing a course or joining a full course's waitlist) chooses none."""
+    said = {v: content_words(f"{v} {f.value_descriptions.get(v, '')}") for v in f.values}
+    words = _chosen_words(text) - (set.intersection(*said.values()) if len(said) > 1 else set())
     names = {v: content_words(v) for v in f.values}
     described = {v: content_words(f.value_descriptions.get(v, "")) - names[v] - ignore for v in f.values}
-    hits = {v: 2 * len(words & names[v]) + len(words & (described[v] - set().union(
+    hits = {v: name_weight * len(words & names[v]) + len(words & (described[v] - set().union(
         *(names[o] | described[o] for o in f.values if o != v)))) for v in f.values}
     best = max(hits.values(), default=0)
     winners = [v for v, n in hits.items() if n == best]

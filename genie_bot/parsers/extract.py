@@ -384,19 +384,26 @@ def _field_words(f: Field) -> set[str]:
 
 # -- free text and content words -------------------------------------------------------------------------
 _ANSWER_PREFIX = re.compile(
-    r"^(it'?s|it is|that'?s|that is|i'?m|i am|my \w+( \w+)? is|the \w+( \w+)? is|call me|i'?d like|i want|"
-    r"i would like|please|um+|uh+|well|so)\s+", re.I)
+    r"^(it'?s|it is|that'?s|that is|i'?m|i am|call me|i'?d like|i want|i would like|please|um+|uh+|well|so)\s+", re.I)
+_SUBJECT_PREFIX = re.compile(r"^(?:my|the) (?P<subject>\w+(?: \w+)?) is\s+", re.I)
+_TRAILING_LINK = re.compile(r"[\s,;]+(and|but|or|so|plus|also)$", re.I)
 
 
-def free_text(text: str) -> str:
-    """The answer part of a free-text reply ("my name is Ann Lee" -> "Ann Lee")."""
+def free_text(text: str, f: Field | None = None) -> str:
+    """The answer part of a free-text reply ("my name is Ann Lee" -> "Ann Lee"). With ``f``, "my X is"
+    is dropped only when X names the field: "my adviser is cc'd on this" is all a note."""
     value = text.strip()
     for _ in range(3):
         stripped = _ANSWER_PREFIX.sub("", value)
+        subject = _SUBJECT_PREFIX.match(stripped)
+        if subject and (f is None or content_words(subject.group("subject")) & content_words(
+                f"{f.name.replace('_', ' ')} {f.description}")):
+            stripped = stripped[subject.end():]
         if stripped == value:
             break
         value = stripped
-    return value.strip().rstrip(".!") or text.strip()
+    value = _TRAILING_LINK.sub("", value.strip().rstrip(".!"))  # "bio 284 and" is "bio 284"
+    return value or text.strip()
 
 
 _STOPWORDS = {"i", "me", "my", "we", "our", "you", "your", "a", "an", "the", "to", "of", "for", "in", "on", "at", "and",
@@ -407,12 +414,15 @@ _STOPWORDS = {"i", "me", "my", "we", "our", "you", "your", "a", "an", "the", "to
 
 
 def stem(word: str) -> str:
+    """A word without its ending: "transferred", "transfers" -> "transfer"; "change", "changing",
+    "changes" -> "chang" (a final e is dropped, as "-ing" and "-ed" drop it)."""
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             root = word[: -len(suffix)]
             doubled = suffix in ("ing", "ed") and root[-1] == root[-2] and root[-1] not in "aeiouls"
-            return root[:-1] if doubled else root  # "transferred" -> "transfer", like "transfers"
-    return word
+            word = root[:-1] if doubled else root
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -425,8 +435,7 @@ def content_words(text: str) -> set[str]:
     return {SAME_MEANING.get(stem(w), stem(w)) for w in words if w not in _STOPWORDS and len(w) > 1}
 
 
-SAME_MEANING = {"switch": "change", "swap": "change", "swapp": "change", "class": "course", "classe": "course",
-                "reserve": "book", "reserv": "book", "reservation": "book", "booking": "book", "child": "kid",
-                "children": "kid", "kiddo": "kid"}
+SAME_MEANING = {"switch": "chang", "swap": "chang", "swapp": "chang", "class": "cours", "reserv": "book",
+                "reservation": "book", "child": "kid", "children": "kid", "kiddo": "kid"}
 """Everyday words for the same thing, by stem: a user who wants to "switch classes" wants to
 change a course, whatever words a worksheet's descriptions use."""

@@ -39,6 +39,6 @@ def answers_a_later_question(reading: Reading) -> list[str]:
     for f in ws.fields.values():
         if (f.kind == "input" and is_free_text(f) and f is not asked and instance.values.get(f.name) is None
                 and field_applies(reading.spec, reading.state, instance, f, reading.today)):
-            value = extract.role_phrase(text, f) or extract.free_text(text)
+            value = extract.role_phrase(text, f) or extract.free_text(text, f)
             return [reading.assign(instance, f, value)]
     return []

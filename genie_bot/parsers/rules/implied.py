@@ -45,7 +45,8 @@ def _gives_value(reading: Reading, g: Field, depth: int) -> int:
         return _gives_values(reading, nested, depth - 1) if depth > 0 else 0
     text = reading.text
     if g.type.kind == "enum":  # a nested worksheet's option may be said by its description ("the class is full")
-        return int(enums.mentioned_enum_value(text, g, explicit=depth == MAX_DEPTH) is not None)
+        named = enums.mentioned_enum_value(text, g, explicit=True)
+        return int(named is not None or (depth < MAX_DEPTH and enums.described_member(text, g) is not None))
     if g.type.kind in ("date", "datetime"):
         return int(dates.mentions_date(text) and bool(dates.find_dates(text, reading.today)))
     if g.type.kind == "str" and has_pattern(g):

@@ -70,7 +70,7 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         found = extract.pattern_values(text, f.validation.pattern)
         return found[0] if found else None
     if kind == "str":
-        return (extract.role_phrase(text, f) or extract.free_text(text)) if whole_answer else None
+        return (extract.role_phrase(text, f) or extract.free_text(text, f)) if whole_answer else None
     return None
 
 
