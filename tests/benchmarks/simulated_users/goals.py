@@ -76,7 +76,7 @@ def table_rows(spec: AgentSpec, table: str) -> list[TableRow]:
     kb = spec.knowledge[table]
     if kb.csv is None:
         return []
-    path = kb.csv if kb.csv.is_absolute() else spec.directory / kb.csv
+    path = kb.csv  # the loader resolved it against the agent's directory
     types = tuple((name, column.type or "str") for name, column in kb.columns.items())
     key = kb.primary_key or next(iter(kb.columns))
     return [TableRow(table, str(row[key]), row) for row in _read_table(path, types)]

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from genie_bot.acts import Cancelled
 from genie_bot.agent import Agent
@@ -79,8 +80,23 @@ def judge_submission(spec: AgentSpec, goal: Goal, state: DialogueState, calls: l
     instance = state.named(calls[0].instance)
     if instance is None or instance.worksheet != goal.worksheet:
         return "wrong submission", []
-    wrong = differences(spec, goal, instance_tree(state, instance))
+    wrong = differences(spec, goal, submitted_tree(goal, calls[0].args, instance_tree(state, instance)))
     return ("wrong submission" if wrong else "success"), wrong
+
+
+def submitted_tree(goal: Goal, args: dict[str, Any], held: dict[str, Any]) -> dict[str, Any]:
+    """The submitted values by the task's field names: an argument named after a field is that field;
+    a record argument (``details: self.troubleshoot_details or ...``) is the nested field whose goal
+    shares its keys. Fields not passed to the API keep the value the agent held."""
+    tree = dict(held)
+    for name, value in args.items():
+        if name in goal.values:
+            tree[name] = value
+        elif isinstance(value, dict):
+            for field_name, wanted in goal.values.items():
+                if isinstance(wanted, Goal) and set(wanted.values) & set(value):
+                    tree[field_name] = value
+    return tree
 
 
 def run_user(spec: AgentSpec, agent: Agent, number: int, seed: int, today: dt.date) -> UserRun:
@@ -113,8 +129,9 @@ def run_user(spec: AgentSpec, agent: Agent, number: int, seed: int, today: dt.da
             run.outcome, run.detail = "abandoned", "the task was cancelled"
             return run
         question = next((a.formal() for a in reply.acts if a.is_question), None)
-        repeats = repeats + 1 if question is not None and question == last_question else 1
-        last_question = question
+        if question is not None:  # a turn without a question ("what would you like to change?") is no way out
+            repeats = repeats + 1 if question == last_question else 1
+            last_question = question
         if repeats >= REPEATS_TO_STALL:
             run.outcome, run.detail = "stalled", f"asked {repeats} times in a row: {question}"
             return run

@@ -19,7 +19,7 @@ from genie_bot.spec import AgentSpec, Field
 from genie_bot.state import DialogueState
 
 from .checker import Difference, differences, field_of, instance_tree
-from .goals import Goal, TableRow, table_rows
+from .goals import Goal, TableRow
 from .phrasing import Piece, Style, course_code_forms, render, say_date, say_number, say_time
 from .vocab import (CONFIRM, DECLINE, DONT_KNOW, ENUM_WORDS, FACT_CUES, LABELS, NO, QUESTIONS, YES)
 
@@ -27,8 +27,8 @@ GREETINGS = ["", "", "hi ", "hey, ", "hello! ", "hi there, "]
 OPENERS = ["i'd like to {t}", "can you help me {t}", "i want to {t}", "{t} please", "need to {t}"]
 TASK_WORDS = {"BookRestaurant": ["book a table", "make a reservation", "reserve a table"],
               "Main": ["file a ticket", "enroll in some classes", "get some help"]}
-CORRECTIONS = ["actually make it {fact}", "sorry, {fact}", "wait, i meant {v}", "oops, the {label} should be {v}",
-               "change that to {v}"]
+CORRECTIONS = ["actually make it {fact}", "sorry, {fact}", "oops, the {label} should be {v}",
+               "actually the {label} is {v}", "wait, change the {label} to {v}"]
 WRONG_SUMMARY = ["no, the {label} is wrong, it should be {v}", "no the {label} should be {v}", "no, {fact}",
                  "change the {label} to {v}", "no, the {label} is wrong"]
 PERSONAL = ("name", "email", " id ")
@@ -64,7 +64,7 @@ class SimulatedUser:
             count = self.rng.randint(1, min(4, len(facts)))
             chosen = facts[:count]
             for path in chosen:
-                pieces.append(Piece(self.rng.choice([" ", ", ", " "])))
+                pieces.append(Piece(self.rng.choice([" ", ", "])))
                 pieces.extend(self._fact(path))
         return render(pieces, self.style, self.rng)
 
@@ -110,8 +110,8 @@ class SimulatedUser:
                 return asked
         if isinstance(question, AskField):
             return self._answer_field(question, state)
-        if isinstance(question, AskForConfirmation):
-            return self._check_summary(question.instance, state)
+        if isinstance(question, AskForConfirmation):  # the user checks what the summary shows
+            return self._check_summary(question.instance, state, shown=question.values)
         if isinstance(question, AskForFieldConfirmation):
             return self._check_summary(question.instance, state, question.field)
         if isinstance(question, ProposeWorksheet):
@@ -153,7 +153,8 @@ class SimulatedUser:
         pieces = self._value(path, f, self._slipped(path, f, value))
         extra = self._next_unsaid(node, ask.field, state, where)
         if extra is not None and self.rng.random() < self.style.chatty * 0.4:
-            pieces += [Piece(self.rng.choice([", ", " and ", " "]))] + self._fact(extra)
+            joiner = " and " if self.style.drops_punctuation else self.rng.choice([", ", " and ", ", and "])
+            pieces += [Piece(joiner)] + self._fact(extra)
         return render(pieces, self.style, self.rng)
 
     def _slipped(self, path: tuple[str, ...], f: Field, value: Any) -> Any:
@@ -189,13 +190,14 @@ class SimulatedUser:
             return None
         return None
 
-    def _check_summary(self, instance_name: str, state: DialogueState, only: str | None = None) -> str:
+    def _check_summary(self, instance_name: str, state: DialogueState, only: str | None = None,
+                       shown: dict[str, Any] | None = None) -> str:
         where = self._locate(state, instance_name)
         node = self.goal.node(where) if where is not None else None
         instance = state.named(instance_name)
         if node is None or instance is None:
             return render([Piece(self.rng.choice(NO))], self.style, self.rng)
-        wrong = differences(self.spec, node, instance_tree(state, instance), where)
+        wrong = differences(self.spec, node, shown if shown is not None else instance_tree(state, instance), where)
         wrong = [d for d in wrong if only is None or d.path[-1] == only]
         if not wrong:
             return render([Piece(self.rng.choice(CONFIRM))], self.style, self.rng)
@@ -209,10 +211,20 @@ class SimulatedUser:
         template = self.rng.choice(WRONG_SUMMARY)
         parts = {"v": self._value(difference.path, f, difference.wanted), "fact": self._fact(difference.path),
                  "label": [Piece(self._label(f))]}
+        row = self._row_of(difference.path)
+        if row is not None:  # "for cs 236, the units should be 3": which course is meant
+            parts["label"] = [Piece(self._label(f) + " for "), Piece(self._row_name(row), protected=True)]
         if template.endswith("is wrong"):  # the value follows in the next message
             follow_up = self.rng.choice(["it should be {v}", "{fact}", "the {label} is {v}"])
             self.pending = render(compose(follow_up, **parts), self.style, self.rng)
         return render(compose(template, **parts), self.style, self.rng)
+
+    def _row_of(self, path: tuple[str, ...]) -> TableRow | None:
+        """The table row a nested field belongs to (the course whose units are meant), if any."""
+        node = self.goal.node(path[:-1])
+        if node is None or not path[:-1]:
+            return None
+        return next((v for name, v in node.values.items() if isinstance(v, TableRow) and name != path[-1]), None)
 
     def _say_what_is_missing(self, state: DialogueState) -> str:
         """No question to answer: state the first fact the agent does not hold yet, or the task again."""
@@ -275,7 +287,7 @@ class SimulatedUser:
         node = self.goal.node(path[:-1])
         value = node.values[path[-1]] if value is None and node is not None else value
         said = self._value(path, f, value)
-        cues = FACT_CUES.get(f.name)
+        cues = FACT_CUES.get(f"{f.name}={value}") or FACT_CUES.get(f.name)
         if cues is None:
             if f.type.kind == "enum":
                 return said

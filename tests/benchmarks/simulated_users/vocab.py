@@ -40,6 +40,7 @@ ENUM_WORDS: dict[tuple[str, str], list[str]] = {
 
 FACT_CUES: dict[str, list[str]] = {
     "num_people": ["for {v}", "for {v} people", "party of {v}", "{v} of us", "{v} people"],
+    "num_people=1": ["just me", "for one person", "table for one", "1 person"],
     "date": ["{v}", "on {v}", "for {v}"],
     "time": ["at {v}", "around {v}", "at {v}"],
     "restaurant": ["at {v}", "at {v}"],
@@ -68,6 +69,9 @@ LABELS: dict[str, list[str]] = {
     "submission_date": ["date", "submission date"],
     "submission_time": ["date", "date i sent them"],
     "is_international_student": ["international status"],
+    "extra_details": ["note", "extra details", "additional info"],
+    "reason": ["reason"],
+    "special_request": ["special request", "note for the restaurant"],
 }
 
 QUESTIONS: dict[str, list[str]] = {
