@@ -44,6 +44,8 @@ class UserRun:
     outcome: str = "stalled"
     detail: str = ""
     turns: int = 0
+    submitted: dict[str, Any] | None = None
+    """The submitted values by field name (see :func:`submitted_tree`), when a submission was made."""
     transcript: list[Line] = field(default_factory=list)
 
 
@@ -72,15 +74,20 @@ def private_ledger() -> Iterator[None]:
                 os.environ[DATA_DIR_ENV] = previous
 
 
-def judge_submission(spec: AgentSpec, goal: Goal, state: DialogueState, calls: list[ApiRequest]
-                     ) -> tuple[str, list[Difference]]:
-    """success when exactly one submission was made, of the goal's task, with the goal's values."""
-    if len(calls) != 1:
-        return "wrong submission", []
-    instance = state.named(calls[0].instance)
+def submission_of(goal: Goal, state: DialogueState, calls: list[ApiRequest]) -> dict[str, Any] | None:
+    """What a turn's single submission of the goal's task held, by field name; None for none, several,
+    or another task's."""
+    instance = state.named(calls[0].instance) if len(calls) == 1 else None
     if instance is None or instance.worksheet != goal.worksheet:
+        return None
+    return submitted_tree(goal, calls[0].args, instance_tree(state, instance))
+
+
+def judge_submission(spec: AgentSpec, goal: Goal, submitted: dict[str, Any] | None) -> tuple[str, list[Difference]]:
+    """success when exactly one submission was made, of the goal's task, with the goal's values."""
+    if submitted is None:
         return "wrong submission", []
-    wrong = differences(spec, goal, submitted_tree(goal, calls[0].args, instance_tree(state, instance)))
+    wrong = differences(spec, goal, submitted)
     return ("wrong submission" if wrong else "success"), wrong
 
 
@@ -121,7 +128,8 @@ def run_user(spec: AgentSpec, agent: Agent, number: int, seed: int, today: dt.da
         run.transcript.append(Line(message, reply.text, [a.formal() for a in reply.acts]))
         submitted = [c for c in apis.calls[made_before:] if c.side_effects]
         if submitted:
-            run.outcome, wrong = judge_submission(spec, goal, state, submitted)
+            run.submitted = submission_of(goal, state, submitted)
+            run.outcome, wrong = judge_submission(spec, goal, run.submitted)
             run.detail = "; ".join(str(d) for d in wrong) or ("" if run.outcome == "success" else
                                                                 f"{len(submitted)} submissions")
             return run
