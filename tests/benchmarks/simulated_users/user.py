@@ -25,8 +25,9 @@ from .vocab import (CONFIRM, DECLINE, DONT_KNOW, ENUM_WORDS, FACT_CUES, LABELS, 
 
 GREETINGS = ["", "", "hi ", "hey, ", "hello! ", "hi there, "]
 OPENERS = ["i'd like to {t}", "can you help me {t}", "i want to {t}", "{t} please", "need to {t}"]
-TASK_WORDS = {"BookRestaurant": ["book a table", "make a reservation", "reserve a table"],
-              "Main": ["file a ticket", "enroll in some classes", "get some help"]}
+TASK_WORDS = {("restaurant_reservation", "BookRestaurant"): ["book a table", "make a reservation", "reserve a table"],
+              ("ticket_submission", "Main"): ["file a ticket", "open a support ticket", "submit a ticket"],
+              ("course_enrollment", "Main"): ["enroll in some classes", "sign up for courses", "register for classes"]}
 CORRECTIONS = ["actually make it {fact}", "sorry, {fact}", "oops, the {label} should be {v}",
                "actually the {label} is {v}", "wait, change the {label} to {v}"]
 WRONG_SUMMARY = ["no, the {label} is wrong, it should be {v}", "no the {label} should be {v}", "no, {fact}",
@@ -53,7 +54,7 @@ class SimulatedUser:
         facts = self._task_facts()
         if acts and self.rng.random() < 0.4:  # the agent opened with a question: just answer it
             return self.reply(acts, state)
-        task = self.rng.choice(TASK_WORDS.get(self.goal.worksheet, [self._task_phrase()]))
+        task = self.rng.choice(TASK_WORDS.get((self.spec.name, self.goal.worksheet), [self._task_phrase()]))
         pieces = [Piece(self.rng.choice(GREETINGS))]
         first_enum = self._first_enum_fact()
         if first_enum is not None and self.rng.random() < 0.7:
@@ -206,7 +207,8 @@ class SimulatedUser:
     def _correct(self, difference: Difference) -> str:
         f = field_of(self.spec, self.goal, difference.path)
         if difference.wanted is None:
-            text = f"no, leave out the {self._label(f)}"
+            text = self.rng.choice(["no, leave out the {l}", "no, i didn't ask for a {l}", "no, remove the {l}"]).format(
+                l=self._label(f))
             return render([Piece(text)], self.style, self.rng)
         template = self.rng.choice(WRONG_SUMMARY)
         parts = {"v": self._value(difference.path, f, difference.wanted), "fact": self._fact(difference.path),
@@ -234,7 +236,10 @@ class SimulatedUser:
         for difference in missing:
             if difference.wanted is not None:
                 return render(self._fact(difference.path), self.style, self.rng)
-        task = self.rng.choice(TASK_WORDS.get(self.goal.worksheet, [self._task_phrase()]))
+            label = self._label(field_of(self.spec, self.goal, difference.path))
+            return render([Piece(self.rng.choice(["remove the {l}", "there's no {l}", "no {l} please"]).format(l=label))],
+                          self.style, self.rng)
+        task = self.rng.choice(TASK_WORDS.get((self.spec.name, self.goal.worksheet), [self._task_phrase()]))
         return render([Piece(self.rng.choice(OPENERS).format(t=task))], self.style, self.rng)
 
     def _question_about(self, row: TableRow) -> str | None:
