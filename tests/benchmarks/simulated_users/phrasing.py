@@ -46,7 +46,9 @@ def say_date(value: dt.date, today: dt.date, rng: random.Random) -> str:
     elif delta == 7 or delta == -7:
         forms += ["in a week" if delta > 0 else "a week ago", f"{'next' if delta > 0 else 'last'} {weekday}"]
     elif 8 <= delta <= 13 and value.isocalendar()[1] == (today + dt.timedelta(days=7)).isocalendar()[1]:
-        forms += [f"next {weekday}", f"{weekday} next week"]
+        forms += [f"{weekday} next week"]
+        if value.weekday() <= today.weekday():  # "next friday" on a monday could mean this week's
+            forms += [f"next {weekday}"]
     if value.month == today.month and value.year == today.year and delta != 0:
         forms += [f"the {ordinal(value.day)}"]
     return rng.choice(forms)

@@ -297,8 +297,7 @@ class SimulatedUser:
             if f.type.kind == "enum":
                 return said
             return [Piece(f"{self.rng.choice(['my ', 'the ', ''])}{self._label(f)} is ")] + said
-        before, _, after = self.rng.choice(cues).partition("{v}")
-        return [Piece(before)] + said + [Piece(after)]
+        return compose(self.rng.choice(cues), v=said)
 
     def _label(self, f: Field) -> str:
         words = LABELS.get(f.name)
