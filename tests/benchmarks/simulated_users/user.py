@@ -173,7 +173,7 @@ class SimulatedUser:
         else:
             wrong = dt.time(value.hour + (1 if value.hour < 20 else -1), value.minute)
         self.pending = render(compose(self.rng.choice(CORRECTIONS), fact=self._fact(path, value),
-                                      v=self._value(path, f, value), label=[Piece(self._label(f))]),
+                                      v=self._value(path, f, value), label=self._label_in_row(path, f)),
                               self.style, self.rng)
         return wrong
 
@@ -211,15 +211,19 @@ class SimulatedUser:
                 l=self._label(f))
             return render([Piece(text)], self.style, self.rng)
         template = self.rng.choice(WRONG_SUMMARY)
-        parts = {"v": self._value(difference.path, f, difference.wanted), "fact": self._fact(difference.path),
-                 "label": [Piece(self._label(f))]}
-        row = self._row_of(difference.path)
-        if row is not None:  # "for cs 236, the units should be 3": which course is meant
-            parts["label"] = [Piece(self._label(f) + " for "), Piece(self._row_name(row), protected=True)]
+        parts = {"v": self._value(difference.path, f, difference.wanted), "fact": self._fact(difference.path)}
+        parts["label"] = self._label_in_row(difference.path, f)
         if template.endswith("is wrong"):  # the value follows in the next message
             follow_up = self.rng.choice(["it should be {v}", "{fact}", "the {label} is {v}"])
             self.pending = render(compose(follow_up, **parts), self.style, self.rng)
         return render(compose(template, **parts), self.style, self.rng)
+
+    def _label_in_row(self, path: tuple[str, ...], f: Field) -> list[Piece]:
+        """What the user calls the field; inside a repeated part, with its row ("the units for cs 236")."""
+        row = self._row_of(path)
+        if row is None:
+            return [Piece(self._label(f))]
+        return [Piece(self._label(f) + " for "), Piece(self._row_name(row), protected=True)]
 
     def _row_of(self, path: tuple[str, ...]) -> TableRow | None:
         """The table row a nested field belongs to (the course whose units are meant), if any."""
@@ -253,6 +257,9 @@ class SimulatedUser:
 
     # -- values ---------------------------------------------------------------------------------
     def _row_name(self, row: TableRow) -> str:
+        """What the user calls a row: its name, a course by its code more often than by its title."""
+        if "title" in row.row and self.rng.random() < 0.7:
+            return course_code_forms(row.key, self.rng)
         for column in ("name", "title"):
             if column in row.row:
                 name = str(row.row[column])

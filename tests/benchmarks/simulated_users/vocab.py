@@ -34,7 +34,7 @@ ENUM_WORDS: dict[tuple[str, str], list[str]] = {
     ("issue", "Wrong Credits"): ["wrong number of units", "they gave me the wrong units", "the credits are wrong"],
     ("issue", "Scores Not Received"): ["they never got my scores", "scores not received",
                                        "the school hasn't received my scores"],
-    ("grade_type", "Letter"): ["letter", "letter grade", "for a grade", "a letter grade please"],
+    ("grade_type", "Letter"): ["letter", "letter grade", "a letter grade", "graded, letter"],
     ("grade_type", "Credit/No Credit"): ["credit/no credit", "cr/nc", "pass/fail", "credit no credit"],
 }
 
@@ -52,6 +52,7 @@ FACT_CUES: dict[str, list[str]] = {
     "submission_date": ["on {v}", "i sent it {v}"],
     "submission_time": ["sent them {v}", "i sent the scores {v}"],
     "course_num_units": ["{v} units", "for {v} units"],
+    "course_num_units=1": ["1 unit", "one unit", "for 1 unit"],
     "grade_type": ["{v}", "for {v}"],
 }
 
