@@ -141,11 +141,20 @@ def run_user(spec: AgentSpec, agent: Agent, number: int, seed: int, today: dt.da
             repeats = repeats + 1 if question == last_question else 1
             last_question = question
         if repeats >= REPEATS_TO_STALL:
-            run.outcome, run.detail = "stalled", f"asked {repeats} times in a row: {question}"
+            run.outcome, run.detail = "stalled", f"asked {repeats} times in a row: {question}{_held(spec, goal, state)}"
             return run
         message = user.reply(reply.acts, state)
-    run.outcome, run.detail = "stalled", f"no submission after {MAX_TURNS} turns"
+    run.outcome, run.detail = "stalled", f"no submission after {MAX_TURNS} turns{_held(spec, goal, state)}"
     return run
+
+
+def _held(spec: AgentSpec, goal: Goal, state: DialogueState) -> str:
+    """Where what the agent holds for the task differs from the goal (set fields only), for a stall's detail."""
+    roots = [i for i in state.instances.values() if i.worksheet == goal.worksheet and i.parent is None]
+    if not roots:
+        return "; the task was never started"
+    wrong = [d for d in differences(spec, goal, instance_tree(state, roots[-1])) if d.got is not None]
+    return f"; holds {'; '.join(str(d) for d in wrong)}" if wrong else ""
 
 
 def _task_abandoned(state: DialogueState, goal: Goal) -> bool:
