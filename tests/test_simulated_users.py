@@ -5,6 +5,8 @@ asserted here (that is what the benchmark measures)."""
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 import random
 from pathlib import Path
 
@@ -97,3 +99,21 @@ def test_a_real_submission_is_wrong_for_a_goal_with_a_changed_value(agent: str) 
     outcome, wrong = judge_submission(spec, _wrong_copy(run.goal), run.submitted)
     assert outcome == "wrong submission" and len(wrong) == 1
     assert judge_submission(spec, run.goal, None)[0] == "wrong submission"
+
+
+def test_command_writes_figures_that_account_for_every_user(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from genie_bot.submissions import DATA_DIR_ENV
+    from tests.benchmarks.simulated_users.__main__ import main
+
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "ledger"))
+    out = tmp_path / "figures.json"
+    assert main(["--agents", "restaurant_reservation", "--users", "2", "--seed", "3", "--today", "2026-11-21",
+                 "--json", str(out), "--show-failures", "1"]) == 0
+    figures = json.loads(out.read_text())
+    assert figures["today"] == "2026-11-21" and figures["users"] == 2
+    (agent,) = figures["agents"]
+    assert sum(agent[o.replace(" ", "_")] for o in OUTCOMES) == 2 == len(agent["runs"])
+    assert "restaurant_reservation" in capsys.readouterr().out
+    assert os.environ[DATA_DIR_ENV] == str(tmp_path / "ledger")  # the run's private ledger is put back
+    assert not (tmp_path / "ledger").exists()  # nothing was written to the real one
