@@ -33,6 +33,7 @@ CORRECTIONS = ["actually make it {fact}", "sorry, {fact}", "oops, the {label} sh
 WRONG_SUMMARY = ["no, the {label} is wrong, it should be {v}", "no the {label} should be {v}", "no, {fact}",
                  "change the {label} to {v}", "no, the {label} is wrong"]
 PERSONAL = ("name", "email", " id ")
+SEVERAL = ["i want to take {rows}", "can you enroll me in {rows}", "i'd like to sign up for {rows}", "{rows} please"]
 
 
 class SimulatedUser:
@@ -54,6 +55,9 @@ class SimulatedUser:
         facts = self._task_facts()
         if acts and self.rng.random() < 0.4:  # the agent opened with a question: just answer it
             return self.reply(acts, state)
+        several = self._several_rows()
+        if several is not None and self.rng.random() < self.style.chatty:
+            return render([Piece(self.rng.choice(GREETINGS))] + several, self.style, self.rng)
         task = self.rng.choice(TASK_WORDS.get((self.spec.name, self.goal.worksheet), [self._task_phrase()]))
         pieces = [Piece(self.rng.choice(GREETINGS))]
         first_enum = self._first_enum_fact()
@@ -87,7 +91,7 @@ class SimulatedUser:
         for path, value in self.goal.leaves():
             f = field_of(self.spec, self.goal, path)
             described = f" {f.name} {f.description} ".replace("_", " ").lower()
-            if value is None or isinstance(value, bool) or any(w in described for w in PERSONAL):
+            if value is None or isinstance(value, bool) or self._personal(f):
                 continue
             if f.type.kind == "str" and not f.values_from:
                 if "course" not in described or "why" in described:
@@ -95,6 +99,44 @@ class SimulatedUser:
             if f.type.kind == "enum" and path == self.goal.leaves()[0][0]:
                 continue  # said by the opening phrase
             out.append(path)
+        return out
+
+    @staticmethod
+    def _personal(f: Field) -> bool:
+        """A field about who the user is (name, email, id), not about the task."""
+        described = f" {f.name} {f.description} ".replace("_", " ").lower()
+        return not f.values_from and "course" not in described and any(w in described for w in PERSONAL)
+
+    def _several_rows(self) -> list[Piece] | None:
+        """Sibling parts of the same kind (the courses) said at once: "cs 224v and cs 229 for a letter grade",
+        a value they share said once."""
+        for _, node in self._nodes(self.goal):
+            parts = [v for v in node.values.values() if isinstance(v, Goal)]
+            kinds = {p.worksheet for p in parts}
+            rows = [next((v for v in p.values.values() if isinstance(v, TableRow)), None) for p in parts]
+            if len(parts) < 2 or len(kinds) != 1 or None in rows:
+                continue
+            said: list[Piece] = []
+            for i, row in enumerate(rows):
+                middle = 0 < i < len(rows) - 1 and not self.style.drops_punctuation
+                said += [Piece(", " if middle else (" and " if i else ""))]
+                said.append(Piece(self._row_name(row), protected=True))  # type: ignore[arg-type]
+            pieces = compose(self.rng.choice(SEVERAL), rows=said)
+            fields = self.spec.tasks[parts[0].worksheet].fields
+            for name, value in parts[0].values.items():
+                shared = all(p.values.get(name) == value for p in parts)
+                if shared and value is not None and not isinstance(value, (Goal, TableRow)) and \
+                        fields[name].type.kind in ("enum", "int") and self.rng.random() < 0.7:
+                    path = next(path for path, v in self.goal.leaves() if v is value and path[-1] == name)
+                    pieces += [Piece(" ")] + self._fact(path)
+            return pieces
+        return None
+
+    def _nodes(self, goal: Goal, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Goal]]:
+        out = [(path, goal)]
+        for name, value in goal.values.items():
+            if isinstance(value, Goal):
+                out += self._nodes(value, path + (name,))
         return out
 
     # -- replies -------------------------------------------------------------------------------
