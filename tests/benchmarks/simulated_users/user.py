@@ -33,6 +33,8 @@ CORRECTIONS = ["actually make it {fact}", "sorry, {fact}", "oops, the {label} sh
 WRONG_SUMMARY = ["no, the {label} is wrong, it should be {v}", "no the {label} should be {v}", "no, {fact}",
                  "change the {label} to {v}", "no, the {label} is wrong"]
 PERSONAL = ("name", "email", " id ")
+RELATED_QUESTIONS = {"instructor", "days"}
+"""Columns of other tables (offerings of a course) a user asks about; the rest only of the row's own table."""
 SEVERAL = ["i want to take {rows}", "can you enroll me in {rows}", "i'd like to sign up for {rows}", "{rows} please"]
 
 
@@ -214,7 +216,7 @@ class SimulatedUser:
                 wrong = value + dt.timedelta(days=1)
         else:
             wrong = dt.time(value.hour + (1 if value.hour < 20 else -1), value.minute)
-        self.pending = render(compose(self.rng.choice(CORRECTIONS), fact=self._fact(path, value),
+        self.pending = render(compose(self.rng.choice(CORRECTIONS), fact=self._fact_in_row(path, value),
                                       v=self._value(path, f, value), label=self._label_in_row(path, f)),
                               self.style, self.rng)
         return wrong
@@ -253,7 +255,7 @@ class SimulatedUser:
                 l=self._label(f))
             return render([Piece(text)], self.style, self.rng)
         template = self.rng.choice(WRONG_SUMMARY)
-        parts = {"v": self._value(difference.path, f, difference.wanted), "fact": self._fact(difference.path)}
+        parts = {"v": self._value(difference.path, f, difference.wanted), "fact": self._fact_in_row(difference.path)}
         parts["label"] = self._label_in_row(difference.path, f)
         if template.endswith("is wrong"):  # the value follows in the next message
             follow_up = self.rng.choice(["it should be {v}", "{fact}", "the {label} is {v}"])
@@ -266,6 +268,12 @@ class SimulatedUser:
         if row is None:
             return [Piece(self._label(f))]
         return [Piece(self._label(f) + " for "), Piece(self._row_name(row), protected=True)]
+
+    def _fact_in_row(self, path: tuple[str, ...], value: Any = None) -> list[Piece]:
+        """A fact; inside a repeated part, after the row it belongs to ("cs 236 for 3 units")."""
+        row = self._row_of(path)
+        fact = self._fact(path, value)
+        return fact if row is None else [Piece(self._row_name(row), protected=True), Piece(" ")] + fact
 
     def _row_of(self, path: tuple[str, ...]) -> TableRow | None:
         """The table row a nested field belongs to (the course whose units are meant), if any."""
@@ -290,7 +298,11 @@ class SimulatedUser:
 
     def _question_about(self, row: TableRow) -> str | None:
         """A question on a row of the goal (a restaurant, a course) about a column some table has."""
-        columns = {column for table in self.spec.knowledge.values() for column in table.columns}
+        own = self.spec.knowledge[row.table]
+        key = own.primary_key or next(iter(own.columns))
+        related = {column for table in self.spec.knowledge.values() if key in table.columns
+                   for column in table.columns if column in RELATED_QUESTIONS}
+        columns = set(own.columns) | related
         templates = [t for column, ts in QUESTIONS.items() if column in columns for t in ts]
         if not templates:
             return None

@@ -84,7 +84,8 @@ QUESTIONS: dict[str, list[str]] = {
     "description": ["what does {row} cover?", "what is {row} about"],
     "prerequisites": ["what are the prereqs for {row}?", "does {row} have prerequisites"],
     "max_units": ["how many units is {row}?"],
-    "instructor": ["who teaches {row}?"],
+    "instructor": ["who teaches {row}?", "who's the instructor for {row}"],
+    "days": ["when does {row} meet?", "what days is {row} on"],
 }
 
 YES = ["yes", "yep", "yeah", "sure", "yes please", "y"]
