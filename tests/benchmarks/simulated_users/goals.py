@@ -120,19 +120,20 @@ def _draw_worksheet(spec: AgentSpec, task: TaskWorksheet, rng: random.Random, to
         if not f.required and (f.dont_ask or rng.random() < 0.7):
             value: Any = None
         else:
-            value = _draw_field(spec, task, f, rng, today, so_far, taken)
+            value = _draw_field(spec, task, f, rng, today, so_far, taken,
+                                next((v for v in goal.values.values() if isinstance(v, TableRow)), None))
         goal.values[f.name] = value
         so_far[f.name] = _plain(value)
     return goal
 
 
 def _draw_field(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Random, today: dt.date,
-                so_far: dict[str, Any], taken: set[str]) -> Any:
+                so_far: dict[str, Any], taken: set[str], row: TableRow | None) -> Any:
     ref = f.type.referenced()
     if ref in spec.tasks:
         return _draw_worksheet(spec, spec.tasks[ref], rng, today, taken)
     for _ in range(50):
-        value = _candidate(spec, task, f, rng, today, taken)
+        value = _within_row(spec, f, _candidate(spec, task, f, rng, today, taken), row, rng)
         if _valid(spec, f, value, so_far, today):
             if isinstance(value, TableRow):
                 taken.add(value.key)
@@ -166,6 +167,26 @@ def _candidate(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Rando
     if kind == "str":
         return _text_value(f, rng)
     raise ValueError(f"cannot draw a value of type {f.type} for {task.name}.{f.name}")
+
+
+def _within_row(spec: AgentSpec, f: Field, value: Any, row: TableRow | None, rng: random.Random) -> Any:
+    """A value a user would choose for the row the worksheet is about: units within the course's
+    ``min_units``..``max_units``, a grading option its ``grading`` column offers."""
+    if row is None:
+        return value
+    columns = spec.knowledge[row.table].columns
+    if f.type.kind == "int":
+        for word in f.name.split("_"):
+            low, high = row.row.get(f"min_{word}"), row.row.get(f"max_{word}")
+            if isinstance(low, int) and isinstance(high, int):
+                return rng.randint(low, high)
+    if f.type.kind == "enum":
+        for column, cell in row.row.items():
+            if column in columns and not columns[column].free_text and isinstance(cell, str):
+                offered = [v for v in f.values if v.lower() in cell.lower()]
+                if offered:
+                    return value if value in offered else rng.choice(offered)
+    return value
 
 
 def _text_value(f: Field, rng: random.Random) -> str:
