@@ -21,13 +21,10 @@ from genie_bot.state import DialogueState
 from .checker import Difference, differences, field_of, instance_tree
 from .goals import Goal, TableRow
 from .phrasing import Piece, Style, course_code_forms, render, say_date, say_number, say_time
-from .vocab import (CONFIRM, DECLINE, DONT_KNOW, ENUM_WORDS, FACT_CUES, LABELS, NO, QUESTIONS, YES)
+from .vocab import CONFIRM, DECLINE, DONT_KNOW, ENUM_WORDS, FACT_CUES, LABELS, NO, QUESTIONS, SEVERAL, TASK_WORDS, YES
 
 GREETINGS = ["", "", "hi ", "hey, ", "hello! ", "hi there, "]
 OPENERS = ["i'd like to {t}", "can you help me {t}", "i want to {t}", "{t} please", "need to {t}"]
-TASK_WORDS = {("restaurant_reservation", "BookRestaurant"): ["book a table", "make a reservation", "reserve a table"],
-              ("ticket_submission", "Main"): ["file a ticket", "open a support ticket", "submit a ticket"],
-              ("course_enrollment", "Main"): ["enroll in some classes", "sign up for courses", "register for classes"]}
 CORRECTIONS = ["actually make it {fact}", "sorry, {fact}", "oops, the {label} should be {v}",
                "actually the {label} is {v}", "wait, change the {label} to {v}"]
 WRONG_SUMMARY = ["no, the {label} is wrong, it should be {v}", "no the {label} should be {v}", "no, {fact}",
@@ -35,7 +32,6 @@ WRONG_SUMMARY = ["no, the {label} is wrong, it should be {v}", "no the {label} s
 PERSONAL = ("name", "email", " id ")
 RELATED_QUESTIONS = {"instructor", "days"}
 """Columns of other tables (offerings of a course) a user asks about; the rest only of the row's own table."""
-SEVERAL = ["i want to take {rows}", "can you enroll me in {rows}", "i'd like to sign up for {rows}", "{rows} please"]
 
 
 class SimulatedUser:
@@ -80,12 +76,10 @@ class SimulatedUser:
         return description[0].lower() + description[1:]
 
     def _first_enum_fact(self) -> str | None:
-        for path, value in self.goal.leaves():
-            f = field_of(self.spec, self.goal, path)
-            if f.type.kind == "enum" and (path[-1], value) in ENUM_WORDS:
-                return self.rng.choice(ENUM_WORDS[(path[-1], value)])
-            return None
-        return None
+        """The user's words for the task's first field when it is a choice ("i need a leave of absence")."""
+        path, value = self.goal.leaves()[0]
+        words = ENUM_WORDS.get((path[-1], value))
+        return self.rng.choice(words) if words and field_of(self.spec, self.goal, path).type.kind == "enum" else None
 
     def _task_facts(self) -> list[tuple[str, ...]]:
         """Facts of the task itself (not who the user is, not free text), in the goal's order."""
@@ -112,8 +106,9 @@ class SimulatedUser:
     def _several_rows(self) -> list[Piece] | None:
         """Sibling parts of the same kind (the courses) said at once: "cs 224v and cs 229 for a letter grade",
         a value they share said once."""
-        for _, node in self._nodes(self.goal):
-            parts = [v for v in node.values.values() if isinstance(v, Goal)]
+        for node_path, node in self._nodes(self.goal):
+            names = [name for name, v in node.values.items() if isinstance(v, Goal)]
+            parts = [node.values[name] for name in names]
             kinds = {p.worksheet for p in parts}
             rows = [next((v for v in p.values.values() if isinstance(v, TableRow)), None) for p in parts]
             if len(parts) < 2 or len(kinds) != 1 or None in rows:
@@ -129,8 +124,7 @@ class SimulatedUser:
                 shared = all(p.values.get(name) == value for p in parts)
                 if shared and value is not None and not isinstance(value, (Goal, TableRow)) and \
                         fields[name].type.kind in ("enum", "int") and self.rng.random() < 0.7:
-                    path = next(path for path, v in self.goal.leaves() if v is value and path[-1] == name)
-                    pieces += [Piece(" ")] + self._fact(path)
+                    pieces += [Piece(" ")] + self._fact(node_path + (names[0], name))
             return pieces
         return None
 

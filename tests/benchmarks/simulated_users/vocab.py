@@ -7,6 +7,16 @@ be simulated; these entries only make the example agents' users sound like peopl
 
 from __future__ import annotations
 
+TASK_WORDS: dict[tuple[str, str], list[str]] = {
+    ("restaurant_reservation", "BookRestaurant"): ["book a table", "make a reservation", "reserve a table"],
+    ("ticket_submission", "Main"): ["file a ticket", "open a support ticket", "submit a ticket"],
+    ("course_enrollment", "Main"): ["enroll in some classes", "sign up for courses", "register for classes"],
+}
+"""What a user asks for, by (agent, task); other tasks are asked for by their description."""
+
+SEVERAL = ["i want to take {rows}", "can you enroll me in {rows}", "i'd like to sign up for {rows}", "{rows} please"]
+"""Several rows of the same kind (courses) named at once."""
+
 ENUM_WORDS: dict[tuple[str, str], list[str]] = {
     ("student_task", "TroubleShoot"): ["i have an enrollment problem", "i'm having trouble with my classes",
                                       "problem with a course", "something is wrong with my enrollment"],
