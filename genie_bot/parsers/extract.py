@@ -16,7 +16,12 @@ YES = {"yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right
        "absolutely", "please do", "go ahead", "do it", "sounds good", "that's right", "that is right", "of course",
        "submit", "submit it", "book it", "true", "affirmative", "perfect", "great", "yes please", "alright",
        "all right", "one more", "another one", "next", "next one", "next question", "keep going", "continue", "go on",
-       "let's go", "let's do it", "why not", "i'd love to"}
+       "let's go", "let's do it", "why not", "i'd love to", "looks good", "look good", "looks great", "looks right",
+       "lgtm", "that works", "works for me", "all correct", "all right then", "yes that's right", "good to go"}
+_YES_LEAD = re.compile(r"^(looks (good|great|right)|perfect|great|sounds good|go ahead|all correct|that'?s right|"
+                       r"correct|lgtm|yes|yeah|yep|yup|sure)\b(?!.*\b(but|change|wrong|not|instead|except|actually|"
+                       r"should|fix)\b)")
+"""A clear yes said first, with nothing after it that takes it back: "perfect go ahead"."""
 NO = {"no", "n", "nope", "nah", "not really", "don't", "do not", "negative", "false", "wrong", "incorrect",
       "no thanks", "no thank you", "not now", "i don't think so", "never mind", "i'm good", "i am good", "i'm fine",
       "i am fine", "i'm all set", "i am all set", "all good", "i'm ok", "i'm okay", "not today"}
@@ -43,6 +48,8 @@ def yes_no(text: str) -> bool | None:
     words = t.split()
     if words and (words[0] in ("sure", "correct") or _YES_WORD.fullmatch(words[0].strip(",.!"))):
         return True
+    if _YES_LEAD.match(t):
+        return True
     if words and _NO_WORD.fullmatch(words[0].strip(",.!")):
         return False
     if 1 < len(words) <= 3:  # "hell yeah", "oh yes", "well no"
@@ -58,7 +65,8 @@ _YES_WORD = re.compile(r"y+e+[sahp]*|yu+p+|ya+h*|ok+a*y*|okie|yay+")
 _NO_WORD = re.compile(r"no+|no+pe+|na+h+")
 
 
-_GOES_ON = re.compile(r"\b(one more|another|next|last one|keep (going|playing|on)|continue|go on|go again|"
+_GOES_ON = re.compile(r"\b(one more|another|next(?!\s+(?:week|month|year|weekend|time|day|quarter|semester|"
+                      r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun)\b)|last one|keep (going|playing|on)|continue|go on|go again|"
                       r"(once|play|some|a few|two|couple) more|more (please|questions?)|"
                       r"let'?s (play|go|do|keep|continue))\b", re.I)
 _STOPS = re.compile(r"\b(no more|i'?m done|i am done|all done|that'?s (it|all|enough)|enough for (now|today)|"

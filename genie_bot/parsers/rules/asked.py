@@ -16,6 +16,7 @@ from ...spec import Field, TaskWorksheet
 from ...state import WorksheetInstance
 from .. import enums, extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
+from .corrections import correcting
 from .fields import has_pattern, is_free_text
 from .reading import Reading
 from .records import record_value, table_of
@@ -33,6 +34,9 @@ def answer_question(reading: Reading) -> list[str]:
     act = reading.question
     if isinstance(act, (AskForConfirmation, ProposeWorksheet)):
         yes = extract.yes_no(reading.text)
+        if yes and correcting(reading.text):  # "yes but change the time": nothing goes ahead on a change
+            reading.problem = "What should I change? Tell me the new value (for example “make it 8pm”)."
+            return []
         if yes is False and _NOTHING_MORE.match(reading.text.strip()):
             reading.problem = "Just to be sure: shall I go ahead with it as it is now? (yes / no)"
             return []  # "no, that's all" answers "anything else?", which was not asked: no "no" to going ahead
@@ -42,6 +46,8 @@ def answer_question(reading: Reading) -> list[str]:
         return [] if yes is None else [f"exitws({act.instance}, confirmed=True)" if yes else "# keep going"]
     if isinstance(act, AskForFieldConfirmation):
         yes = extract.yes_no(reading.text)
+        if yes and correcting(reading.text):
+            return []
         return [] if yes is None else [f"{act.instance}.{act.field}.confirmed = {yes}"]
     if not isinstance(act, AskField):
         return []

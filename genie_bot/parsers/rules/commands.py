@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ...acts import AskForConfirmation, ProposeWorksheet
+from ...acts import AskField, AskForConfirmation, ProposeWorksheet
 from .. import extract
 from .reading import Reading
 from .words import START_OVER, cancels
@@ -16,7 +16,7 @@ def command(reading: Reading) -> str | None:
         return "exitws()" if reading.open_instances() else "# nothing to cancel"
     if START_OVER.match(reading.text):
         return _start_over(reading)
-    if extract.is_farewell(reading.text) and not _answers_with_yes_or_no(reading):
+    if extract.is_farewell(reading.text) and not _answers_with_yes_or_no(reading) and not _declines_the_question(reading):
         return _farewell(reading)  # "got it, thanks, bye" closes the conversation whatever was asked
     return None
 
@@ -30,6 +30,11 @@ def _says_what_the_task_does(reading: Reading) -> bool:
 
 
 _DROPPING_VERBS = {"drop", "cancel", "stop", "quit", "exit", "abort", "scrap"}
+
+
+def _declines_the_question(reading: Reading) -> bool:
+    """"that's all" to "anything else?" is no to the question, not goodbye with the task dropped."""
+    return isinstance(reading.question, AskField) and extract.declines(reading.text)
 
 
 def _answers_with_yes_or_no(reading: Reading) -> bool:

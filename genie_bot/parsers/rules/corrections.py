@@ -25,7 +25,8 @@ from .records import record_value, table_of
 from .values import typed
 
 CORRECTION = re.compile(r"\b(actually|instead|change|make it|i meant|correction|sorry|wait|wrong|mistake|typo|"
-                        r"spelled|spelt|should be|is not|isn'?t|not\b.*\bbut)\b", re.I)
+                        r"spelled|spelt|should be|is not|isn'?t|not\b.*\bbut|how about|what about|move it|switch|"
+                        r"can we (do|make|move|change)|let'?s do (?!it\b|that\b|this\b))", re.I)
 REPLACEMENTS = (
     re.compile(r"\b(?:change|replace|swap|switch)\s+(?P<old>.+?)\s+(?:to|with|for|into|by)\s+(?P<new>.+?)[.!?]*$", re.I),
     re.compile(r"\b(?:i meant|i mean|meant|it'?s|it is|make it|should be)\s+(?P<new>.+?)\s*,?\s+not\s+(?P<old>.+?)[.!?]*$",
