@@ -318,7 +318,8 @@ def number_for(text: str, f: Field | None = None) -> float | None:
 
 _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
                   "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
-_NUMBER_LINKS = {"at", "from", "with", "on", "number", "no", "the", "#"}
+_NUMBER_LINKS = {"at", "from", "with", "on", "number", "no", "the", "#", "is", "are", "was", "be", "should", "to",
+                 "of"}
 
 
 def _number_token(token: str, ordinals: bool = False) -> float | None:
@@ -333,8 +334,10 @@ def _number_token(token: str, ordinals: bool = False) -> float | None:
 
 
 NOUN_ABBREVIATIONS = {"ppl": "people", "pple": "people", "pax": "people", "hrs": "hours", "hr": "hours",
-                      "mins": "minutes", "wks": "weeks", "yrs": "years", "qtr": "quarter", "qtrs": "quarters"}
-"""Chat shorthand for what numbers count ("3 ppl")."""
+                      "mins": "minutes", "wks": "weeks", "yrs": "years", "qtr": "quarter", "qtrs": "quarters",
+                      "guests": "people", "guest": "people", "persons": "people", "party size": "people",
+                      "of us": "people"}
+"""Chat shorthand and other words for what numbers count ("3 ppl", "4 guests", "the party size")."""
 _NOUN_ABBREVIATION = re.compile(rf"\b({'|'.join(NOUN_ABBREVIATIONS)})\b")
 
 
@@ -392,7 +395,8 @@ def _field_words(f: Field) -> set[str]:
 
 # -- free text and content words -------------------------------------------------------------------------
 _ANSWER_PREFIX = re.compile(
-    r"^(it'?s|it is|that'?s|that is|i'?m|i am|call me|i'?d like|i want|i would like|please|um+|uh+|well|so)\s+", re.I)
+    r"^(it'?s|it is|that'?s|that is|i'?m|i am|call me|i'?d like|i want|i would like|please(?=(\s+\S+){1,3}\s*$)|"
+    r"um+|uh+|well|so)\s+", re.I)  # "please reply by email, ..." is a request to keep whole
 _SUBJECT_PREFIX = re.compile(r"^(?:my|the) (?P<subject>\w+(?: \w+)?) is\s+", re.I)
 _TRAILING_LINK = re.compile(r"[\s,;]+(and|but|or|so|plus|also)$", re.I)
 

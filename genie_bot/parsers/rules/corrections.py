@@ -52,14 +52,35 @@ def corrections(reading: Reading) -> list[str]:
     filled = [(i, f) for i in family for f in reading.spec.tasks[i.worksheet].fields.values()
               if f.kind == "input" and i.values.get(f.name) not in (None, NA)]
     kinds = [f.type.kind for _, f in filled]
+    given_by_part = {(reading.state.instances[i].worksheet, name) for i, name in reading.assigned
+                     if i in reading.state.instances}
     for instance, f in filled:
-        if f.name in reading.corrected:
+        if f.name in reading.corrected or (instance.worksheet, f.name) in given_by_part:
+            continue  # "the units for cs 236 should be 3" was read for that course
+        if _said_wrong(reading.text, f):  # "the extra details is wrong": asked again, "wrong" is no value
+            out.append(reading.assign(instance, f, None))
+            reading.corrected.add(f.name)
             continue
         value = _corrected_value(reading, f, instance, only_of_its_kind=kinds.count(f.type.kind) == 1)
         if value is not None and value != instance.values.get(f.name):
             out.append(reading.assign(instance, f, value))
             reading.corrected.add(f.name)
     return out
+
+
+_WRONG = re.compile(r"\b(?:the|my)\s+(?P<label>[a-z][\w ]{1,40}?)\s+(?:is|are|was|were)\s+(?:wrong|incorrect|not right|"
+                    r"a mistake|off)\s*[.!]*$|\bwrong\s+(?P<label2>[a-z][\w ]{1,40}?)\s*[.!]*$", re.I)
+
+
+def _said_wrong(text: str, f: Field) -> bool:
+    """The message only says the field's value is wrong, without the right one ("no, the extra
+    details is wrong"; "wrong email")."""
+    match = _WRONG.search(text)
+    if match is None:
+        return False
+    said = extract.content_words(match.group("label") or match.group("label2"))
+    named = extract.content_words(f"{f.name.replace('_', ' ')} {label(f)}")
+    return bool(said) and said <= named | {"the", "my"}
 
 
 def _replacement(reading: Reading) -> list[str]:

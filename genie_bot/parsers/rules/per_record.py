@@ -29,15 +29,16 @@ def values_per_record(reading: Reading) -> list[str]:
     out = []
     for match in _PARTS.finditer(reading.text):
         start, end = match.span()
-        owners = [(i, span) for i, names in named for span in _phrases(reading.text, start, end)
-                  if squashed(reading.text[span[0]:span[1]]) in names]
+        spans = _phrases(reading.text, start, end) + [(m.start, m.end) for m in _mentions(reading, start, end)]
+        owners = [(i, span) for i, names in named for span in spans if squashed(reading.text[span[0]:span[1]]) in names]
         if len({i.name for i, _ in owners}) != 1:
             continue
-        instance, (said_start, said_end) = owners[0]
-        rest = reading.text[start:said_start] + " " + reading.text[said_end:end]
-        for f in _open_fields(reading, instance):
-            value = _value(f, rest)
-            if value is not None:
+        instance, (said_start, said_end) = max(owners, key=lambda o: o[1][1] - o[1][0])
+        before = re.sub(r"\b(for|of|in|on)\s*$", "", reading.text[start:said_start])  # "the units for <it> to 3"
+        rest = before + " " + reading.text[said_end:end]
+        for f in _fields(reading, instance):
+            value = _value(f, rest, changing=instance.values.get(f.name) is not None)
+            if value is not None and value != instance.values.get(f.name):
                 out.append(reading.assign(instance, f, value))
                 reading.used.append((start, end))
                 break
@@ -65,22 +66,34 @@ def _parts_by_name(reading: Reading) -> list[tuple[WorksheetInstance, set[str]]]
             if table is None or held in (None, NA):
                 continue
             key = reading.spec.knowledge[table].primary_key
-            names = {squashed(str(v)) for v in ([held.get(key), held.get("name")] if isinstance(held, dict) else [held]) if v}
+            records = [held] if isinstance(held, dict) else [
+                m.record for m in reading.knowledge.record_names(table).find(str(held))[:1]]
+            said = [str(held)] + [str(r.get(c)) for r in records for c in (key, "name", "title") if c and r.get(c)]
+            names = {squashed(v) for v in said}
             names |= {code.group(1) for n in list(names) for code in [re.match(r"^[a-z]+(\d+[a-z]?)$", n)] if code}
             out.append((instance, names))
     return out
 
 
-def _open_fields(reading: Reading, instance: WorksheetInstance) -> list[Field]:
+def _mentions(reading: Reading, start: int, end: int) -> list[Any]:
+    """Records named between ``start`` and ``end`` ("deep generative models", a course's title)."""
+    tables = {k.name for k in reading.spec.knowledge.values() if k.source == "table"}
+    return [m for t in tables for m in reading.mentions(t) if start <= m.start and m.end <= end]
+
+
+def _fields(reading: Reading, instance: WorksheetInstance) -> list[Field]:
+    """The part's typed fields no other strategy gave a value in this message, unfilled ones first."""
     ws = reading.spec.tasks[instance.worksheet]
-    return [f for f in ws.fields.values() if f.kind == "input" and table_of(reading.spec, f) is None
-            and instance.values.get(f.name) is None and (instance.name, f.name) not in reading.assigned]
+    fields = [f for f in ws.fields.values() if f.kind == "input" and table_of(reading.spec, f) is None
+              and (instance.name, f.name) not in reading.assigned]
+    return sorted(fields, key=lambda f: instance.values.get(f.name) is not None)
 
 
-def _value(f: Field, text: str) -> Any:
-    """A typed value the clause gives the field: a number for a count, an option for a choice."""
+def _value(f: Field, text: str, changing: bool) -> Any:
+    """A typed value the clause gives the field: a number for a count, an option for a choice; a
+    value already given changes only when the clause says what it counts ("3 units")."""
     if f.type.kind in ("int", "float"):
-        number = extract.number_for(text, f)
+        number = extract.number_with_noun(text, f) if changing else extract.number_for(text, f)
         return None if number is None else (int(number) if f.type.kind == "int" and number.is_integer() else number)
     if f.type.kind == "enum":
         return enums.mentioned_enum_value(text, f, explicit=True)
