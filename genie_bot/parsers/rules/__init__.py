@@ -108,8 +108,8 @@ def read(reading: Reading) -> Parse:
 def read_values(reading: Reading, searched: list[str] | None = None) -> Parse:
     """The pipeline from corrections on: the values a message (or one part of it) gives."""
     statements = reading.statements
-    statements.extend(values_per_record(reading))
-    corrected = corrections(reading)
+    corrected = values_per_record(reading)
+    corrected += corrections(reading)
     statements.extend(corrected)
     answered = [] if corrected and _not_an_answer(reading) else answer_question(reading)
     statements.extend(answered)

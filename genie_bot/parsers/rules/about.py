@@ -78,7 +78,7 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
     source = reading.text if has_pattern(f) else _without_formatted_values(reading.text, others)
     spans = extract.clause_spans(source)
     kept = [(s, e) for s, e in spans if keep(source[s:e]) and (
-        extract.mentions(source[s:e], f) or _names_its_record(reading, f, s, e)
+        extract.mentions(source[s:e], f) or _names_its_record(reading, f, s, e) or _names_its_option(source[s:e], f)
         or not any(claimed_by(source[s:e], g) for g in others))]
     text = source.strip() if kept == spans else extract.joined(source, kept)  # untouched, "?" and all
     return without_options(text, [g for g in others if g.type.kind == "enum"]) if is_free_text(f) else text
@@ -89,6 +89,11 @@ def _names_its_record(reading: Reading, f: Field, start: int, end: int) -> bool:
     about the course, whatever else it says)."""
     table = f.values_from or (f.type.ref if f.type.ref in reading.spec.knowledge else None)
     return table is not None and any(start <= m.start and m.end <= end for m in reading.mentions(table))
+
+
+def _names_its_option(clause: str, f: Field) -> bool:
+    """The clause names an option of ``f`` ("credit/no credit and 3 units" answers the grading too)."""
+    return f.type.kind == "enum" and enums.mentioned_enum_value(clause, f, explicit=True) is not None
 
 
 def _without_formatted_values(text: str, others: list[Field]) -> str:

@@ -152,6 +152,19 @@ def _names(value: Any, text: str) -> bool:
     return said == held or (len(said) >= 3 and any(c.isdigit() for c in said) and held.endswith(said))  # "107" of "cs 107"
 
 
+def _held_elsewhere(reading: Reading, f: Field, instance: WorksheetInstance) -> bool:
+    """The message names a record that an instance of the worksheet holds ("the units for cs 242"
+    while cs 242 is the first course): it says which part, it replaces nothing."""
+    table = table_of(reading.spec, f)
+    held = [i.values.get(f.name) for i in reading.state.of_worksheet(instance.worksheet, open_only=False)
+            if i.values.get(f.name) not in (None, NA)]  # its own record too: named again, it is no change
+    names = reading.knowledge.record_names(table) if reading.knowledge is not None and table else None
+    if names is None:
+        return False
+    held_records = [h if isinstance(h, dict) else next((m.record for m in names.find(str(h))), None) for h in held]
+    return any(m.record in held_records for m in reading.mentions(table))
+
+
 def _in_progress(state: DialogueState) -> list[WorksheetInstance]:
     """Open tasks and everything nested in them (a course already finished included), most recent first."""
     roots = [i for i in state.instances.values() if i.open and not i.parent]
@@ -164,8 +177,8 @@ def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, on
     field or gives a value only that kind of field takes."""
     text, kind = reading.text, f.type.kind
     named = extract.mentions(text, f) or only_of_its_kind
-    if table_of(reading.spec, f) is not None:
-        return record_value(reading, f)
+    if table_of(reading.spec, f) is not None:  # a record another part holds is named to refer to it
+        return None if _held_elsewhere(reading, f, instance) else record_value(reading, f)
     if kind == "enum":  # "wrong" in "the email is wrong" is no member Wrong Credits
         return enums.mentioned_enum_value(text, f, explicit=not named)
     if kind in ("int", "float"):

@@ -14,6 +14,7 @@ from ...spec import NA, Field
 from ...state import WorksheetInstance
 from ...knowledge.mentions import squashed
 from .. import enums, extract
+from .corrections import correcting
 from .reading import Reading
 from .records import table_of
 
@@ -24,20 +25,30 @@ def values_per_record(reading: Reading) -> list[str]:
     if reading.knowledge is None:
         return []
     named = _parts_by_name(reading)
-    if len(named) < 2:
-        return []  # one part: the other strategies read it
-    out = []
-    for match in _PARTS.finditer(reading.text):
+    if len(named) < 2 and not (named and correcting(reading.text)):
+        return []  # one part and nothing corrected: the other strategies read it
+    text = reading.text
+    for m in _mentions(reading, 0, len(text)):  # "artificial intelligence: principles and techniques" is one name
+        text = text[:m.start] + re.sub(r"[^\s]", "x", text[m.start:m.end]) + text[m.end:]
+    out, instance, carried = [], None, ""
+    for match in _PARTS.finditer(text):
         start, end = match.span()
         spans = _phrases(reading.text, start, end) + [(m.start, m.end) for m in _mentions(reading, start, end)]
         owners = [(i, span) for i, names in named for span in spans if squashed(reading.text[span[0]:span[1]]) in names]
-        if len({i.name for i, _ in owners}) != 1:
+        if len({i.name for i, _ in owners}) > 1:
+            instance = None
             continue
-        instance, (said_start, said_end) = max(owners, key=lambda o: o[1][1] - o[1][0])
+        if owners:  # a clause without a name is about the part named just before ("..., it should be 4")
+            instance, (said_start, said_end) = max(owners, key=lambda o: o[1][1] - o[1][0])
+        else:
+            said_start = said_end = start
+        if instance is None:
+            continue
         before = re.sub(r"\b(for|of|in|on)\s*$", "", reading.text[start:said_start])  # "the units for <it> to 3"
         rest = before + " " + reading.text[said_end:end]
+        carried = rest if owners else f"{carried} {rest}"  # "the units for cs 242 is wrong, it should be 4"
         for f in _fields(reading, instance):
-            value = _value(f, rest, changing=instance.values.get(f.name) is not None)
+            value = _value(f, carried if not owners else rest, changing=instance.values.get(f.name) is not None)
             if value is not None and value != instance.values.get(f.name):
                 out.append(reading.assign(instance, f, value))
                 reading.used.append((start, end))
@@ -93,7 +104,8 @@ def _value(f: Field, text: str, changing: bool) -> Any:
     """A typed value the clause gives the field: a number for a count, an option for a choice; a
     value already given changes only when the clause says what it counts ("3 units")."""
     if f.type.kind in ("int", "float"):
-        number = extract.number_with_noun(text, f) if changing else extract.number_for(text, f)
+        number = extract.number_with_noun(text, f) or (
+            extract.number_for(text, f) if not changing or extract.mentions(text, f) else None)
         return None if number is None else (int(number) if f.type.kind == "int" and number.is_integer() else number)
     if f.type.kind == "enum":
         return enums.mentioned_enum_value(text, f, explicit=True)
