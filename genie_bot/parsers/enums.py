@@ -36,14 +36,15 @@ def enum_value(text: str, f: Field, threshold: int = 85, explicit: bool = False)
     if listed is not None or explicit:
         return listed
     choices = {v: f"{v} {f.value_descriptions.get(v, '')}".lower() for v in values}
-    scored = process.extract(t, choices, scorer=fuzz.token_set_ratio, limit=2)
-    if not scored:
-        return None
-    best = scored[0]
+    said = yes_no(text)
+    # a bare yes or no is no member whose name holds the word ("no" is not Credit/No Credit)
+    scored = [] if said is not None and len(t.split()) <= 2 else process.extract(t, choices, scorer=fuzz.token_set_ratio,
+                                                                                 limit=2)
+    best = scored[0] if scored else None
     runner_up = scored[1][1] if len(scored) > 1 else 0
-    if best[1] >= threshold and best[1] - runner_up >= 10:
+    if best is not None and best[1] >= threshold and best[1] - runner_up >= 10:
         return best[2]
-    said = yes_no(text)  # "yes please" picks the member described with "yes", a question the one with "question"
+    # "yes please" picks the member described with "yes", a question the one with "question"
     kind = "question" if "?" in text else None if said is None else "yes" if said else "no"
     if kind is not None:
         word = re.compile(rf"\b{kind}\b", re.I)

@@ -93,7 +93,8 @@ def _names_its_record(reading: Reading, f: Field, start: int, end: int) -> bool:
 
 def _names_its_option(clause: str, f: Field) -> bool:
     """The clause names an option of ``f`` ("credit/no credit and 3 units" answers the grading too)."""
-    return f.type.kind == "enum" and enums.mentioned_enum_value(clause, f, explicit=True) is not None
+    return f.type.kind == "enum" and (enums.mentioned_enum_value(clause, f, explicit=True) is not None
+                                      or enums.listed_phrase_value(extract.normalise(clause), f) is not None)
 
 
 def _without_formatted_values(text: str, others: list[Field]) -> str:
