@@ -99,3 +99,51 @@ def lines(statements: list[str] | str) -> list[str]:
     if isinstance(statements, str):
         return [s for s in statements.splitlines() if s.strip()]
     return list(statements)
+
+
+# Points of the example conversations, as the statements that lead there (each comment: what is asked next).
+
+LEAVE = ("main_0.student_task = 'Leave of Absence'",)  # leave_of_absence_0.form_status
+LEAVE_SUBMITTED = LEAVE + ("leave_of_absence_0.form_status = 'Submitted'",)  # submission_method
+LEAVE_DATE = LEAVE_SUBMITTED + ("leave_of_absence_0.submission_method = 'Email'",)  # submission_date (max: today)
+LEAVE_QUARTER = LEAVE_DATE + ("leave_of_absence_0.submission_date = '2026-11-03'",)  # start_quarter
+LEAVE_ANYTHING_ELSE = LEAVE_QUARTER + ("leave_of_absence_0.start_quarter = 'Winter'",)  # main_0.extra_details
+LEAVE_NAME = LEAVE_ANYTHING_ELSE + ("main_0.extra_details = NA",)  # main_0.full_name
+LEAVE_EMAIL = LEAVE_NAME + ("main_0.full_name = 'Jane Doe'",)  # main_0.email
+LEAVE_SUMMARY = LEAVE_EMAIL + ("main_0.email = 'jane@stanford.edu'",)  # AskForConfirmation(main_0)
+TROUBLE = ("main_0.student_task = 'TroubleShoot'",)  # trouble_shoot_0.issue_type
+WAITLIST = TROUBLE + ("trouble_shoot_0.issue_type = 'Join Waitlist'",)  # join_waitlist_0.course_name
+WAITLIST_QUARTER = WAITLIST + ("join_waitlist_0.course_name = 'CS 107'",)  # join_waitlist_0.quarter
+CHANGE = TROUBLE + ("trouble_shoot_0.issue_type = 'Change Course'",)  # change_course_0.current_course
+CHANGE_REASON = CHANGE + ("change_course_0.current_course = 'CS 106A'",
+                          "change_course_0.new_course = 'CS 106B'")  # change_course_0.reason (optional)
+EXTERNAL = ("main_0.student_task = 'External Test Credits'",)  # external_test_credits_0.test_type
+EXTERNAL_DATE = EXTERNAL + ("external_test_credits_0.test_type = 'AP'",
+                            "external_test_credits_0.issue = 'Missing Credits'")  # submission_time (max: today)
+
+TWO_COURSES = ("main_0.courses_to_take = CoursesToTake("
+               "course_0_details=Course(course_name='CS 224V', grade_type='Letter', course_num_units=3), "
+               "course_1_details=Course(course_name='CS 229', grade_type='Letter', course_num_units=4))",)
+# courses_to_take_0.more_courses_2 (yes/no)
+COURSE_LIST = TWO_COURSES + ("courses_to_take_0.more_courses_2 = False",)  # courses_to_take_0.confirm
+STUDENT = COURSE_LIST + ("courses_to_take_0.confirm = True",)  # student_info_0.student_name
+STUDENT_EMAIL = STUDENT + ("student_info_0.student_name = 'Jane Doe'",
+                           "student_info_0.student_id = '06123456'")  # student_info_0.student_email_address
+ENROLL_SUMMARY = STUDENT + ("main_0.student_info_details = StudentInfo(student_name='Jane Doe', student_id='06123456', "
+                            "student_email_address='jane@stanford.edu', is_international_student=False)",)
+# AskForConfirmation(main_0)
+
+BOOK = ("book_restaurant_0 = BookRestaurant()",)  # book_restaurant_0.restaurant
+
+
+def booking(*statements: str, restaurant: str | None = "Enoteca Vigna", today: dt.date = TODAY) -> Dialogue:
+    """A booking with ``restaurant`` chosen (open 17:00-23:00), then ``statements``; asks the date next."""
+    dialogue = Dialogue(RESTAURANT, today).do(*BOOK)
+    if restaurant:
+        dialogue.set("book_restaurant_0.restaurant", record(restaurant))
+    return dialogue.do(*statements)
+
+
+BOOKING_TIME = ("book_restaurant_0.date = '2026-11-27'",)  # book_restaurant_0.time
+BOOKING_PEOPLE = BOOKING_TIME + ("book_restaurant_0.time = '19:30'",)  # book_restaurant_0.num_people
+BOOKING_SUMMARY = BOOKING_PEOPLE + ("book_restaurant_0.num_people = 4",)  # AskForConfirmation(book_restaurant_0)
