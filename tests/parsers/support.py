@@ -147,3 +147,8 @@ def booking(*statements: str, restaurant: str | None = "Enoteca Vigna", today: d
 BOOKING_TIME = ("book_restaurant_0.date = '2026-11-27'",)  # book_restaurant_0.time
 BOOKING_PEOPLE = BOOKING_TIME + ("book_restaurant_0.time = '19:30'",)  # book_restaurant_0.num_people
 BOOKING_SUMMARY = BOOKING_PEOPLE + ("book_restaurant_0.num_people = 4",)  # AskForConfirmation(book_restaurant_0)
+
+TRIP = "star/trip_directions"
+DIRECTIONS = ("conversation_0 = Conversation(trip=Trip(arrival_location='the park', travel_mode='Walking'))",)
+# directions_0.reply: go on, more detail, found it, no thanks (the member "proceed" answers a remark)
+TRIP_MODE = ("conversation_0 = Conversation(trip=Trip(arrival_location='the park'))",)  # trip_0.travel_mode
