@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from genie_bot.parsers.rules.volunteered import described_problem, volunteered
@@ -77,8 +79,7 @@ def test_every_fact_of_an_external_credits_request():
     dialogue = Dialogue(TICKET)
     dialogue.reply("my AP credits are missing, I sent the scores on october 5")
     values = dialogue.values("external_test_credits_0")
-    assert values == {"test_type": "AP", "issue": "Missing Credits", "submission_time": __import__("datetime").date(
-        2026, 10, 5)}
+    assert values == {"test_type": "AP", "issue": "Missing Credits", "submission_time": dt.date(2026, 10, 5)}
 
 
 def test_two_courses_and_a_grade_in_one_message():
