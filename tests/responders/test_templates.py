@@ -115,3 +115,9 @@ def test_the_troubleshoot_member_is_shown_in_words():
                                    "main_0.extra_details = NA", "main_0.full_name = 'Jane Doe'")
     reply = say(dialogue, "jane@stanford.edu")
     assert "Trouble Shoot" not in reply
+
+
+def test_what_a_course_covers_is_answered_from_its_row():
+    reply = say(Dialogue(COURSES).do(*UNITS), "what does CS 224N cover?")
+    assert "Natural Language Processing with Deep Learning" in reply and "Neural approaches to language" in reply
+    assert shows_no_code(reply)

@@ -199,3 +199,10 @@ def test_looks_good_is_yes(agent, point, statement):
 
 def test_a_reply_with_no_question_asked_answers_nothing():
     assert answer_question(Dialogue("restaurant_reservation").reading("Enoteca Vigna")) == []
+
+
+@pytest.mark.parametrize("text, time", [("8:30", "08:30:00"), ("at 1", "13:00:00"), ("11", "11:00:00")])
+def test_a_time_at_a_daytime_restaurant_takes_the_daytime_reading(text, time):
+    """Da Lat Kitchen opens 07:30-15:00: "8:30" there is breakfast, not dinner."""
+    reading = booking(*BOOKING_TIME, restaurant="Da Lat Kitchen").reading(text)
+    assert answer_question(reading) == [f"book_restaurant_0.time = {time!r}"]
