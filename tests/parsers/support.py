@@ -133,7 +133,8 @@ ENROLL_SUMMARY = STUDENT + ("main_0.student_info_details = StudentInfo(student_n
                             "student_email_address='jane@stanford.edu', is_international_student=False)",)
 # AskForConfirmation(main_0)
 
-UNITS = ("main_0.courses_to_take = CoursesToTake(course_0_details=Course(course_name='CS 107', grade_type='Letter'))",)  # course_0.course_num_units
+UNITS = ("main_0.courses_to_take = CoursesToTake("
+         "course_0_details=Course(course_name='CS 107', grade_type='Letter'))",)  # course_0.course_num_units
 BOOK = ("book_restaurant_0 = BookRestaurant()",)  # book_restaurant_0.restaurant
 
 

@@ -58,7 +58,8 @@ def test_numbers_are_no_dates(text):
     assert find_dates(text, TODAY) == ()
 
 
-@pytest.mark.xfail(strict=True, reason="'the 31st' in a 30-day month gives no reading at all (expected Dec 31 / Oct 31)")
+@pytest.mark.xfail(strict=True, reason="'the 31st' in a 30-day month gives no reading at all "
+                                       "(expected Dec 31 / Oct 31)")
 def test_the_31st_in_a_month_of_30_days():
     assert D(2026, 12, 31) in find_dates("the 31st", TODAY)[0].readings
 

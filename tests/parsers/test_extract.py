@@ -73,8 +73,8 @@ def test_pattern_values():
     assert extract.pattern_values("jane.doe@stanford,edu", EMAIL_PATTERN) == []
 
 
-@pytest.mark.parametrize("text, value", [("the library, 2nd floor", "the library, 2nd floor"), ("it's Jane Doe", "Jane Doe"),
-                                         ("  Jane Doe.  ", "Jane Doe")])
+@pytest.mark.parametrize("text, value", [("the library, 2nd floor", "the library, 2nd floor"),
+                                         ("it's Jane Doe", "Jane Doe"), ("  Jane Doe.  ", "Jane Doe")])
 def test_free_text_keeps_commas_and_drops_lead_ins(text, value):
     assert extract.free_text(text) == value
 

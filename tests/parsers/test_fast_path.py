@@ -34,7 +34,8 @@ def test_anything_more_goes_to_the_llm(agent, point, text):
 def test_a_parse_not_understood_or_empty_is_never_confident():
     dialogue = Dialogue(COURSES)
     assert not confident(dialogue.spec, dialogue.state, Parse("", understood=False), "x")
-    assert not confident(dialogue.spec, dialogue.state, Parse("course_0.course_name = 'x'", answers_question=False), "x")
+    unasked = Parse("course_0.course_name = 'x'", answers_question=False)
+    assert not confident(dialogue.spec, dialogue.state, unasked, "x")
 
 
 @pytest.mark.xfail(strict=True, reason="asked for the name, 'my name is Jane Doe and I study physics' is read as "

@@ -8,7 +8,7 @@ from genie_bot.parse import Parse
 from genie_bot.responders import TemplateResponder
 from genie_bot.responders.templates import NOT_UNDERSTOOD, offer
 from tests.parsers.support import (COURSE_LIST, COURSES, LEAVE_EMAIL, LEAVE_SUMMARY, RESTAURANT, TICKET, TWO_COURSES,
-                                   UNITS, Dialogue, booking, loaded)
+                                   UNITS, WAITLIST, Dialogue, booking, loaded)
 
 CODE_WORDS = ("SELECT", "_", "TroubleShoot", "main_0", "None", "answer(")
 
@@ -110,9 +110,9 @@ def test_with_nothing_started_the_agent_says_what_it_can_do():
 @pytest.mark.xfail(strict=True, reason="the summary shows the enum member's code name split in two: "
                                        "'What you need help with: Trouble Shoot'")
 def test_the_troubleshoot_member_is_shown_in_words():
-    dialogue = Dialogue(TICKET).do("main_0.student_task = 'TroubleShoot'", "trouble_shoot_0.issue_type = 'Join Waitlist'",
-                                   "join_waitlist_0.course_name = 'CS 107'", "join_waitlist_0.quarter = 'Winter'",
-                                   "main_0.extra_details = NA", "main_0.full_name = 'Jane Doe'")
+    dialogue = Dialogue(TICKET).do(*WAITLIST, "join_waitlist_0.course_name = 'CS 107'",
+                                   "join_waitlist_0.quarter = 'Winter'", "main_0.extra_details = NA",
+                                   "main_0.full_name = 'Jane Doe'")
     reply = say(dialogue, "jane@stanford.edu")
     assert "Trouble Shoot" not in reply
 

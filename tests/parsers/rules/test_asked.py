@@ -6,11 +6,10 @@ import pytest
 
 from genie_bot.parsers.rules.asked import answer_question
 
-from ..support import (CHANGE_REASON, COURSE_LIST, COURSES, EXTERNAL, LEAVE, LEAVE_ANYTHING_ELSE, LEAVE_DATE,
-                       LEAVE_EMAIL, LEAVE_NAME, LEAVE_SUMMARY, TICKET, TWO_COURSES, WAITLIST, Dialogue, booking,
-                       BOOKING_PEOPLE, BOOKING_TIME)
+from ..support import (BOOKING_PEOPLE, BOOKING_TIME, CHANGE_REASON, COURSE_LIST, COURSES, EXTERNAL, LEAVE,
+                       LEAVE_ANYTHING_ELSE, LEAVE_DATE, LEAVE_EMAIL, LEAVE_NAME, LEAVE_SUMMARY, TICKET, TWO_COURSES,
+                       UNITS, WAITLIST, Dialogue, booking)
 
-UNITS = ("main_0.courses_to_take = CoursesToTake(course_0_details=Course(course_name='CS 107', grade_type='Letter'))",)
 GRADE = ("main_0.courses_to_take = CoursesToTake(course_0_details=Course(course_name='CS 107'))",)
 
 

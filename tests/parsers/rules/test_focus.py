@@ -32,7 +32,8 @@ def test_several_records_reported_put_none_in_focus():
 
 
 def test_a_course_code_held_by_the_task_is_in_focus():
-    dialogue = Dialogue(COURSES).do("main_0.courses_to_take = CoursesToTake(course_0_details=Course(course_name='CS 107'))")
+    dialogue = Dialogue(COURSES).do(
+        "main_0.courses_to_take = CoursesToTake(course_0_details=Course(course_name='CS 107'))")
     reading = dialogue.reading("who teaches it?")
     assert in_focus(reading) == "CS 107"
     assert resolved(reading, "who teaches the class?") == "who teaches CS 107?"

@@ -7,9 +7,8 @@ import pytest
 
 from genie_bot.parsers.rules.questions import information_question, knowledge_question, tentative_answer
 
-from ..support import COURSES, RESTAURANT, TWO_COURSES, Dialogue, booking
+from ..support import COURSES, RESTAURANT, TWO_COURSES, UNITS, Dialogue, booking
 
-UNITS = ("main_0.courses_to_take = CoursesToTake(course_0_details=Course(course_name='CS 107', grade_type='Letter'))",)
 """The units of CS 107 are asked."""
 
 

@@ -25,7 +25,8 @@ def test_small_talk_matches_no_task(text):
 def test_a_request_starts_the_task_with_the_restaurant_it_names():
     reading = Dialogue(RESTAURANT).reading("make a reservation at the oak spoon")
     assert start_requested_task(reading, answered_already=False)
-    assert reading.statements == [f"book_restaurant_0 = BookRestaurant(restaurant={formal_value(record('The Oak Spoon'))})"]
+    oak_spoon = formal_value(record("The Oak Spoon"))
+    assert reading.statements == [f"book_restaurant_0 = BookRestaurant(restaurant={oak_spoon})"]
 
 
 def test_every_fact_of_the_request_goes_into_the_new_task():
@@ -94,6 +95,7 @@ def test_an_agent_with_several_tasks_opens_none_by_default():
     assert not opens_the_only_task(Dialogue(TICKET).reading("I'm hungry"))
 
 
-@pytest.mark.xfail(strict=True, reason="a remark at 'what can I help you with?' becomes main_0.extra_details = 'hungry'")
+@pytest.mark.xfail(strict=True, reason="a remark at 'what can I help you with?' becomes "
+                                       "main_0.extra_details = 'hungry'")
 def test_a_remark_at_the_first_question_is_no_extra_detail():
     assert "extra_details" not in Dialogue(TICKET).parse("I'm hungry").statements
