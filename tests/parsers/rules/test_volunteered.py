@@ -8,7 +8,8 @@ import pytest
 
 from genie_bot.parsers.rules.volunteered import described_problem, volunteered
 
-from ..support import (COURSES, LEAVE, LEAVE_ANYTHING_ELSE, STUDENT, TICKET, Dialogue, booking, lines)
+from ..support import (COURSES, LEAVE, LEAVE_ANYTHING_ELSE, LEAVE_DATE, STUDENT, TICKET, WAITLIST, Dialogue, booking,
+                       lines)
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -139,3 +140,11 @@ def test_a_described_problem_needs_a_word_distinctive_of_a_free_text_field():
     dialogue = Dialogue(TICKET)
     assert described_problem(dialogue.reading("the course I have clashes with work"),
                              dialogue.spec.tasks["ChangeCourse"], set()) == {}
+
+
+@pytest.mark.xfail(strict=True, reason="\"I don't know\" to a date or a course also stores main_0.extra_details = "
+                                       "\"I don't know\" (and declines waitlist_position_known)")
+@pytest.mark.parametrize("point, declined", [(LEAVE_DATE, "leave_of_absence_0.submission_date = 'NA'"),
+                                             (WAITLIST, "join_waitlist_0.course_name = 'NA'")])
+def test_i_dont_know_declines_only_the_question_asked(point, declined):
+    assert Dialogue(TICKET).do(*point).parse("I don't know").statements == declined
