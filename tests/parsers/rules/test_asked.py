@@ -8,7 +8,7 @@ from genie_bot.parsers.rules.asked import answer_question
 
 from ..support import (BOOKING_PEOPLE, BOOKING_TIME, CHANGE_REASON, COURSE_LIST, COURSES, EXTERNAL, LEAVE,
                        LEAVE_ANYTHING_ELSE, LEAVE_DATE, LEAVE_EMAIL, LEAVE_NAME, LEAVE_SUMMARY, TICKET, TWO_COURSES,
-                       UNITS, WAITLIST, Dialogue, booking)
+                       TROUBLE, UNITS, WAITLIST, Dialogue, booking)
 
 GRADE = ("main_0.courses_to_take = CoursesToTake(course_0_details=Course(course_name='CS 107'))",)
 
@@ -205,3 +205,53 @@ def test_a_time_at_a_daytime_restaurant_takes_the_daytime_reading(text, time):
     """Da Lat Kitchen opens 07:30-15:00: "8:30" there is breakfast, not dinner."""
     reading = booking(*BOOKING_TIME, restaurant="Da Lat Kitchen").reading(text)
     assert answer_question(reading) == [f"book_restaurant_0.time = {time!r}"]
+
+
+@pytest.mark.xfail(strict=True, reason="'6 adults and 2 kids' is a party of 6 (expected 8)")
+def test_adults_and_kids_add_up():
+    assert answer_question(booking(*BOOKING_PEOPLE).reading("6 adults and 2 kids")) == [
+        "book_restaurant_0.num_people = 8"]
+
+
+@pytest.mark.parametrize("text, people", [("2 ppl", 2), ("we're 4", 4), ("four of us", 4), ("party of 4", 4),
+                                          ("a dozen", 12)])
+def test_party_sizes_as_typed(text, people):
+    assert answer_question(booking(*BOOKING_PEOPLE).reading(text)) == [f"book_restaurant_0.num_people = {people}"]
+
+
+@pytest.mark.parametrize("text, date", [("this friday", "2026-11-27"), ("fri", "2026-11-27"),
+                                        ("next sat", "2026-11-28"), ("dec 3rd", "2026-12-03"), ("12/3", "2026-12-03"), ("tonight", "2026-11-21"),
+                                        ("in two weeks", "2026-12-05")])
+def test_booking_dates_as_typed(text, date):
+    assert answer_question(booking().reading(text)) == [f"book_restaurant_0.date = {date!r}"]
+
+
+@pytest.mark.xfail(strict=True, reason="'the day after tomorrow' is read as tomorrow (2026-11-22, expected 11-23)")
+def test_the_day_after_tomorrow():
+    assert answer_question(booking().reading("the day after tomorrow")) == ["book_restaurant_0.date = '2026-11-23'"]
+
+
+@pytest.mark.parametrize("text, member", [("troubleshoting", "TroubleShoot"),
+                                          ("extrenal test credits", "External Test Credits")])
+def test_misspelt_kinds_of_help(text, member):
+    assert answer(TICKET, (), text) == [f"main_0.student_task = {member!r}"]
+
+
+@pytest.mark.xfail(strict=True, reason="kinds of help in other words are not understood: 'wait list' becomes "
+                                       "extra_details = 'wait list', 'i wanna take time off' a remark, "
+                                       "'I need to drop a class' nothing (Change Course: 'swap or drop a course')")
+@pytest.mark.parametrize("text, member", [("wait list", "TroubleShoot"), ("i wanna take time off", "Leave of Absence"),
+                                          ("I need to drop a class", "TroubleShoot")])
+def test_kinds_of_help_in_other_words(text, member):
+    assert Dialogue(TICKET).parse(text).statements.startswith(f"main_0.student_task = {member!r}")
+
+
+@pytest.mark.xfail(strict=True, reason="'my IB scores' also sets issue = 'Scores Not Received', which it does not say")
+def test_naming_the_test_says_nothing_of_what_is_wrong():
+    assert "issue=" not in Dialogue(TICKET).parse("my IB scores").statements
+
+
+@pytest.mark.parametrize("text, member", [("swap", "Change Course"), ("waitlist pls", "Join Waitlist"),
+                                          ("I want to change my course", "Change Course")])
+def test_kinds_of_enrollment_problem(text, member):
+    assert answer(TICKET, TROUBLE, text) == [f"trouble_shoot_0.issue_type = {member!r}"]
