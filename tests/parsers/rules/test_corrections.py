@@ -1,0 +1,108 @@
+"""Strategy ``corrections``: changes of values already given, after a summary or mid-task."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from genie_bot.parsers.rules.corrections import corrections, correcting
+
+from ..support import BOOKING_SUMMARY, COURSES, ENROLL_SUMMARY, LEAVE_NAME, LEAVE_SUMMARY, TICKET, Dialogue, booking
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the date is wrong, it was March 3", "leave_of_absence_0.submission_date = '2026-03-03'"),
+    ("change Jane Doe to Jayne Doe", "main_0.full_name = 'Jayne Doe'"),
+    ("no, my name is spelled Jayne Doe", "main_0.full_name = 'Jayne Doe'"),
+    ("the email is wrong, it's jdoe2@stanford.edu", "main_0.email = 'jdoe2@stanford.edu'"),
+    ("actually it starts in spring", "leave_of_absence_0.start_quarter = 'Spring'"),
+    ("actually I sent it in person", "leave_of_absence_0.submission_method = 'In Person'"),
+])
+def test_a_correction_at_the_ticket_summary(text, expected):
+    assert corrections(Dialogue(TICKET).do(*LEAVE_SUMMARY).reading(text)) == [expected]
+
+
+def test_a_correction_at_a_summary_changes_the_value_and_shows_the_summary_again():
+    dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY)
+    result = dialogue.reply("the date is wrong, it was March 3")
+    assert dialogue.value("main_0.leave_of_absence_details").values["submission_date"] == dt.date(2026, 3, 3)
+    assert [a.formal() for a in result.acts] == ["AskForConfirmation(main_0)"]
+
+
+def test_no_with_a_correction_corrects_rather_than_declines():
+    assert Dialogue(TICKET).do(*LEAVE_SUMMARY).parse("no, my name is spelled Jayne Doe").statements == \
+        "main_0.full_name = 'Jayne Doe'"
+
+
+def test_a_plain_no_is_no_correction():
+    reading = Dialogue(TICKET).do(*LEAVE_SUMMARY).reading("no")
+    assert corrections(reading) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("actually make it 3 units", "course_1.course_num_units = 3"),
+    ("change CS 229 to CS 230", "course_1.course_name = 'CS 230'"),
+    ("the second course should be 3 units", "course_1.course_num_units = 3"),
+    ("my id is wrong, it's 06123457", "student_info_0.student_id = '06123457'"),
+])
+def test_a_correction_at_the_enrollment_summary(text, expected):
+    assert corrections(Dialogue(COURSES).do(*ENROLL_SUMMARY).reading(text)) == [expected]
+
+
+def test_change_x_to_y_finds_the_course_whose_value_is_x():
+    assert corrections(Dialogue(COURSES).do(*ENROLL_SUMMARY).reading("change CS 224V to CS 221")) == [
+        "course_0.course_name = 'CS 221'"]
+
+
+@pytest.mark.xfail(strict=True, reason="'actually make CS 229 pass/fail' changes nothing ('# a remark, not a "
+                                       "request'); expected course_1.grade_type = 'Credit/No Credit'")
+def test_a_grading_change_for_a_named_course():
+    assert Dialogue(COURSES).do(*ENROLL_SUMMARY).parse("actually make CS 229 pass/fail").statements == \
+        "course_1.grade_type = 'Credit/No Credit'"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("actually make it 6 people", "book_restaurant_0.num_people = 6"),
+    ("change the time to 8:30", "book_restaurant_0.time = '20:30:00'"),
+])
+def test_a_correction_at_the_booking_summary(text, expected):
+    assert corrections(booking(*BOOKING_SUMMARY).reading(text)) == [expected]
+
+
+@pytest.mark.xfail(strict=True, reason="'actually, can we do saturday instead' (today Sat 2026-11-21, booked for "
+                                       "Fri 11-27) sets the date to Wednesday 2026-11-25")
+def test_saturday_instead_is_a_saturday():
+    statements = booking(*BOOKING_SUMMARY).parse("actually, can we do saturday instead").statements
+    assert statements == "book_restaurant_0.date = '2026-11-28'"
+
+
+@pytest.mark.xfail(strict=True, reason="'no, make it 5' at the booking summary only declines (confirmed = False); "
+                                       "the 5 is lost ('no, make it 5 people' works)")
+def test_no_make_it_five_changes_the_party_size():
+    assert booking(*BOOKING_SUMMARY).parse("no, make it 5").statements == "book_restaurant_0.num_people = 5"
+
+
+@pytest.mark.xfail(strict=True, reason="'switch to The Oak Spoon' at the summary is '# the request is already "
+                                       "being handled'; the restaurant is not changed")
+def test_switch_to_another_restaurant_at_the_summary():
+    assert "'name': 'The Oak Spoon'" in booking(*BOOKING_SUMMARY).parse("switch to The Oak Spoon").statements
+
+
+def test_a_correction_mid_task_changes_the_earlier_field_not_the_one_asked():
+    dialogue = Dialogue(TICKET).do(*LEAVE_NAME)
+    assert dialogue.parse("actually my email is jdoe2@stanford.edu").statements == "main_0.email = 'jdoe2@stanford.edu'"
+    assert corrections(dialogue.reading("actually I sent it in person")) == [
+        "leave_of_absence_0.submission_method = 'In Person'"]
+
+
+@pytest.mark.parametrize("text, says", [("actually", True), ("I meant winter", True), ("should be 4", True),
+                                        ("winter", False), ("4 people", False)])
+def test_correction_words(text, says):
+    assert correcting(text) is says
+
+
+def test_the_corrected_field_counts_as_taken():
+    reading = Dialogue(TICKET).do(*LEAVE_SUMMARY).reading("actually it starts in spring")
+    corrections(reading)
+    assert "start_quarter" in reading.corrected and ("leave_of_absence_0", "start_quarter") in reading.assigned

@@ -1,0 +1,150 @@
+"""Strategy ``volunteered``: values for fields the agent did not ask about, in the same message."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from genie_bot.parsers.rules.volunteered import described_problem, volunteered
+
+from ..support import (COURSES, LEAVE, LEAVE_ANYTHING_ELSE, LEAVE_DATE, STUDENT, TICKET, WAITLIST, Dialogue, booking,
+                       lines)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I sent it by email on nov 3", ["leave_of_absence_0.submission_method = 'Email'",
+                                     "leave_of_absence_0.submission_date = '2026-11-03'"]),
+    ("submitted online last tuesday, starting winter", ["leave_of_absence_0.submission_method = 'Online'",
+                                                        "leave_of_absence_0.submission_date = '2026-11-17'",
+                                                        "leave_of_absence_0.start_quarter = 'Winter'"]),
+    ("not yet, leave starts in spring", ["leave_of_absence_0.start_quarter = 'Spring'"]),
+    ("my name is Jane Doe", ["main_0.full_name = 'Jane Doe'"]),
+    ("jane.doe@stanford.edu", ["main_0.email = 'jane.doe@stanford.edu'"]),
+])
+def test_values_for_fields_not_asked_yet(text, expected):
+    assert volunteered(Dialogue(TICKET).do(*LEAVE).reading(text)) == expected
+
+
+def test_a_field_the_user_cannot_give_is_declined():
+    reading = Dialogue(TICKET).do(*LEAVE_ANYTHING_ELSE).reading("I forgot my email")
+    assert volunteered(reading) == ["main_0.email = 'NA'"]
+
+
+@pytest.mark.xfail(strict=True, reason="'I forgot my email' while the form status is asked also sets "
+                                       "submission_method = 'Email' (the word email chooses the member)")
+def test_forgetting_the_email_says_nothing_of_how_the_form_was_sent():
+    assert volunteered(Dialogue(TICKET).do(*LEAVE).reading("I forgot my email")) == ["main_0.email = 'NA'"]
+
+
+def test_details_imply_the_form_was_submitted():
+    """The method and date apply only to a submitted form: giving them says it was submitted."""
+    assert lines(Dialogue(TICKET).do(*LEAVE).parse("I sent it by email on nov 3").statements) == [
+        "leave_of_absence_0.form_status = 'Submitted'", "leave_of_absence_0.submission_method = 'Email'",
+        "leave_of_absence_0.submission_date = '2026-11-03'"]
+
+
+def test_a_student_id_and_an_email_are_taken_by_their_formats():
+    reading = Dialogue(COURSES).do(*STUDENT).reading("Jane Doe, 06123456, jane.doe@stanford.edu")
+    assert volunteered(reading) == ["student_info_0.student_id = '06123456'",
+                                    "student_info_0.student_email_address = 'jane.doe@stanford.edu'"]
+
+
+def test_the_whole_student_record_in_one_message():
+    dialogue = Dialogue(COURSES).do(*STUDENT)
+    dialogue.reply("Jane Doe, 06123456, jane.doe@stanford.edu")
+    assert dialogue.values("student_info_0") == {"student_name": "Jane Doe", "student_id": "06123456",
+                                                 "student_email_address": "jane.doe@stanford.edu"}
+
+
+@pytest.mark.xfail(strict=True, reason="asked for the name, 'my id is 06123456' also sets student_name = '06123456'")
+def test_an_id_given_for_the_name_question_is_no_name():
+    assert Dialogue(COURSES).do(*STUDENT).parse("my id is 06123456").statements == \
+        "student_info_0.student_id = '06123456'"
+
+
+@pytest.mark.xfail(strict=True, reason="asked for the name, \"I'm an international student\" sets student_name = "
+                                       "'an international student' (expected is_international_student = True)")
+def test_being_an_international_student_is_no_name():
+    assert Dialogue(COURSES).do(*STUDENT).parse("I'm an international student").statements == \
+        "student_info_0.is_international_student = True"
+
+
+def test_the_request_and_its_details_open_the_nested_worksheets_in_one_turn():
+    dialogue = Dialogue(TICKET)
+    dialogue.reply("I need help joining a waitlist for CS 107 in winter")
+    assert dialogue.values("join_waitlist_0") == {"course_name": "CS 107", "quarter": "Winter"}
+    assert dialogue.values("trouble_shoot_0")["issue_type"] == "Join Waitlist"
+
+
+def test_every_fact_of_an_external_credits_request():
+    dialogue = Dialogue(TICKET)
+    dialogue.reply("my AP credits are missing, I sent the scores on october 5")
+    values = dialogue.values("external_test_credits_0")
+    assert values == {"test_type": "AP", "issue": "Missing Credits", "submission_time": dt.date(2026, 10, 5)}
+
+
+def test_two_courses_and_a_grade_in_one_message():
+    dialogue = Dialogue(COURSES)
+    dialogue.reply("I want to enroll in CS 224V and CS 229 for a letter grade")
+    assert dialogue.values("course_0") == {"course_name": "CS 224V", "grade_type": "Letter"}
+    assert dialogue.values("course_1") == {"course_name": "CS 229", "grade_type": "Letter"}
+
+
+@pytest.mark.xfail(strict=True, reason="asked which course, 'CS 224V for 3 units, letter' puts CS 224V in a new "
+                                       "course_1 and gives course_0 the grade and units but no name")
+def test_a_course_with_its_units_and_grade_fills_the_course_asked():
+    dialogue = Dialogue(COURSES)
+    dialogue.reply("CS 224V for 3 units, letter")
+    assert dialogue.values("course_0") == {"course_name": "CS 224V", "grade_type": "Letter", "course_num_units": 3}
+
+
+def test_a_time_and_a_party_size_given_with_the_date():
+    assert volunteered(booking().reading("next friday at 8 for 4 people")) == [
+        "book_restaurant_0.time = '20:00:00'", "book_restaurant_0.num_people = 4"]
+
+
+def test_a_special_request_after_the_date_keeps_only_the_request():
+    assert lines(booking().parse("next friday, and we need a quiet table").statements) == [
+        "book_restaurant_0.date = '2026-11-27'", "book_restaurant_0.special_request = 'we need a quiet table'"]
+
+
+@pytest.mark.xfail(strict=True, reason="the special request takes the whole message "
+                                       "'tomorrow, 2 people, we need a high chair' instead of 'we need a high chair'")
+def test_a_special_request_among_other_facts_keeps_only_the_request():
+    assert "book_restaurant_0.special_request = 'we need a high chair'" in lines(
+        booking().parse("tomorrow, 2 people, we need a high chair").statements)
+
+
+@pytest.mark.xfail(strict=True, reason="at 'anything else?', 'my name is Jane Doe and my email is ...' also stores "
+                                       "extra_details = 'Jane Doe' (only 'no. my name is ...' works)")
+@pytest.mark.parametrize("text", ["my name is Jane Doe and my email is jane.doe@stanford.edu",
+                                  "Jane Doe, jane.doe@stanford.edu"])
+def test_name_and_email_at_anything_else_are_not_extra_details(text):
+    dialogue = Dialogue(TICKET).do(*LEAVE_ANYTHING_ELSE)
+    dialogue.reply(text)
+    assert dialogue.values("main_0")["full_name"] == "Jane Doe"
+    assert dialogue.values("main_0")["email"] == "jane.doe@stanford.edu"
+    assert dialogue.values("main_0")["extra_details"] in (None, "NA")
+
+
+def test_no_then_name_and_email_at_anything_else():
+    dialogue = Dialogue(TICKET).do(*LEAVE_ANYTHING_ELSE)
+    dialogue.reply("no. my name is Jane Doe and my email is jane.doe@stanford.edu")
+    assert {k: dialogue.values("main_0")[k] for k in ("extra_details", "full_name", "email")} == {
+        "extra_details": "NA", "full_name": "Jane Doe", "email": "jane.doe@stanford.edu"}
+    assert dialogue.result.acts[0].formal() == "AskForConfirmation(main_0)"
+
+
+def test_a_described_problem_needs_a_word_distinctive_of_a_free_text_field():
+    dialogue = Dialogue(TICKET)
+    assert described_problem(dialogue.reading("the course I have clashes with work"),
+                             dialogue.spec.tasks["ChangeCourse"], set()) == {}
+
+
+@pytest.mark.xfail(strict=True, reason="\"I don't know\" to a date or a course also stores main_0.extra_details = "
+                                       "\"I don't know\" (and declines waitlist_position_known)")
+@pytest.mark.parametrize("point, declined", [(LEAVE_DATE, "leave_of_absence_0.submission_date = 'NA'"),
+                                             (WAITLIST, "join_waitlist_0.course_name = 'NA'")])
+def test_i_dont_know_declines_only_the_question_asked(point, declined):
+    assert Dialogue(TICKET).do(*point).parse("I don't know").statements == declined

@@ -1,0 +1,107 @@
+"""``parsers.extract``: typed values and message shapes in text."""
+
+from __future__ import annotations
+
+import pytest
+
+from genie_bot.parsers import extract
+
+from .support import COURSES, LEAVE_ANYTHING_ELSE, RESTAURANT, TICKET, TRIP, Dialogue, loaded
+
+PEOPLE = loaded(RESTAURANT)[0].tasks["BookRestaurant"].fields["num_people"]
+ARRIVAL = loaded(TRIP)[0].tasks["Trip"].fields["arrival_location"]
+DEPARTURE = loaded(TRIP)[0].tasks["Trip"].fields["departure_location"]
+EMAIL_PATTERN = loaded(TICKET)[0].tasks["Main"].fields["email"].validation.pattern
+
+
+@pytest.mark.parametrize("text, said", [
+    ("yes", True), ("yeah sure", True), ("yesss", True), ("okie", True), ("sure, CS 161", True), ("keep going", True),
+    ("nope", False), ("no thats it", False), ("not really", False), ("that's all", False), ("no more", False),
+    ("I think that's enough", False), ("maybe", None), ("CS 107", None)])
+def test_yes_no(text, said):
+    assert extract.yes_no(text) is said
+
+
+@pytest.mark.parametrize("text, declines, unknown", [("skip", True, False), ("pass", True, False),
+                                                     ("I don't know", True, True), ("no idea", True, True),
+                                                     ("I forgot it", False, True), ("jane doe", False, False)])
+def test_declines_and_says_unknown(text, declines, unknown):
+    assert extract.declines(text) is declines and extract.says_unknown(text) is unknown
+
+
+@pytest.mark.parametrize("text, farewell", [("thanks, bye", True), ("see ya", True), ("goodbye", True),
+                                            ("bye bye", True), ("I have to go", False), ("by email", False)])
+def test_is_farewell(text, farewell):
+    assert extract.is_farewell(text) is farewell
+
+
+@pytest.mark.parametrize("text, thanks", [("thx", True), ("thank u", True), ("thinking", False)])
+def test_is_thanks(text, thanks):
+    assert extract.is_thanks(text) is thanks
+
+
+@pytest.mark.parametrize("text, clauses", [
+    ("Jane Doe, jane.doe@stanford.edu", ["Jane Doe", "jane.doe@stanford.edu"]),
+    ("I need it but not today", ["I need it", "not today"]),
+    ("jane.doe@stanford.edu", ["jane.doe@stanford.edu"]),
+])
+def test_clauses(text, clauses):
+    assert extract.clauses(text) == clauses
+
+
+def test_joined_clauses_keep_the_original_punctuation():
+    text = "the library, 2nd floor"
+    assert extract.joined(text, extract.clause_spans(text)) == text
+
+
+@pytest.mark.parametrize("text, loose, strict", [("3", [3.0], [3.0]), ("three people", [3.0], [3.0]),
+                                                 ("a couple", [2.0], []), ("1,000", [1000.0], [1000.0]),
+                                                 ("2.5", [2.5], [2.5])])
+def test_numbers(text, loose, strict):
+    assert extract.numbers(text) == loose and extract.numbers(text, loose=False) == strict
+
+
+@pytest.mark.parametrize("text, with_noun, for_field", [("4 people", 4, 4), ("a party of six", None, 6),
+                                                        ("table for 4 at 7pm", None, 4), ("2", None, 2)])
+def test_a_number_for_a_field(text, with_noun, for_field):
+    assert extract.number_with_noun(text, PEOPLE) == with_noun
+    assert extract.number_for(text, PEOPLE) == for_field
+
+
+def test_pattern_values():
+    assert extract.pattern_values("mail jane@x.edu or bob@y.org", EMAIL_PATTERN) == ["jane@x.edu", "bob@y.org"]
+    assert extract.pattern_values("jane.doe@stanford,edu", EMAIL_PATTERN) == []
+
+
+@pytest.mark.parametrize("text, value", [("the library, 2nd floor", "the library, 2nd floor"),
+                                         ("it's Jane Doe", "Jane Doe"), ("  Jane Doe.  ", "Jane Doe")])
+def test_free_text_keeps_commas_and_drops_lead_ins(text, value):
+    assert extract.free_text(text) == value
+
+
+def test_role_phrases_by_the_prepositions_of_a_description():
+    assert extract.role_prepositions(DEPARTURE) == ["from"]
+    assert extract.role_phrase("I need to go to the park", ARRIVAL) == "park"
+    assert extract.role_phrase("from the station to the park", DEPARTURE) == "station"
+
+
+def test_statements_of_value():
+    assert extract.statements_of_value("my name is Jane Doe") == [("name", "Jane Doe")]
+
+
+@pytest.mark.xfail(strict=True, reason="'my name is J. R. Smith' states the name 'J' (cut at the first dot); "
+                                       "volunteered at 'anything else?' it becomes full_name = 'J'")
+def test_a_stated_name_with_initials_is_kept_whole():
+    assert Dialogue(TICKET).do(*LEAVE_ANYTHING_ELSE).parse("no. my name is J. R. Smith").statements == \
+        "main_0.extra_details = 'NA'\nmain_0.full_name = 'J. R. Smith'"
+
+
+def test_content_words_and_stems():
+    assert extract.content_words("I need help joining the waitlists") == {"join", "waitlist"}
+    assert extract.stem("joining") == "join"
+
+
+def test_mentions_a_field_by_its_distinctive_name_words():
+    student_id = loaded(COURSES)[0].tasks["StudentInfo"].fields["student_id"]
+    assert extract.mentions("my student id is 06123456", student_id)
+    assert not extract.mentions("CS 107", student_id)
