@@ -23,7 +23,7 @@ def enum_value(text: str, f: Field, threshold: int = 85, explicit: bool = False)
     for v in values:
         if t == v.lower():
             return v
-    contained = [v for v in values if re.search(rf"(?<!\w){re.escape(v.lower())}(?!\w)", t)]
+    contained = [v for v in values if re.search(_as_written(v), t)]
     if len(contained) == 1:
         return negation_aware(text, f, contained[0])
     if len(contained) > 1:
@@ -51,7 +51,7 @@ def enum_value(text: str, f: Field, threshold: int = 85, explicit: bool = False)
         answering = [v for v in values if word.search(f.value_descriptions.get(v, ""))]
         if len(answering) == 1:
             return answering[0]
-    partial = [(v, fuzz.partial_ratio(v.lower(), t)) for v in values if len(v) >= 3]
+    partial = [(v, fuzz.partial_ratio(v.lower(), t)) for v in values if len(v) >= 3 and said is None]
     partial = [p for p in partial if p[1] >= 90]
     if len(partial) == 1 and len(t) <= 3 * len(partial[0][0]) + 20:
         return partial[0][0]

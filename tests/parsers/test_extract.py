@@ -61,7 +61,7 @@ def test_numbers(text, loose, strict):
     assert extract.numbers(text) == loose and extract.numbers(text, loose=False) == strict
 
 
-@pytest.mark.parametrize("text, with_noun, for_field", [("4 people", 4, 4), ("a party of six", None, 6),
+@pytest.mark.parametrize("text, with_noun, for_field", [("4 people", 4, 4), ("a party of six", 6, 6),
                                                         ("table for 4 at 7pm", None, 4), ("2", None, 2)])
 def test_a_number_for_a_field(text, with_noun, for_field):
     assert extract.number_with_noun(text, PEOPLE) == with_noun

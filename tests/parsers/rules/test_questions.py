@@ -98,7 +98,5 @@ def test_questions_without_a_question_mark(text, asked):
     assert Dialogue(COURSES).do(*UNITS).parse(text).statements == f"answer({asked!r})"
 
 
-@pytest.mark.xfail(strict=True, reason="'how many seats are left' while CS 107 is being filled asks about every "
-                                       "course: only pronouns are resolved to the course in focus")
 def test_a_question_with_no_subject_is_about_the_course_in_focus():
     assert "107" in Dialogue(COURSES).do(*UNITS).parse("how many seats are left").statements

@@ -65,9 +65,6 @@ def test_a_course_not_in_the_catalogue_is_no_mention(text):
     assert record_value(Dialogue(COURSES).reading(text), COURSE_NAME) is None
 
 
-@pytest.mark.xfail(strict=True, reason="'the second one' of a search result is the row as listed (id, name, city, "
-                                       "cuisine): without opening hours the booking accepts 23:00 at Jasmine Thai "
-                                       "Kitchen, which closes at 22:00")
 def test_a_listed_record_is_the_whole_record():
     dialogue = Dialogue(RESTAURANT).do("answer('any good thai places in seattle?')")
     chosen = record_value(dialogue.reading("the second one"), RESTAURANT_FIELD)
