@@ -148,7 +148,8 @@ def _described_values(text: str, f: Field, ignore: set[str] = frozenset(), name_
     waitlist" names the member described as "get onto the waitlist of a full course"); a word every
     member uses ("course" for changing a course or joining a full course's waitlist) chooses none."""
     said = {v: content_words(f"{v} {f.value_descriptions.get(v, '')}") for v in f.values}
-    words = _chosen_words(text) - (set.intersection(*said.values()) if len(said) > 1 else set())
+    words = {w for w in _chosen_words(text) if len(w) > 2}  # "messed up" says nothing of credits that "show up"
+    words -= set.intersection(*said.values()) if len(said) > 1 else set()
     names = {v: content_words(v) for v in f.values}
     described = {v: content_words(f.value_descriptions.get(v, "")) - names[v] - ignore for v in f.values}
     hits = {v: name_weight * len(words & names[v]) + len(words & (described[v] - set().union(
@@ -182,7 +183,7 @@ def _forms(word: str) -> list[str]:
 
 
 _NEGATION = re.compile(r"(not|never|no|haven'?t|hasn'?t|hadn'?t|didn'?t|don'?t|doesn'?t|isn'?t|wasn'?t|weren'?t|"
-                       r"aren'?t|won'?t|can'?t|cannot)", re.I)
+                       r"aren'?t|won'?t|can'?t|cannot|[a-z]+'t)", re.I)  # "havne't" typed fast
 
 
 def negation_aware(text: str, f: Field, value: str) -> str:

@@ -395,8 +395,8 @@ def _field_words(f: Field) -> set[str]:
 
 # -- free text and content words -------------------------------------------------------------------------
 _ANSWER_PREFIX = re.compile(
-    r"^(it'?s|it is|that'?s|that is|i'?m|i am|call me|i'?d like|i want|i would like|please(?=(\s+\S+){1,3}\s*$)|"
-    r"um+|uh+|well|so)\s+", re.I)  # "please reply by email, ..." is a request to keep whole
+    r"^(?:(?:it'?s|it is|that'?s|that is|i'?m|i am|call me|i'?d like|i want|i would like|please)(?=(\s+\S+){1,4}\s*$)|"
+    r"um+|uh+|well|so)\s+", re.I)  # "i'm on a visa so please reply soon" is a sentence to keep whole
 _SUBJECT_PREFIX = re.compile(r"^(?:my|the) (?P<subject>\w+(?: \w+)?) is\s+", re.I)
 _TRAILING_LINK = re.compile(r"[\s,;]+(and|but|or|so|plus|also)$", re.I)
 
@@ -422,7 +422,8 @@ _STOPWORDS = {"i", "me", "my", "we", "our", "you", "your", "a", "an", "the", "to
               "or", "is", "are", "be", "it", "this", "that", "with", "want", "would", "like", "need", "please", "can",
               "could", "do", "does", "have", "has", "some", "about", "from", "get", "help", "hi", "hello", "hey",
               "just", "so", "also", "there", "what", "how", "which", "will", "am", "was", "im", "id", "yes", "no", "as",
-              "by", "not", "all", "after", "whether", "why", "had", "were", "been", "its", "if", "than", "but"}
+              "by", "not", "all", "after", "whether", "why", "had", "were", "been", "its", "if", "than", "but",
+              "really", "very"}
 
 
 def stem(word: str) -> str:

@@ -9,6 +9,8 @@ Submitted; "the university never received my IB scores" is about External Test C
 
 from __future__ import annotations
 
+import re
+
 from ...runtime.policy import field_applies
 from ...spec import Field, TaskWorksheet
 from ...state import WorksheetInstance
@@ -29,13 +31,32 @@ def implied_member(reading: Reading, instance: WorksheetInstance, f: Field) -> s
     if not dependents:
         return None
     evidence = {}
+    said = _without_the_request(reading, reading.state.root_of(instance) if instance.name in reading.state.instances
+                                else instance)
     for member in f.values:
         target = WorksheetInstance(instance.name, instance.worksheet, {**instance.values, f.name: member})
         opened = [g for g in dependents if field_applies(reading.spec, reading.state, target, g, reading.today)]
-        evidence[member] = sum(_gives_value(reading, g, MAX_DEPTH) for g in opened)
+        evidence[member] = sum(_gives_value(said, g, MAX_DEPTH) for g in opened)
     best = max(evidence.values())
     winners = [m for m, n in evidence.items() if n == best]
     return winners[0] if best > 0 and len(winners) == 1 else None
+
+
+def _without_request_words(text: str, request: set[str]) -> str:
+    return re.sub(r"[A-Za-z']+", lambda m: " " * len(m.group(0)) if extract.content_words(m.group(0)) & request
+                  else m.group(0), text)
+
+
+def _without_the_request(reading: Reading, root: WorksheetInstance) -> Reading:
+    """The reading without the words that ask for the task itself: "submit" in "can you help me
+    submit a ticket" (an example of the task) says nothing of a form submitted."""
+    ws = reading.spec.tasks[root.worksheet]
+    request = extract.content_words(" ".join(ws.examples)) - extract.content_words(
+        " ".join(f"{f.name.replace('_', ' ')} {f.description}" for f in ws.fields.values()
+                 if f.kind == "input" and f.type.kind != "confirm"))
+    text = _without_request_words(reading.text, request) if request else reading.text
+    return reading if text == reading.text else Reading(reading.spec, reading.state, text, reading.today,
+                                                         reading.knowledge)
 
 
 def _gives_value(reading: Reading, g: Field, depth: int) -> int:
