@@ -20,7 +20,7 @@ import ast
 from collections.abc import Iterable
 from typing import Any
 
-from ..interpreter import Evaluator, InterpreterError, SafeFunction, parse_checked
+from ..interpreter import Evaluator, InterpreterError, SafeFunction, measure, parse_checked
 from ..acts import AskToCancel
 from ..names import snake_case
 from ..spec import InstanceRef, TaskWorksheet
@@ -167,7 +167,9 @@ class _Applier:
         if field_name is not None:
             owner = self._child(owner, field_name)
         if isinstance(owner, KnowledgeAnswer):
-            owner.params[target.attr] = self.evaluator.eval(value_node)
+            value = self.evaluator.eval(value_node)
+            measure(value)  # before it is stored, sent to the knowledge parser and persisted
+            owner.params[target.attr] = value
             owner.status, owner.missing = AnswerStatus.PENDING, None
             self.turn.update.new_query = True
             return
