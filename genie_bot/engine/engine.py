@@ -392,8 +392,10 @@ class Engine:
         future = self._waiters.get(event.pk)
         if future is not None and not future.done():
             future.set_result(replies)
-        elif event.accepted_by != self.id and await self.in_db(self._is_dead, event.accepted_by):
-            # its caller died with its process: tell the user directly
+        elif future is not None or (event.accepted_by != self.id
+                                    and await self.in_db(self._is_dead, event.accepted_by)):
+            # its caller was answered already (the event ran again: its turn could not be recorded),
+            # or died with its process: tell the user directly
             await self._notify_replies(SessionKey.parse(event.session_key), event.pk, replies)
 
     def _is_dead(self, engine_id: str) -> bool:

@@ -12,5 +12,5 @@ from .evaluator import Evaluator, Limits
 from .scope import Scope, SafeFunction
 from .whitelist import parse_checked
 
-__all__ = ["Evaluator", "InterpreterError", "Limits", "SafeFunction", "Scope", "StepLimitExceeded", "TooLarge", "measure",
-           "parse_checked"]
+__all__ = ["Evaluator", "InterpreterError", "Limits", "SafeFunction", "Scope", "StepLimitExceeded", "TooLarge",
+           "measure", "parse_checked"]
