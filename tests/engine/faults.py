@@ -8,7 +8,7 @@ import sqlite3
 import threading
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine as SqlEngine
 
 
@@ -66,3 +66,35 @@ def _driver_error(engine: SqlEngine) -> Exception:
 
 CLAIM = r"UPDATE genie_pending_actions"
 """The statement after which an outage hits: ``pending -> executing``, just before the API runs."""
+
+
+class ServerKill:
+    """PostgreSQL itself ends the turn's connection (``pg_terminate_backend``, what a restart does
+    to every session) as the first statement after the trigger is sent, ``times`` times."""
+
+    def __init__(self, engine: SqlEngine, admin_url: str, trigger: str, times: int = 1, status: str = "executing"):
+        self.engine = engine
+        self.admin = create_engine(admin_url.replace("postgresql://", "postgresql+psycopg://", 1))
+        self.trigger = re.compile(trigger, re.S | re.I)
+        self.status = status
+        self.left = times
+        self.armed_in: int | None = None
+        self.killed = 0
+        event.listen(engine, "after_cursor_execute", self._after)
+        event.listen(engine, "before_cursor_execute", self._before)
+
+    def _after(self, conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+        if self.trigger.search(statement) and repr(self.status) in repr(parameters):
+            self.armed_in = threading.get_ident()
+
+    def _before(self, conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+        if self.armed_in != threading.get_ident() or self.left <= 0:
+            return
+        self.left -= 1
+        pid = conn.connection.dbapi_connection.info.backend_pid
+        with self.admin.begin() as admin:
+            admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        self.killed += 1
+
+    def close(self) -> None:
+        self.admin.dispose()

@@ -8,13 +8,15 @@ never "Nothing was changed" after the API ran, never a second call for the same 
 
 from __future__ import annotations
 
+import pytest
+
 from genie_bot.engine import Decision
 from genie_bot.engine.turns import APOLOGY, INTERRUPTED_NOTICE, RAN_UNSAVED
 from genie_bot.store import Database
 from genie_bot.store import pending as actions
 
-from .faults import CLAIM, Outage
-from .support import KEY, ORDER, calls, make_engine, run
+from .faults import CLAIM, Outage, ServerKill
+from .support import KEY, ORDER, calls, make_engine, prepare_database, run
 
 FAST = (0.0, 0.0, 0.0)
 """Retry pauses for the tests: the faults below are counted in statements, not seconds."""
@@ -117,3 +119,24 @@ def test_a_store_still_down_after_the_turn_leaves_the_interrupted_notice(store_u
     assert [n.reply.text for n in notes] == [INTERRUPTED_NOTICE.format(api="place_order", id=action_id)]
     assert [a.status for a in action_rows(store_url)] == ["interrupted"]
     assert "Order Pizza-2-Ann placed" not in again[0].text and len(calls()) == 1
+
+
+@pytest.mark.postgres
+def test_postgresql_ending_the_connection_after_the_call_loses_no_outcome(pg_url, postgres_url, shop):
+    """The server terminates the turn's connection right after the API ran, twice (the done write,
+    then its first retry): a new connection records the outcome, and the user gets the real reply."""
+    prepare_database(pg_url)
+
+    async def scenario():
+        async with make_engine(pg_url, shop) as engine:
+            action_id = await ask(fast(engine))
+            kill = ServerKill(engine.db.engine, postgres_url, CLAIM, times=2)
+            try:
+                done = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c1")
+            finally:
+                kill.close()
+            return kill.killed, done
+
+    killed, done = run(scenario())
+    assert killed == 2 and "Order Pizza-2-Ann placed" in done[0].text
+    assert [a.status for a in action_rows(pg_url)] == ["done"] and len(calls()) == 1
