@@ -230,7 +230,9 @@ class Engine:
 
     async def reload(self, agent: str | None = None) -> ReloadReport:
         """Load the spec of ``agent`` (or all agents) again; on any error the running versions stay."""
-        versions, errors = await self.in_db(self.registry.reload, agent)
+        # a thread of its own: loading runs the agent's api.py (bounded, see spec.api_module),
+        # never on a database thread that turns, deliveries and /healthz wait for
+        versions, errors = await asyncio.to_thread(self.registry.reload, agent)
         if errors:
             return ReloadReport(False, errors)
 
