@@ -35,6 +35,10 @@ _COMPARE = {
 }
 
 
+_PYTHON_ERRORS = (TypeError, ValueError, KeyError, IndexError, ArithmeticError, AttributeError)
+"""What Python raises for a bad operation on plain values; reported as an InterpreterError."""
+
+
 @dataclass(frozen=True)
 class Limits:
     max_steps: int = 10_000
@@ -85,6 +89,8 @@ class Evaluator:
             return self._exec(node)
         except RecursionError:
             raise InterpreterError("code is nested too deeply", node.lineno) from None
+        except _PYTHON_ERRORS as exc:  # an augmented assignment's operator: ``x += x`` on records
+            raise InterpreterError(f"{type(exc).__name__}: {costs.error_text(exc)}", node.lineno) from None
 
     def _exec(self, node: ast.stmt) -> _Jump | None:
         if isinstance(node, ast.Expr):
@@ -137,7 +143,7 @@ class Evaluator:
             if exc.lineno is None and hasattr(node, "lineno"):
                 exc.lineno = node.lineno
             raise
-        except (TypeError, ValueError, KeyError, IndexError, ArithmeticError, AttributeError) as exc:
+        except _PYTHON_ERRORS as exc:
             raise InterpreterError(f"{type(exc).__name__}: {costs.error_text(exc)}",
                                    getattr(node, "lineno", None)) from None
 
