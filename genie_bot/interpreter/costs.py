@@ -34,6 +34,12 @@ NODE_COST = 50
 """Work units charged per node visited by a measurement: a Python-level visit costs about
 as much as copying fifty characters."""
 
+ITEM_COST = 20
+"""Work units charged per item a built-in iterates (an object made or visited at C speed)."""
+
+REFUSAL_COST = MAX_NODES * NODE_COST
+"""Work units charged for an operation refused as too large: finding out may have cost that much."""
+
 MAX_WIDTH = 1_000
 """Largest width or precision a format spec may ask for."""
 
@@ -45,6 +51,9 @@ _SCALAR_TEXT = {float: 24, bool: 5, type(None): 4, dt.date: 10, dt.time: 21, dt.
 
 class TooLarge(InterpreterError):
     """An operation was refused before it ran: its result or its work would be too large."""
+
+    charged = False
+    """Whether the evaluator has counted :data:`REFUSAL_COST` for it (once, however deep it rose)."""
 
 
 class Size(NamedTuple):

@@ -116,7 +116,7 @@ class Evaluator:
         iterable = self.eval(node.iter)
         if not isinstance(iterable, (list, tuple, range, str, dict, set)):
             raise InterpreterError("for loops may only iterate over lists, ranges, strings or records", node.lineno)
-        self._charge(len(iterable))
+        self._charge(len(iterable) * costs.ITEM_COST)
         for item in list(iterable):
             self._tick(node)
             self.assign(node.target, item)
@@ -142,6 +142,9 @@ class Evaluator:
         except InterpreterError as exc:
             if exc.lineno is None and hasattr(node, "lineno"):
                 exc.lineno = node.lineno
+            if isinstance(exc, TooLarge) and not exc.charged:  # a refusal's own work counts too
+                exc.charged = True
+                self.work += costs.REFUSAL_COST
             raise
         except _PYTHON_ERRORS as exc:
             raise InterpreterError(f"{type(exc).__name__}: {costs.error_text(exc)}",

@@ -80,7 +80,7 @@ def _str_cost(value: Any = "", *_: Any) -> int:
 
 
 def _list_cost(value: Any = (), *_: Any) -> int:
-    return costs.sequence_length(_length(value))
+    return costs.sequence_length(_length(value)) * costs.ITEM_COST
 
 
 def _dict_cost(value: Any = (), **kwargs: Any) -> int:
@@ -88,7 +88,7 @@ def _dict_cost(value: Any = (), **kwargs: Any) -> int:
 
 
 def _sum_cost(items: Any = (), *_: Any) -> int:
-    return _length(items)
+    return _length(items) * costs.ITEM_COST
 
 
 def _free(*_: Any, **__: Any) -> int:
@@ -124,7 +124,8 @@ def _replace_cost(text: str, old: Any = "", new: Any = "", count: Any = -1) -> i
 def _join_cost(separator: str, items: Any = (), *_: Any) -> int:
     if not isinstance(items, (list, tuple, str, dict)):
         return 1  # join itself refuses it
-    return costs.sequence_length(sum(map(len, items)) + len(separator) * max(len(items) - 1, 0), "join() result")
+    length = costs.sequence_length(sum(map(len, items)) + len(separator) * max(len(items) - 1, 0), "join() result")
+    return length + len(items) * costs.ITEM_COST
 
 
 def _case_cost(text: str, *_: Any) -> int:
@@ -135,6 +136,12 @@ def _case_cost(text: str, *_: Any) -> int:
 
 def _scan_cost(text: str, *args: Any, **_: Any) -> int:
     return len(text) + sum(len(a) for a in args if isinstance(a, (str, tuple))) + 1
+
+
+def _split_cost(text: str, separator: Any = None, *_: Any, **__: Any) -> int:
+    """Each part is a new string."""
+    parts = text.count(separator) + 1 if isinstance(separator, str) and separator else len(text) // 2 + 1
+    return len(text) + parts * costs.ITEM_COST
 
 
 _STRFTIME_PADDING = re.compile(r"%[-_0^#]*\d")
@@ -158,8 +165,9 @@ def _list_scan_cost(items: list, item: Any = None, *_: Any) -> int:
 _METHOD_COSTS: dict[str, Callable[..., int]] = {
     "str.replace": _replace_cost, "str.join": _join_cost,
     **{f"str.{m}": _case_cost for m in ("lower", "upper", "title", "capitalize", "casefold")},
-    **{f"str.{m}": _scan_cost for m in ("strip", "lstrip", "rstrip", "startswith", "endswith", "split", "count",
-                                         "find", "isdigit", "isalpha")},
+    **{f"str.{m}": _scan_cost for m in ("strip", "lstrip", "rstrip", "startswith", "endswith", "count", "find",
+                                         "isdigit", "isalpha")},
+    "str.split": _split_cost,
     "list.index": _list_scan_cost, "list.count": _list_scan_cost, "list.append": _free,
     **{f"{kind}.strftime": _strftime_cost for kind in ("date", "datetime", "time")},
 }

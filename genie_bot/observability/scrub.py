@@ -16,12 +16,14 @@ import sqlite3
 
 from sqlalchemy.exc import StatementError
 
+from ..errors import GenieError
+
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 MAX_STATEMENT = 300
 MAX_CHAIN = 5
 
 
-class ScrubbedError(Exception):
+class ScrubbedError(GenieError):
     """An exception as logged without content: ``str`` is :func:`describe` of the original."""
 
 

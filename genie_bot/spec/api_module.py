@@ -77,7 +77,7 @@ def _check_import(path: Path) -> None:
     """Import ``path`` in a child process within :data:`IMPORT_TIMEOUT_SECONDS`; ApiModuleError if
     it does not finish, fails or exits there."""
     try:
-        done = subprocess.run([sys.executable, "-c", _CHECK, str(path), _IMPORTED], cwd=path.parent,
+        done = subprocess.run([sys.executable, "-c", _CHECK, str(path.resolve()), _IMPORTED], cwd=path.parent,
                               capture_output=True, text=True, timeout=IMPORT_TIMEOUT_SECONDS, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise ApiModuleError(f"importing {path.name} did not finish within {IMPORT_TIMEOUT_SECONDS:g} s "

@@ -110,3 +110,19 @@ def test_a_parser_statement_cannot_store_or_render_a_huge_value(make_agent):
     assert "note" not in result.state.instances["order"].values
     assert "name" not in result.state.instances["order"].values
     assert any("too large" in e for e in result.errors) or any("too large" in r.reason for r in result.update.rejected)
+
+
+def test_a_parser_output_of_thousands_of_failing_statements_stops_after_fifty(make_agent):
+    from genie_bot.runtime import Runtime
+    from genie_bot.runtime.statements import MAX_FAILED_STATEMENTS
+    from genie_bot.spec import load_agent
+
+    from .agents import ORDER_AGENT, ORDER_API, ORDER_FILES
+
+    runtime = Runtime(load_agent(make_agent(ORDER_AGENT, ORDER_API, ORDER_FILES)),
+                      clock=lambda: dt.datetime(2026, 11, 21))
+    result = runtime.run_turn(runtime.new_state(), "order = Order(dish='Pasta')\n" + "é.y = 1\n" * 2400)
+    assert len(result.errors) == MAX_FAILED_STATEMENTS + 1
+    assert result.errors[0].startswith("é.y = 1: line 2: unknown instance 'é'")  # quoted by UTF-8 offsets
+    assert result.errors[-1] == "more than 50 statements failed; the rest were not applied"
+    assert result.state.instances["order"].values == {"dish": "Pasta"}
