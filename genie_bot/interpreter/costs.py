@@ -78,24 +78,22 @@ def measure(value: Any, limit: int = MAX_SEQUENCE, what: str = "value") -> Size:
         if nodes > MAX_NODES:
             raise TooLarge(f"{what} is too large to handle (more than {MAX_NODES} items)")
         kind = type(item)
-        if kind is str:
+        if kind in _SCALAR_TEXT:
+            chars += _SCALAR_TEXT[kind]
+        elif isinstance(item, str):
             chars += text_length(item) + 2
-        elif kind is int:
+        elif isinstance(item, int):
             chars += int_digits(item)
-        elif kind in (list, tuple):
+        elif isinstance(item, (list, tuple)):
             chars += 2 + 2 * len(item)
             stack.extend(item)
-        elif kind is dict:
+        elif isinstance(item, dict):
             chars += 2 + 4 * len(item)
             stack.extend(item.keys())
             stack.extend(item.values())
-        elif kind in _SCALAR_TEXT:
-            chars += _SCALAR_TEXT[kind]
         elif dataclasses.is_dataclass(item) and not isinstance(item, type):
             chars += len(kind.__name__) + 2
             stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
-        elif isinstance(item, (str, int, list, tuple, dict)):  # subclasses: the same, one level down
-            stack.append(kind.__mro__[1](item) if not isinstance(item, bool) else bool(item))
         else:
             chars += len(kind.__name__) + 32
         if chars > limit:
