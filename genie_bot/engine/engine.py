@@ -230,7 +230,9 @@ class Engine:
 
     async def reload(self, agent: str | None = None) -> ReloadReport:
         """Load the spec of ``agent`` (or all agents) again; on any error the running versions stay."""
-        versions, errors = await self.in_db(self.registry.reload, agent)
+        # a thread of its own: loading runs the agent's api.py (bounded, see spec.api_module),
+        # never on a database thread that turns, deliveries and /healthz wait for
+        versions, errors = await asyncio.to_thread(self.registry.reload, agent)
         if errors:
             return ReloadReport(False, errors)
 
@@ -392,8 +394,10 @@ class Engine:
         future = self._waiters.get(event.pk)
         if future is not None and not future.done():
             future.set_result(replies)
-        elif event.accepted_by != self.id and await self.in_db(self._is_dead, event.accepted_by):
-            # its caller died with its process: tell the user directly
+        elif future is not None or (event.accepted_by != self.id
+                                    and await self.in_db(self._is_dead, event.accepted_by)):
+            # its caller was answered already (the event ran again: its turn could not be recorded),
+            # or died with its process: tell the user directly
             await self._notify_replies(SessionKey.parse(event.session_key), event.pk, replies)
 
     def _is_dead(self, engine_id: str) -> bool:

@@ -9,10 +9,18 @@ idempotency key. A call whose arguments differ from those frozen when the summar
 is refused: the user confirmed other values.
 
 Control flow is explicit, whatever the code between the policy and this gate catches. A
-refusal is an ordinary error the policy reports as a failed call. When the store fails around
+refusal is an ordinary error the policy reports as a failed call. When the store fails before
 a side effect, the gate records it in :attr:`ConfirmationGate.store_failure`, refuses every
 later call and query of the turn, and :meth:`ConfirmationGate.check` (called by the turn
 runner once the agent returns) fails the turn: nothing of it is committed.
+
+Once the API has run, its outcome is what matters: the ``executing -> done`` write is tried
+again over a few seconds (a blip, a database restart), and if it still fails the turn goes on
+with the result and writes it in its commit (:attr:`ConfirmationGate.unrecorded`). While an
+action is ``executing`` no other action of the same task runs: its outcome is not known yet.
+An action ``done`` for the same task whose turn could not be saved (the state does not know,
+so the policy calls again) is replayed with the same arguments and refused with others: a
+recent one, that is (confirmable when it ran), since a conversation started over reuses task names.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -45,6 +54,9 @@ class TurnAborted(GenieError):
 
 
 _ABANDONED = "it could not be recorded, so nothing of this turn is kept"
+RECORD_RETRY_SECONDS = (0.05, 0.25, 1.0, 2.0)
+"""Pauses between attempts to record the outcome of an API that ran: long enough to span a
+database restart, short enough for a turn."""
 _WHY = {
     ActionStatus.DONE: "it was already done",
     ActionStatus.EXECUTING: "it is already running",
@@ -60,7 +72,10 @@ class ConfirmationGate:
     """An :class:`ApiExecutor` wrapping the agent's own executor for one turn."""
 
     def __init__(self, inner: LocalApiExecutor, db: Database, engine_id: str, clock: Callable[[], dt.datetime],
-                 user_id: str, owner_only: bool, open_actions: list[PendingRow], clicked: PendingRow | None = None):
+                 user_id: str, owner_only: bool, open_actions: list[PendingRow], clicked: PendingRow | None = None,
+                 session_key: str | None = None,
+                 record_retry_seconds: tuple[float, ...] = RECORD_RETRY_SECONDS,
+                 sleep: Callable[[float], None] = time.sleep):
         self.inner = inner
         self.db = db
         self.engine_id = engine_id
@@ -69,8 +84,15 @@ class ConfirmationGate:
         self.owner_only = owner_only
         self.open_actions = open_actions
         self.clicked = clicked
+        self.session_key = session_key or (clicked.session_key if clicked else None)
+        self.record_retry_seconds = record_retry_seconds
+        self.sleep = sleep
         self.executed: list[str] = []
         """Actions whose API ran (or had run) for this turn."""
+        self.ran: list[PendingRow] = []
+        """Actions whose API this turn called and which returned."""
+        self.unrecorded: dict[str, str] = {}
+        """Actions whose API ran but whose ``done`` (with this result, JSON) could not be written yet."""
         self.closed: dict[str, str] = {}
         """Actions this turn moved to a final status other than done."""
         self.refused_owner = False
@@ -93,6 +115,9 @@ class ConfirmationGate:
         if not request.side_effects:
             return self.inner.call_api(request)
         action = self._action_for(request.instance)
+        earlier = self._earlier(request.instance, action)
+        if earlier is not None:
+            return self._outcome_of(earlier, request)
         if action is None:
             raise ConfirmationRefused("it needs a fresh confirmation first")
         if self.owner_only and action.owner not in (None, self.user_id):
@@ -112,11 +137,49 @@ class ConfirmationGate:
         except Exception as exc:
             self._close(action, ActionStatus.FAILED, f"{type(exc).__name__}: {exc}", from_status=ActionStatus.EXECUTING)
             raise
-        self._store(lambda conn: actions.transition(conn, action.id, (ActionStatus.EXECUTING,), ActionStatus.DONE,
-                                                    self.clock(),
-                                                    result=json.dumps(encode_value(result), default=str)))
         self.executed.append(action.id)
+        self.ran.append(action)
+        self._record_done(action, json.dumps(encode_value(result), default=str))
         return result
+
+    def _record_done(self, action: PendingRow, result: str) -> None:
+        """``executing -> done`` with the result, tried again while the store is away; failing that,
+        left to the turn's commit (:attr:`unrecorded`). The call is never made again either way."""
+        for pause in (*self.record_retry_seconds, None):
+            try:
+                with self.db.write() as conn:
+                    actions.transition(conn, action.id, (ActionStatus.EXECUTING,), ActionStatus.DONE, self.clock(),
+                                       result=result)
+                return
+            except Exception:  # noqa: BLE001 - the store is away; the API's outcome must not be lost
+                if pause is None:
+                    log.warning("could not record that %s of action %s went through; the turn's commit will",
+                                action.api, action.id, exc_info=True)
+                    self.unrecorded[action.id] = result
+                    return
+                self.sleep(pause)
+
+    def _earlier(self, instance: str, action: PendingRow | None) -> PendingRow | None:
+        """The latest other action of this task that is running, or recently done."""
+        if self.session_key is None:
+            return None
+        now = self.clock()
+        rows = self._store(lambda conn: actions.of_session(conn, self.session_key,
+                                                           (ActionStatus.EXECUTING, ActionStatus.DONE)))
+        earlier = [a for a in rows if a.instance == instance and (action is None or a.id != action.id)
+                   and (a.status == ActionStatus.EXECUTING or a.expires_at > now)]
+        return max(earlier, key=lambda a: a.updated_at, default=None)
+
+    def _outcome_of(self, earlier: PendingRow, request: ApiRequest) -> Any:
+        """No second call for one task: a running one is waited for, a done one replayed."""
+        if earlier.status == ActionStatus.EXECUTING:
+            raise ConfirmationRefused(f"an earlier attempt (reference {earlier.id}) has not finished, or whether "
+                                      "it went through is not known yet")
+        if earlier.args is not None and not same_values(earlier.args, request.args):
+            raise ConfirmationRefused(f"it already went through with other details (reference {earlier.id}); "
+                                      "start a new request for another one")
+        self.executed.append(earlier.id)
+        return decode_value(json.loads(earlier.result or "null"))
 
     def _action_for(self, instance: str) -> PendingRow | None:
         if self.clicked is not None and self.clicked.instance == instance:

@@ -2,9 +2,11 @@
 
 A turn reads nothing but the claim and writes nothing but its commit (plus the conditional
 updates of a side effect, see :mod:`.gate`), so if anything fails the session is exactly as
-before and the user gets an apology. The commit is fenced by the session's lease: a process
-that lost its lease while the parser ran discards its turn, and the new holder runs the
-event again.
+before and the user gets an apology. Once a side effect ran, though, the turn is not lost to
+a blip: its commit is tried again over a few seconds, and if it still fails the user is told
+that the call went through but the conversation could not be saved, never that nothing
+changed. The commit is fenced by the session's lease: a process that lost its lease while the
+parser ran discards its turn, and the new holder runs the event again.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from ..store.sessions import SessionUpdate
 from ..store.traces import TraceRow, insert_trace
 from .agents import AgentRegistry, LoadedAgent
 from .confirmations import ConfirmationPlan, plan_confirmations, view_of
-from .gate import ConfirmationGate
+from .gate import RECORD_RETRY_SECONDS, ConfirmationGate
 from .inbox import Claim
 from .migration import migrate_state
 from .types import ClickOutcome, Decision, Reply, replies_to_json
@@ -45,6 +47,8 @@ APOLOGY = ("Sorry, something went wrong on my side and I could not handle that m
 NOT_OWNER = "Sorry, only the person who started this conversation can confirm or cancel this."
 INTERRUPTED_NOTICE = ("I was interrupted while running {api} (reference {id}) and cannot tell whether it went "
                       "through. I will not retry it on my own: please check before asking me again.")
+RAN_UNSAVED = ("{api} went through (reference {id}), but I could not save this conversation because of a "
+               "problem on my side. I will not run it again: please check before asking me again.")
 MAX_ATTEMPTS = 3
 """A message whose turn was cut short this many times (the process died each time) gets an apology."""
 
@@ -78,6 +82,8 @@ class _Result:
     plan: ConfirmationPlan = field(default_factory=ConfirmationPlan)
     event_status: str = EventStatus.DONE
     migrated: bool = False
+    recorded: dict[str, str] = field(default_factory=dict)
+    """Actions whose API ran but whose outcome (JSON) the gate could not write: the commit does."""
 
 
 @dataclass
@@ -90,6 +96,8 @@ class _Context:
     fresh: bool
     migrated_drops: list[str] | None
     trace: TraceRow
+    gates: list[ConfirmationGate]
+    """The gates of this turn, also when it fails: what they ran decides what the user is told."""
 
     @property
     def key(self) -> str:
@@ -106,7 +114,8 @@ class _Context:
 
 class TurnRunner:
     def __init__(self, db: Database, registry: AgentRegistry, config: Config, clock: Callable[[], dt.datetime],
-                 engine_id: str, observer: TurnObserver):
+                 engine_id: str, observer: TurnObserver, record_retry_seconds: tuple[float, ...] = RECORD_RETRY_SECONDS,
+                 sleep: Callable[[float], None] = time.sleep):
         self.db = db
         self.registry = registry
         self.config = config
@@ -116,17 +125,20 @@ class TurnRunner:
         self.lease = dt.timedelta(seconds=config.engine.lease_seconds)
         self.acknowledging: set[str] = set()
         """Platforms whose adapters confirm posting replies; their replies wait in the outbox."""
+        self.record_retry_seconds = record_retry_seconds
+        self.sleep = sleep
 
     # -- entry point -----------------------------------------------------------------------------
     def run(self, claim: Claim) -> TurnOutcome:
         started = time.perf_counter()
         usage = TurnUsage()
+        gates: list[ConfirmationGate] = []
         try:
             with measuring(usage):
-                result = self._after_interruption(claim) or self._turn(claim, started)
+                result = self._after_interruption(claim) or self._turn(claim, started, gates)
             usage.add_to(result.trace)
             result.trace.latencies["total"] = _ms(started)
-            idle = self._commit(claim, result)
+            idle = self._commit_durably(claim, result, gates)
             self.observer.finished(result.trace, usage)
             return TurnOutcome(result.replies, migrated=result.migrated, idle=idle)
         except LeaseLost:
@@ -135,18 +147,37 @@ class TurnRunner:
             return TurnOutcome([], lost=True)
         except Exception as exc:  # noqa: BLE001 - every failure becomes an apology
             log.exception("turn of %s failed", claim.session.key)
-            replies = [Reply(APOLOGY, outcome=ClickOutcome.FAILED)]
-            self.observer.finished(self._commit_failure(claim, exc, replies, started), usage)
+            ran = [action for gate in gates for action in gate.ran]
+            replies = [Reply(RAN_UNSAVED.format(api=a.api or a.worksheet, id=a.id), outcome=ClickOutcome.FAILED)
+                       for a in ran] or [Reply(APOLOGY, outcome=ClickOutcome.FAILED)]
+            unrecorded = {k: v for gate in gates for k, v in gate.unrecorded.items()}
+            self.observer.finished(self._commit_failure(claim, exc, replies, started, unrecorded), usage)
             return TurnOutcome(replies)
 
-    def _turn(self, claim: Claim, started: float) -> _Result:
-        ctx = self._context(claim, started)
+    def _commit_durably(self, claim: Claim, result: _Result, gates: list[ConfirmationGate]) -> bool:
+        """:meth:`_commit`, tried again while the store is away if a side effect ran in the turn."""
+        ran = any(gate.ran for gate in gates)
+        for pause in (*(self.record_retry_seconds if ran else ()), None):
+            try:
+                return self._commit(claim, result)
+            except LeaseLost:
+                raise
+            except Exception:  # noqa: BLE001 - retried; the last failure is the turn's
+                if pause is None:
+                    raise
+                log.warning("could not save the turn of %s after its side effect ran; trying again",
+                            claim.session.key, exc_info=True)
+                self.sleep(pause)
+        raise AssertionError("unreachable")
+
+    def _turn(self, claim: Claim, started: float, gates: list[ConfirmationGate]) -> _Result:
+        ctx = self._context(claim, started, gates)
         if claim.event.kind == "message":
             return self._message(ctx)
         return self._action(ctx)
 
     # -- context ---------------------------------------------------------------------------------
-    def _context(self, claim: Claim, started: float) -> _Context:
+    def _context(self, claim: Claim, started: float, gates: list[ConfirmationGate]) -> _Context:
         session, event = claim.session, claim.event
         loaded = self.registry.get(session.agent)
         trace = TraceRow(session_key=session.key, kind=event.kind, outcome="ok", created_at=self.clock(),
@@ -164,11 +195,14 @@ class TurnRunner:
                 state, drops = migration.state, migration.dropped
                 trace.errors.extend(f"migrated from {session.spec_version}: dropped {d}" for d in drops)
         trace.latencies["load"] = _ms(started)
-        return _Context(claim, loaded, state, session.state is None, drops, trace)
+        return _Context(claim, loaded, state, session.state is None, drops, trace, gates)
 
     def _gate(self, ctx: _Context, clicked: PendingRow | None = None) -> ConfirmationGate:
-        return ConfirmationGate(ctx.loaded.agent.runtime.executor, self.db, self.engine_id, self.clock, ctx.user,
-                                self.config.confirmation.owner_only, ctx.claim.open_actions, clicked)
+        gate = ConfirmationGate(ctx.loaded.agent.runtime.executor, self.db, self.engine_id, self.clock, ctx.user,
+                                self.config.confirmation.owner_only, ctx.claim.open_actions, clicked, ctx.key,
+                                self.record_retry_seconds, self.sleep)
+        ctx.gates.append(gate)
+        return gate
 
     # -- a message ---------------------------------------------------------------------------------
     def _message(self, ctx: _Context) -> _Result:
@@ -255,7 +289,7 @@ class TurnRunner:
         trace.latencies.update(reply.latencies_ms)
         trace.latencies["confirmations"] = _ms(started)
         return _Result([Reply(text, view, outcome, detail)], trace, reply.state, ctx.loaded.version, plan,
-                       migrated=ctx.migrated_drops is not None)
+                       migrated=ctx.migrated_drops is not None, recorded=dict(gate.unrecorded))
 
     def _refusal(self, ctx: _Context, text: str) -> _Result:
         ctx.trace.outcome, ctx.trace.reply = "refused", text
@@ -297,6 +331,7 @@ class TurnRunner:
                 raise LeaseLost()
             events.finish(conn, event.pk, result.event_status, replies_to_json(result.replies), now,
                           delivered=event.platform not in self.acknowledging)
+            _record_done(conn, result.recorded, now)
             for action_id, status, reason in result.plan.close:
                 actions.transition(conn, action_id, (ActionStatus.PENDING,), status, now, reason=reason)
             actions.insert_rows(conn, result.plan.create)
@@ -306,8 +341,10 @@ class TurnRunner:
             sessions.release(conn, claim.session.key, self.engine_id)
             return True
 
-    def _commit_failure(self, claim: Claim, exc: BaseException, replies: list[Reply], started: float) -> TraceRow:
-        """Answer a failed turn with ``replies`` and record why; the session's state is not touched."""
+    def _commit_failure(self, claim: Claim, exc: BaseException, replies: list[Reply], started: float,
+                        unrecorded: dict[str, str]) -> TraceRow:
+        """Answer a failed turn with ``replies`` and record why, and the outcome of any API that ran
+        (``unrecorded``); the session's state is not touched."""
         event = claim.event
         trace = TraceRow(session_key=claim.session.key, kind=event.kind, outcome="failed", created_at=self.clock(),
                          event_id=event.event_id, user_id=event.user_id, agent=claim.session.agent,
@@ -316,6 +353,7 @@ class TurnRunner:
         try:
             with self.db.write() as conn:
                 now = self.clock()
+                _record_done(conn, unrecorded, now)
                 if sessions.acquire(conn, claim.session.key, self.engine_id, now, now + self.lease):
                     events.finish(conn, event.pk, EventStatus.FAILED, replies_to_json(replies), now,
                                   delivered=event.platform not in self.acknowledging)
@@ -323,6 +361,12 @@ class TurnRunner:
         except Exception:  # noqa: BLE001 - the store is down: the caller still gets the apology
             log.exception("could not record the failed turn of %s", claim.session.key)
         return trace
+
+
+def _record_done(conn, outcomes: dict[str, str], now: dt.datetime) -> None:
+    """``executing -> done`` for actions whose API ran, with their results (JSON)."""
+    for action_id, result in outcomes.items():
+        actions.transition(conn, action_id, (ActionStatus.EXECUTING,), ActionStatus.DONE, now, result=result)
 
 
 def _unrecorded(state: DialogueState, action: PendingRow) -> bool:

@@ -6,9 +6,11 @@ whitelist (:mod:`.whitelist`) and walked node by node (:mod:`.evaluator`); the o
 callables ever invoked are the ones a :class:`~.scope.Scope` explicitly exposes.
 """
 
+from .costs import TooLarge, measure
 from .errors import InterpreterError, StepLimitExceeded
 from .evaluator import Evaluator, Limits
 from .scope import Scope, SafeFunction
 from .whitelist import parse_checked
 
-__all__ = ["Evaluator", "InterpreterError", "Limits", "SafeFunction", "Scope", "StepLimitExceeded", "parse_checked"]
+__all__ = ["Evaluator", "InterpreterError", "Limits", "SafeFunction", "Scope", "StepLimitExceeded", "TooLarge",
+           "measure", "parse_checked"]

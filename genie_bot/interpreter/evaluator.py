@@ -2,8 +2,10 @@
 
 It implements the whitelisted subset node by node. Each evaluated node costs one step and a
 program may take at most ``Limits.max_steps``, so runaway loops end with a clear error
-instead of hanging a turn. Arithmetic is guarded against memory bombs (huge powers,
-string repetition) because a step limit alone does not bound the size of one value.
+instead of hanging a turn. A step limit alone does not bound what one node does, so every
+operation that may build or compare large values is first priced by :mod:`.costs`: one
+value holds at most ``MAX_SEQUENCE`` items or characters, and a run does at most
+``Limits.max_work`` units of work (about a character copied or compared each).
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ import operator
 from dataclasses import dataclass
 from typing import Any
 
+from . import costs
+from .costs import MAX_SEQUENCE, TooLarge
 from .errors import InterpreterError, StepLimitExceeded
-from .scope import MAX_SEQUENCE, Scope
+from .scope import SafeFunction, Scope
 from .whitelist import parse_checked
 
 MAX_INT_BITS = 4096
@@ -31,9 +35,14 @@ _COMPARE = {
 }
 
 
+_PYTHON_ERRORS = (TypeError, ValueError, KeyError, IndexError, ArithmeticError, AttributeError)
+"""What Python raises for a bad operation on plain values; reported as an InterpreterError."""
+
+
 @dataclass(frozen=True)
 class Limits:
     max_steps: int = 10_000
+    max_work: int = 2_000_000
 
 
 class _Jump(enum.Enum):
@@ -50,6 +59,7 @@ class Evaluator:
         self.scope = scope
         self.limits = limits
         self.steps = 0
+        self.work = 0
 
     # -- entry points ------------------------------------------------------------------------
     def run(self, source_or_tree: str | ast.Module) -> None:
@@ -79,6 +89,8 @@ class Evaluator:
             return self._exec(node)
         except RecursionError:
             raise InterpreterError("code is nested too deeply", node.lineno) from None
+        except _PYTHON_ERRORS as exc:  # an augmented assignment's operator: ``x += x`` on records
+            raise InterpreterError(f"{type(exc).__name__}: {costs.error_text(exc)}", node.lineno) from None
 
     def _exec(self, node: ast.stmt) -> _Jump | None:
         if isinstance(node, ast.Expr):
@@ -104,6 +116,7 @@ class Evaluator:
         iterable = self.eval(node.iter)
         if not isinstance(iterable, (list, tuple, range, str, dict, set)):
             raise InterpreterError("for loops may only iterate over lists, ranges, strings or records", node.lineno)
+        self._charge(len(iterable) * costs.ITEM_COST)
         for item in list(iterable):
             self._tick(node)
             self.assign(node.target, item)
@@ -129,9 +142,13 @@ class Evaluator:
         except InterpreterError as exc:
             if exc.lineno is None and hasattr(node, "lineno"):
                 exc.lineno = node.lineno
+            if isinstance(exc, TooLarge) and not exc.charged:  # a refusal's own work counts too
+                exc.charged = True
+                self.work += costs.REFUSAL_COST
             raise
-        except (TypeError, ValueError, KeyError, IndexError, ArithmeticError, AttributeError) as exc:
-            raise InterpreterError(f"{type(exc).__name__}: {exc}", getattr(node, "lineno", None)) from None
+        except _PYTHON_ERRORS as exc:
+            raise InterpreterError(f"{type(exc).__name__}: {costs.error_text(exc)}",
+                                   getattr(node, "lineno", None)) from None
 
     def _eval_Constant(self, node: ast.Constant) -> Any:
         return node.value
@@ -146,7 +163,9 @@ class Evaluator:
         container = self.eval(node.value)
         if not isinstance(container, (list, tuple, str, dict)):
             raise InterpreterError("only lists, strings and records can be indexed")
-        return container[self.eval(node.slice)]
+        key = self.eval(node.slice)
+        self._charge(len(container) if isinstance(key, slice) else self._measure(key, "key").cost)
+        return container[key]
 
     def _eval_Slice(self, node: ast.Slice) -> slice:
         part = lambda n: None if n is None else self.eval(n)  # noqa: E731
@@ -156,6 +175,12 @@ class Evaluator:
         func = self.eval(node.func)
         args = [self.eval(a) for a in node.args]
         kwargs = {k.arg: self.eval(k.value) for k in node.keywords}
+        if isinstance(func, SafeFunction):
+            if func.cost is not None:
+                self._charge(func.cost(*args, **kwargs))
+            else:  # the runtime's own function: what it is given leaves the interpreter
+                for value in [*args, *kwargs.values()]:
+                    self._measure(value, "argument")
         return self.scope.call(func, args, kwargs)
 
     def _eval_List(self, node: ast.List) -> list:
@@ -169,6 +194,7 @@ class Evaluator:
         out: list = []
         for e in node.elts:
             value = self.eval(e)
+            self._charge(costs.contains_cost(value, out))
             if value not in out:
                 out.append(value)
         return out
@@ -176,7 +202,12 @@ class Evaluator:
     def _eval_Dict(self, node: ast.Dict) -> dict:
         if any(k is None for k in node.keys):
             raise InterpreterError("** in dict literals is not allowed")
-        return {self.eval(k): self.eval(v) for k, v in zip(node.keys, node.values)}
+        out = {}
+        for k, v in zip(node.keys, node.values):
+            key = self.eval(k)
+            self._charge(self._measure(key, "key").cost)
+            out[key] = self.eval(v)
+        return out
 
     def _eval_BoolOp(self, node: ast.BoolOp) -> Any:
         value: Any = None
@@ -204,6 +235,10 @@ class Evaluator:
         left = self.eval(node.left)
         for op, comparator in zip(node.ops, node.comparators):
             right = self.eval(comparator)
+            if isinstance(op, (ast.In, ast.NotIn)):
+                self._charge(costs.contains_cost(left, right))
+            elif not isinstance(op, (ast.Is, ast.IsNot)):
+                self._charge(costs.compare_cost(left, right))
             if not _COMPARE[type(op)](left, right):
                 return False
             left = right
@@ -213,18 +248,20 @@ class Evaluator:
         return self.eval(node.body) if self._truth(self.eval(node.test)) else self.eval(node.orelse)
 
     def _eval_JoinedStr(self, node: ast.JoinedStr) -> str:
-        out = "".join(str(self.eval(part)) if not isinstance(part, ast.Constant) else part.value for part in node.values)
-        if len(out) > MAX_SEQUENCE:
-            raise InterpreterError("string is too long")
-        return out
+        parts = [self.eval(part) if not isinstance(part, ast.Constant) else part.value for part in node.values]
+        self._charge(costs.sequence_length(sum(map(len, parts)), "text"))
+        return "".join(parts)
 
     def _eval_FormattedValue(self, node: ast.FormattedValue) -> str:
         value = self.eval(node.value)
         if node.conversion == ord("r"):
+            self._charge(self._measure(value, "text").cost)
             value = repr(value)
         spec = self._eval_JoinedStr(node.format_spec) if node.format_spec else ""
         if not isinstance(value, (str, int, float, bool, type(None))) and spec:
             raise InterpreterError("format specs apply to numbers and text only")
+        length = costs.str_length(value).chars + (costs.format_spec_width(spec) + costs.FLOAT_DIGITS if spec else 0)
+        self._charge(costs.sequence_length(length, "text"))
         return format(value, spec) if spec else _display(value)
 
     # -- helpers ------------------------------------------------------------------------------------
@@ -236,8 +273,14 @@ class Evaluator:
                 raise InterpreterError("power is too large")
         if isinstance(op, ast.Mult):
             for seq, count in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and len(seq) * max(count, 0) > MAX_SEQUENCE:
-                    raise InterpreterError("repetition result is too large")
+                if isinstance(seq, (str, list, tuple)) and isinstance(count, int):
+                    if len(seq) * max(count, 0) > MAX_SEQUENCE:
+                        raise TooLarge("repetition result is too large")
+                    self._charge(len(seq) * max(count, 0))
+        elif isinstance(op, ast.Add) and isinstance(left, (str, list, tuple)) and hasattr(right, "__len__"):
+            self._charge(costs.sequence_length(len(left) + len(right)))
+        elif isinstance(op, ast.Mod) and isinstance(left, str):
+            self._charge(costs.percent_format_length(left, right))
         result = _BINOPS[type(op)](left, right)
         if isinstance(result, int) and result.bit_length() > MAX_INT_BITS:
             raise InterpreterError("number is too large")
@@ -248,6 +291,18 @@ class Evaluator:
     @staticmethod
     def _truth(value: Any) -> bool:
         return bool(value)
+
+    def _measure(self, value: Any, what: str) -> costs.Size:
+        """``value``'s size, charged as work; :class:`TooLarge` if it is over ``MAX_SEQUENCE``."""
+        size = costs.measure(value, what=what)
+        self._charge(size.cost)
+        return size
+
+    def _charge(self, units: int) -> None:
+        """Count ``units`` of work done before doing it; refuse the run's work beyond its budget."""
+        self.work += units
+        if self.work > self.limits.max_work:
+            raise TooLarge(f"code does too much work (more than {self.limits.max_work} units)")
 
     def _tick(self, node: ast.AST) -> None:
         self.steps += 1

@@ -29,7 +29,7 @@ from .documents import DocumentIndex, Passage
 from .free_text import FREE_TEXT_FUNCTION_ARITY, FreeTextAnswers
 from .keyword_query import KeywordQuery
 from .schema import table_schemas
-from .sql import FREE_TEXT_FUNCTION, QueryTimeout, UnsafeQuery, run_select, validate_select
+from .sql import FREE_TEXT_FUNCTION, QueryTimeout, ResultTooLarge, UnsafeQuery, run_select, validate_select
 from .store import KnowledgeStore
 
 ROW_LIMIT = 20
@@ -126,7 +126,7 @@ class LLMKnowledge:
             functions[FREE_TEXT_FUNCTION] = (FREE_TEXT_FUNCTION_ARITY, self.free_text.function(self.free_text_budget))
         try:
             rows = run_select(self.store.engine, query, self.timeout, functions)
-        except QueryTimeout as exc:
+        except (QueryTimeout, ResultTooLarge) as exc:
             return _Failure(query.sql, str(exc))
         except DBAPIError as exc:
             return _Failure(query.sql, f"the database rejected it: {exc.orig}")

@@ -4,15 +4,25 @@ The validator accepts exactly one SELECT (subqueries and CTEs allowed) whose eve
 a declared knowledge table, and nothing that can read elsewhere or change anything:
 no other statement kinds (PRAGMA, ATTACH, DML, DDL), no schema-qualified names
 (``main.sqlite_master``), no set operations (``UNION`` into system tables), no comments
-(they hide text from a reader of the logged query), and only functions sqlglot knows or a
-short allow-list (``answer`` is the free-text predicate). It rewrites the query with a
-LIMIT no larger than the caller's. Execution installs a progress handler that interrupts
-SQLite when the deadline passes; time spent in user functions (LLM calls for free-text
-predicates) is not counted against it, since those have their own timeout and budget.
+(they hide text from a reader of the logged query), no nesting deeper than
+:data:`MAX_NESTING`, and only functions on an allow-list whose result is no larger than
+their arguments (``answer`` is the free-text predicate): ``replace``, ``hex``, padding,
+``zeroblob``, ``randomblob`` and the like are refused, and ``printf``/``format`` only with a
+literal format without ``*`` or large widths (``printf('%.*c', 500000000, 'x')`` made 500 MB
+in one step, which no progress handler interrupts). It rewrites the query with a LIMIT no
+larger than the caller's.
+
+Execution caps every SQLite value at :data:`MAX_VALUE_BYTES` (``SQLITE_LIMIT_LENGTH``, so a
+combination the validator let through still fails at once), stops reading rows past
+:data:`MAX_RESULT_BYTES`, and installs a progress handler that interrupts SQLite when the
+deadline passes; time spent in user functions (LLM calls for free-text predicates) is not
+counted against it, since those have their own timeout and budget.
 """
 
 from __future__ import annotations
 
+import re
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -27,10 +37,30 @@ from sqlalchemy.engine import Engine
 from ..errors import GenieError
 
 FREE_TEXT_FUNCTION = "answer"
-ALLOWED_UNKNOWN_FUNCTIONS = frozenset({FREE_TEXT_FUNCTION, "instr", "printf", "format", "ifnull", "nullif", "iif",
-                                       "date", "time", "datetime", "julianday", "strftime", "unixepoch", "likely",
-                                       "unlikely", "glob"})
+FORMAT_FUNCTIONS = frozenset({"printf", "format"})
+ALLOWED_UNKNOWN_FUNCTIONS = frozenset({FREE_TEXT_FUNCTION, "instr", "ifnull", "nullif", "iif", "date", "time",
+                                       "datetime", "julianday", "strftime", "unixepoch", "likely", "unlikely", "glob",
+                                       "total", *FORMAT_FUNCTIONS})
 """Functions sqlglot does not model (it parses them as anonymous) that are safe to call."""
+ALLOWED_FUNCTIONS: tuple[type[exp.Expression], ...] = (
+    exp.And, exp.Or, exp.Not, exp.Case, exp.If, exp.Cast, exp.TryCast, exp.Coalesce, exp.Nullif, exp.Exists,
+    exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max, exp.Greatest, exp.Least, exp.GroupConcat,
+    exp.Abs, exp.Round, exp.Floor, exp.Ceil, exp.Sign, exp.Length, exp.Lower, exp.Upper, exp.Trim, exp.Substring,
+    exp.StrPosition, exp.Typeof, exp.Unicode, exp.Date, exp.TimeToStr, exp.TsOrDsToTimestamp, exp.StrToTime,
+    exp.TimeStrToTime, exp.CurrentDate, exp.CurrentTimestamp, exp.Rand, exp.Format,
+)
+"""Functions sqlglot models whose result is no larger than their arguments (SQLite's ``upper`` and
+``lower`` change ASCII letters only; a substring is shorter than its string; ``group_concat``
+is bounded by :data:`MAX_VALUE_BYTES`). Anything else, ``replace``, ``hex``, ``lpad``,
+``repeat`` or the JSON functions among them, is refused."""
+MAX_NESTING = 64
+"""Deepest nesting of parentheses a query may have: the parser recurses on each level."""
+MAX_FORMAT_WIDTH = 100
+MAX_VALUE_BYTES = 1_000_000
+"""Largest string or blob SQLite may make while running a query (``SQLITE_LIMIT_LENGTH``)."""
+MAX_RESULT_BYTES = 1_000_000
+"""Largest result, roughly in characters of its values, that a query may return."""
+_FORMAT_FIELD = re.compile(r"%[-+ 0#,!]*(\*|\d*)(?:\.(\*|\d*))?")
 _FORBIDDEN = (exp.Union, exp.Intersect, exp.Except, exp.Into, exp.Insert, exp.Update, exp.Delete, exp.Drop,
               exp.Create, exp.Alter, exp.Command, exp.Pragma, exp.Attach, exp.Detach, exp.Merge, exp.Transaction,
               exp.Set, exp.Use)
@@ -45,6 +75,10 @@ class QueryTimeout(GenieError, RuntimeError):
     pass
 
 
+class ResultTooLarge(GenieError, RuntimeError):
+    """The query's result (or a value it made) was larger than the bounds; the message says how to narrow it."""
+
+
 @dataclass(frozen=True)
 class SafeQuery:
     sql: str
@@ -55,12 +89,13 @@ class SafeQuery:
 def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = "sqlite") -> SafeQuery:
     """Check ``sql`` and return it rewritten with a bounded LIMIT; raise UnsafeQuery otherwise."""
     declared = {t.lower() for t in tables}
-    if _has_comments(sql, dialect):
-        raise UnsafeQuery("comments are not allowed in queries")
+    _check_tokens(sql, dialect)
     try:
         statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
     except SqlglotError as exc:
         raise UnsafeQuery(f"not valid SQL: {_first_line(exc)}") from None
+    except RecursionError:
+        raise UnsafeQuery("the query is nested too deeply") from None
     if len(statements) != 1:
         raise UnsafeQuery(f"exactly one statement is allowed, got {len(statements)}")
     (tree,) = statements
@@ -79,20 +114,54 @@ def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = 
             raise UnsafeQuery(f"unknown table '{table.name or table.sql(dialect=dialect)}'; "
                               f"the tables are {', '.join(sorted(declared))}")
         used.add(name)
-    functions = {f.name.lower() for f in tree.find_all(exp.Anonymous)}
-    unknown = functions - ALLOWED_UNKNOWN_FUNCTIONS
-    if unknown:
-        raise UnsafeQuery(f"function {', '.join(sorted(unknown))} is not allowed")
+    functions = _check_functions(tree, dialect)
     return SafeQuery(_with_limit(tree, limit).sql(dialect=dialect), frozenset(used - ctes),
                      FREE_TEXT_FUNCTION in functions)
 
 
-def _has_comments(sql: str, dialect: str) -> bool:
+def _check_tokens(sql: str, dialect: str) -> None:
+    """No comments, and no nesting deeper than the parser can take without recursing too far."""
     try:
         tokens = sqlglot.Dialect.get_or_raise(dialect).tokenize(sql)
     except SqlglotError:
-        return False  # the parser reports it
-    return any(token.comments for token in tokens)
+        return  # the parser reports it
+    if any(token.comments for token in tokens):
+        raise UnsafeQuery("comments are not allowed in queries")
+    depth = 0
+    for token in tokens:
+        depth += {sqlglot.TokenType.L_PAREN: 1, sqlglot.TokenType.R_PAREN: -1}.get(token.token_type, 0)
+        if depth > MAX_NESTING:
+            raise UnsafeQuery(f"the query is nested too deeply (more than {MAX_NESTING} parentheses)")
+
+
+def _check_functions(tree: exp.Expression, dialect: str) -> set[str]:
+    """The names of the anonymous functions ``tree`` calls; UnsafeQuery for a function off the allow-lists."""
+    names = set()
+    for func in tree.find_all(exp.Func):
+        if isinstance(func, exp.Anonymous):
+            name = func.name.lower()
+            if name not in ALLOWED_UNKNOWN_FUNCTIONS:
+                raise UnsafeQuery(f"function {name} is not allowed")
+            names.add(name)
+            if name in FORMAT_FUNCTIONS:
+                _check_format(func.expressions[0] if func.expressions else None, name)
+        elif isinstance(func, exp.Format):
+            _check_format(func.this, "format")
+        elif not isinstance(func, ALLOWED_FUNCTIONS):
+            name = func.sql_name().lower() if hasattr(func, "sql_name") else func.key
+            raise UnsafeQuery(f"function {name} is not allowed")
+    return names
+
+
+def _check_format(template: exp.Expression | None, name: str) -> None:
+    """``printf``/``format`` only with a literal format whose widths and precisions are small."""
+    if not (isinstance(template, exp.Literal) and template.is_string):
+        raise UnsafeQuery(f"{name}() needs a literal format string")
+    for width, precision in _FORMAT_FIELD.findall(template.this):
+        if "*" in (width, precision):
+            raise UnsafeQuery(f"'*' widths are not allowed in {name}()")
+        if max(int(width or 0), int(precision or 0)) > MAX_FORMAT_WIDTH:
+            raise UnsafeQuery(f"widths and precisions in {name}() are at most {MAX_FORMAT_WIDTH}")
 
 
 def _with_limit(tree: exp.Select, limit: int) -> exp.Select:
@@ -144,18 +213,33 @@ def run_select(engine: Engine, query: SafeQuery, timeout: float, functions: dict
     with _EXECUTION_LOCK, engine.connect() as conn:
         raw = conn.connection.dbapi_connection
         if engine.dialect.name == "sqlite":
+            raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
             raw.set_progress_handler(lambda: int(deadline.passed()), _PROGRESS_STEPS)
             for name, (arity, fn) in (functions or {}).items():
                 raw.create_function(name, arity, deadline.paused(fn))
         try:
-            result = conn.exec_driver_sql(query.sql)
-            return [dict(row._mapping) for row in result]
+            return _bounded_rows(conn.exec_driver_sql(query.sql))
         except Exception as exc:
             if deadline.passed() and "interrupt" in str(exc).lower():
                 raise QueryTimeout(f"the query took longer than {timeout:g} s") from None
+            if "too big" in str(exc).lower():
+                raise ResultTooLarge(f"a value would be larger than {MAX_VALUE_BYTES} bytes") from None
             raise
         finally:
             if engine.dialect.name == "sqlite":
                 raw.set_progress_handler(None, 0)
                 for name, (arity, _) in (functions or {}).items():
                     raw.create_function(name, arity, None)  # calling it outside a query now fails
+
+
+def _bounded_rows(result: Any) -> list[dict[str, Any]]:
+    """Rows read one at a time, refused as soon as they add up to more than :data:`MAX_RESULT_BYTES`."""
+    rows, size = [], 0
+    for row in result:
+        values = dict(row._mapping)
+        size += sum(len(v) if isinstance(v, (str, bytes)) else 8 for v in values.values())
+        if size > MAX_RESULT_BYTES:
+            raise ResultTooLarge(f"the result is larger than {MAX_RESULT_BYTES} characters; "
+                                 "select fewer rows or columns")
+        rows.append(values)
+    return rows

@@ -59,7 +59,8 @@ class KnowledgeStore:
     _column_values: dict[str, ColumnValues] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        self.engine = create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
+        self.engine = create_engine("sqlite://", poolclass=StaticPool, hide_parameters=True,
+                                    connect_args={"check_same_thread": False})
         metadata = MetaData()
         rows_by_table: dict[str, list[dict[str, Any]]] = {}
         for kb in self.spec.knowledge.values():

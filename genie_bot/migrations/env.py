@@ -32,7 +32,7 @@ def run_migrations() -> None:
     url = os.environ.get("DATABASE_URL") or config.get_main_option("sqlalchemy.url")
     if not url:
         raise SystemExit("set DATABASE_URL, or use: genie-bot db upgrade --config genie.yaml")
-    engine = create_engine(url)
+    engine = create_engine(url, hide_parameters=True)
     with engine.connect() as conn:
         _run(conn)
         conn.commit()

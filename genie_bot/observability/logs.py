@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from ..config import LoggingSettings
+from .scrub import ContentScrubber
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 QUIET_LOGGERS = ("httpx",)
@@ -20,6 +21,8 @@ QUIET_LOGGERS = ("httpx",)
 def configure_logging(settings: LoggingSettings) -> None:
     handler = logging.FileHandler(settings.file) if settings.file else logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if settings.format == "json" else TextFormatter(TEXT_FORMAT))
+    if not settings.include_content:
+        handler.addFilter(ContentScrubber())
     logging.basicConfig(level=settings.level.upper(), handlers=[handler], force=True)
     for chatty in QUIET_LOGGERS:  # one INFO line per HTTP request, already counted in the turn log and metrics
         logging.getLogger(chatty).setLevel(max(logging.WARNING, logging.getLogger().level))

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import reprlib
 from typing import Any
 
 from ..errors import GenieError
-from ..interpreter import Evaluator, InterpreterError
+from ..interpreter import Evaluator, InterpreterError, TooLarge, measure
 from ..spec import NA, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
 from ..state import DialogueState, InstanceStatus, WorksheetInstance
 from .reading import NewInstance, WorksheetReader, snap_field_name
@@ -28,6 +29,11 @@ def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) 
 
     Returns whether the stored value changed.
     """
+    try:
+        measure(value)  # before anything copies, compares or stores it
+    except TooLarge as exc:
+        turn.update.rejected.append(Rejection(instance.name, f.name, reprlib.repr(value), exc.reason))
+        return False
     try:
         stored = typed_value(turn, instance, f, f.type, value)
         if instance.values.get(f.name) == stored and stored is not None:

@@ -19,6 +19,17 @@ from ..state import WorksheetInstance
 from .turn import Turn
 
 
+class FieldList(list):
+    """A list read from a field: a copy, which remembers where it came from so that
+    ``order_0.toppings.append('Pineapple')`` assigns the longer list to the field, with the
+    field's type and enum checks, instead of changing the stored list behind their back."""
+
+    def __init__(self, items: list, owner: InstanceRef, field_name: str):
+        super().__init__(items)
+        self.owner = owner
+        self.field_name = field_name
+
+
 @dataclass(frozen=True)
 class NewInstance:
     """The value of a constructor call such as ``Course(course_name='CS 224V')``."""
@@ -30,6 +41,15 @@ class NewInstance:
 def constructor(worksheet: str) -> SafeFunction:
     """``Course(course_name=...)``: a value that becomes an instance (or record) when assigned."""
     return SafeFunction(worksheet, lambda **kwargs: NewInstance(worksheet, kwargs))
+
+
+def field_value(turn: Turn, instance: WorksheetInstance, name: str) -> Any:
+    """The value of ``instance.<name>`` as code sees it: a list field as a :class:`FieldList`
+    copy (empty while unset, so that ``append`` starts it)."""
+    value = instance.values.get(name)
+    if isinstance(value, list) or (value is None and turn.worksheet(instance).fields[name].type.kind == "list"):
+        return FieldList(value or [], InstanceRef(instance.name), name)
+    return value
 
 
 def snap_field_name(fields: dict[str, Field], name: str, owner: str) -> str:
@@ -69,13 +89,16 @@ class StateScope(Scope):
         return instance
 
     def get_attr(self, obj: Any, attr: str) -> Any:
+        if isinstance(obj, FieldList) and attr == "append":
+            return SafeFunction("list.append", lambda item: self.set_attr(obj.owner, obj.field_name, [*obj, item]))
         if not isinstance(obj, InstanceRef):
             return super().get_attr(obj, attr)
         instance = self.instance(obj)
         if attr in ("confirmed", "result"):
             return getattr(instance, attr)
         ws = self.turn.worksheet(instance)
-        return instance.values.get(snap_field_name(ws.fields, attr, ws.name))
+        name = snap_field_name(ws.fields, attr, ws.name)
+        return field_value(self.turn, instance, name)
 
     def set_attr(self, obj: Any, attr: str, value: Any) -> None:
         raise InterpreterError("predicates and validations cannot change values")
@@ -98,7 +121,7 @@ class WorksheetReader(StateScope):
         if name == "self":
             return InstanceRef(self.this.name)
         if name in self.fields and name not in self.names:
-            return self.this.values.get(name)
+            return field_value(self.turn, self.this, name)
         if name in self.turn.spec.tasks or name in self.turn.spec.knowledge:
             return constructor(name)
         return self.own_lookup(name)

@@ -22,6 +22,15 @@ from .reading import StateScope, WorksheetReader, constructor, snap_field_name
 from .turn import Turn
 
 
+def set_field(scope: StateScope, obj: Any, attr: str, value: Any) -> None:
+    """``obj.attr = value`` (or ``obj.attr.append(item)``) through the typed assignment."""
+    if not isinstance(obj, InstanceRef):
+        raise InterpreterError(f"cannot set '{attr}' on a {type(obj).__name__} value")
+    instance = scope.instance(obj)
+    ws = scope.turn.worksheet(instance)
+    assign_field(scope.turn, instance, ws.fields[snap_field_name(ws.fields, attr, ws.name)], value)
+
+
 class WorksheetScope(WorksheetReader):
     """The scope of a worksheet's actions: its read-only scope plus the runtime's built-ins."""
 
@@ -37,11 +46,7 @@ class WorksheetScope(WorksheetReader):
         return super().own_lookup(name)
 
     def set_attr(self, obj: Any, attr: str, value: Any) -> None:
-        if not isinstance(obj, InstanceRef):
-            raise InterpreterError(f"cannot set '{attr}' on a {type(obj).__name__} value")
-        instance = self.instance(obj)
-        ws = self.turn.worksheet(instance)
-        assign_field(self.turn, instance, ws.fields[snap_field_name(ws.fields, attr, ws.name)], value)
+        set_field(self, obj, attr, value)
 
     def _say(self, text: Any) -> None:
         self.turn.acts.append(Say(str(text)))
@@ -73,6 +78,10 @@ class ParserScope(StateScope):
         for name in [*turn.spec.tasks, *turn.spec.knowledge]:
             self.functions[name] = constructor(name)
         self.functions.setdefault("Answer", answer)  # the reference Genie's spelling
+
+    def set_attr(self, obj: Any, attr: str, value: Any) -> None:
+        """Only reached through ``x.items.append(item)``: the statement applier assigns ``x.a = v`` itself."""
+        set_field(self, obj, attr, value)
 
     def missing_name(self, name: str) -> Any:
         """Snap a misspelt worksheet or instance name, or say which names exist."""

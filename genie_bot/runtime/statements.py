@@ -17,10 +17,11 @@ aliases and self-assignments (``course_0 = course``, ``student_info = student_in
 from __future__ import annotations
 
 import ast
+import io
 from collections.abc import Iterable
 from typing import Any
 
-from ..interpreter import Evaluator, InterpreterError, SafeFunction, parse_checked
+from ..interpreter import Evaluator, InterpreterError, SafeFunction, measure, parse_checked
 from ..acts import AskToCancel
 from ..names import snake_case
 from ..spec import InstanceRef, TaskWorksheet
@@ -84,6 +85,11 @@ def apply_updates(turn: Turn, updates: Iterable[ConfirmInstance]) -> None:
             applier.confirm(instance, None, update.yes)
 
 
+MAX_FAILED_STATEMENTS = 50
+"""Statements that may fail in one parser output before the rest is skipped: each failure costs
+an error message (names suggested, source quoted), and output this broken is not worth reading."""
+
+
 def apply_statements(turn: Turn, source: str) -> None:
     """Apply parser output ``source`` to ``turn.state``; problems go to ``turn.update.errors``."""
     if not source or not source.strip():
@@ -94,13 +100,32 @@ def apply_statements(turn: Turn, source: str) -> None:
         turn.update.errors.append(str(exc))
         return
     applier = _Applier(turn)
+    lines = io.StringIO(source, newline="").readlines()  # once: ast.get_source_segment splits per call
+    failed = 0
     for stmt in tree.body:
+        if failed == MAX_FAILED_STATEMENTS:
+            turn.update.errors.append(f"more than {MAX_FAILED_STATEMENTS} statements failed; the rest were not applied")
+            return
         try:
             applier.statement(stmt)
         except InterpreterError as exc:
+            failed += 1
             if exc.lineno is None:
                 exc.lineno = stmt.lineno
-            turn.update.errors.append(f"{ast.get_source_segment(source, stmt) or ''}: {exc}".lstrip(": "))
+            turn.update.errors.append(f"{_segment(lines, stmt)}: {exc}".lstrip(": "))
+
+
+def _segment(lines: list[str], node: ast.stmt) -> str:
+    """The source text of ``node`` (as :func:`ast.get_source_segment`, whose offsets are UTF-8 bytes)."""
+    end_lineno, end_col = node.end_lineno or node.lineno, node.end_col_offset
+    if end_col is None:
+        return ""
+    selected = [line.encode() for line in lines[node.lineno - 1:end_lineno]]
+    if not selected:
+        return ""
+    if len(selected) == 1:
+        return selected[0][node.col_offset:end_col].decode()
+    return b"".join([selected[0][node.col_offset:], *selected[1:-1], selected[-1][:end_col]]).decode()
 
 
 class _Applier:
@@ -167,7 +192,9 @@ class _Applier:
         if field_name is not None:
             owner = self._child(owner, field_name)
         if isinstance(owner, KnowledgeAnswer):
-            owner.params[target.attr] = self.evaluator.eval(value_node)
+            value = self.evaluator.eval(value_node)
+            measure(value)  # before it is stored, sent to the knowledge parser and persisted
+            owner.params[target.attr] = value
             owner.status, owner.missing = AnswerStatus.PENDING, None
             self.turn.update.new_query = True
             return

@@ -2,6 +2,10 @@
 
 The module is developer code shipped with the agent (never LLM or user text), so it is
 imported normally. Every public function defined in it is registered under its name.
+
+It is imported in a child process first, with a deadline: a module that blocks at import
+(waits on a lock, a network call, ``input()``) or exits (``sys.exit``) is reported as an
+error instead of hanging or ending the thread that loads it, the engine's reload among them.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +24,19 @@ from ..errors import GenieError
 
 IDEMPOTENCY_PARAMETER = "idempotency_key"
 """A parameter of this name receives the pending-action id, so a retried call can be deduplicated."""
+
+
+IMPORT_TIMEOUT_SECONDS = 20.0
+"""How long importing an agent's api.py may take (in the child process that checks it)."""
+
+_CHECK = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("genie_agent_api_check", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+print(sys.argv[2], flush=True)
+"""
+_IMPORTED = "genie-bot: api module imported"
 
 
 class ApiModuleError(GenieError):
@@ -38,10 +56,14 @@ def import_api_module(path: Path) -> dict[str, Callable[..., Any]]:
             raise ApiModuleError(f"cannot import {path.name}")
         module = importlib.util.module_from_spec(spec)
         try:
+            compile(path.read_bytes(), str(path), "exec")  # syntax errors with their line, without a child
+            _check_import(path)
             spec.loader.exec_module(module)
         except SyntaxError as exc:
             raise ApiModuleError(f"syntax error in {path.name}: {exc.msg}", exc.lineno or 1) from None
-        except Exception as exc:  # noqa: BLE001 - any import-time failure is reported, not raised
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - any import-time failure is reported, not raised
+            if isinstance(exc, ApiModuleError):
+                raise
             raise ApiModuleError(f"importing {path.name} failed: {type(exc).__name__}: {exc}") from None
         sys.modules[module_name] = module
     return {
@@ -49,6 +71,23 @@ def import_api_module(path: Path) -> dict[str, Callable[..., Any]]:
         for name, obj in vars(module).items()
         if inspect.isfunction(obj) and obj.__module__ == module_name and not name.startswith("_")
     }
+
+
+def _check_import(path: Path) -> None:
+    """Import ``path`` in a child process within :data:`IMPORT_TIMEOUT_SECONDS`; ApiModuleError if
+    it does not finish, fails or exits there."""
+    try:
+        done = subprocess.run([sys.executable, "-c", _CHECK, str(path.resolve()), _IMPORTED], cwd=path.parent,
+                              capture_output=True, text=True, timeout=IMPORT_TIMEOUT_SECONDS, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise ApiModuleError(f"importing {path.name} did not finish within {IMPORT_TIMEOUT_SECONDS:g} s "
+                             "(does it wait for something at import?)") from None
+    if done.returncode == 0 and _IMPORTED in done.stdout:
+        return
+    last = (done.stderr.strip().splitlines() or [""])[-1][:300]
+    if done.returncode == 0 or "SystemExit" in last or not last:
+        raise ApiModuleError(f"importing {path.name} exited (status {done.returncode}) instead of returning")
+    raise ApiModuleError(f"importing {path.name} failed: {last}")
 
 
 def parameters(fn: Callable[..., Any]) -> tuple[list[str], list[str], bool]:

@@ -32,7 +32,9 @@ class Database:
         self.dialect = parsed.get_backend_name()
         self._insert_new: dict[str, Any] = {}
         if self.dialect == "sqlite":
+            # hide_parameters: an error's text would otherwise quote what users wrote into the logs
             self.engine = create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_timeout=120,
+                                        hide_parameters=True,
                                         connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S, "check_same_thread": False})
             event.listen(self.engine, "connect", _sqlite_connect)
             event.listen(self.engine, "begin", _sqlite_begin)
@@ -41,7 +43,7 @@ class Database:
             self._writer: threading.Lock | nullcontext = threading.Lock()
         else:
             self.engine = create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_timeout=120,
-                                        pool_pre_ping=True)
+                                        hide_parameters=True, pool_pre_ping=True)
             self._writer = nullcontext()
 
     @property

@@ -13,6 +13,10 @@ duplicate deliveries, and end with a Confirm click. Runs:
 * ``kill``: two processes, and the first is SIGKILLed when 40% of the turns are answered:
   the other must carry on, pick up the dead one's turns, and leave no session corrupted.
 
+With ``--hostile N``, N more users (:class:`.loadtest_users.HostileUser`) send the worst parser
+output and the longest message over and over while the others file their tickets; the others'
+figures are reported as before, the hostile users' apart (``hostile``).
+
 Reported: turns per second, p50/p99 of the ack time (HTTP response) and of the time to reply
 (request sent -> the mock Web API receives the reply in that thread), replies lost or
 duplicated, side effects (tickets in the ledger ``$GENIE_DATA_DIR/submissions.sqlite3``) per
@@ -54,7 +58,7 @@ from tests.engine.support import prepare_database
 
 from .cpu import CpuReading
 from .loadtest_slack import SECRET, Deliveries, RecordingSlack
-from .loadtest_users import Figures, SimulatedUser, UserSettings, conversation
+from .loadtest_users import Figures, HostileUser, SimulatedUser, UserSettings, conversation
 
 KILL_AT = 0.4
 """The share of all turns answered when the first process is killed in the ``kill`` run."""
@@ -72,6 +76,7 @@ class Options:
     seed: int
     base_url: str
     turn_threads: int
+    hostile: int = 0
 
 
 # -- processes ------------------------------------------------------------------------------------------------
@@ -152,16 +157,23 @@ def free_port() -> int:
 
 # -- one run --------------------------------------------------------------------------------------------------
 async def drive(options: Options, slack: RecordingSlack, targets: list[str],
-                killer: Any) -> tuple[Figures, list[SimulatedUser], int]:
-    """Run every user to the end; returns the figures, the users and the failed delivery attempts."""
+                killer: Any, hostile: Figures) -> tuple[Figures, list[SimulatedUser], int]:
+    """Run every user to the end; returns the figures, the users and the failed delivery attempts.
+    Hostile users (``options.hostile``) run until the others are done; their figures go to ``hostile``."""
     figures = Figures()
     settings = UserSettings(options.channels, options.think_s, options.ramp_s, options.duplicate_share,
                             options.double_click_share, reply_timeout_s=60)
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
         deliveries = Deliveries(targets, http)
         users = [SimulatedUser(n, slack, deliveries, settings, figures, options.seed) for n in range(options.users)]
+        stop = asyncio.Event()
+        attackers = [HostileUser(options.users + n, slack, deliveries, settings, hostile, options.seed, stop=stop)
+                     for n in range(options.hostile)]
+        attacking = [asyncio.create_task(a.run()) for a in attackers]
         watcher = asyncio.create_task(killer(figures)) if killer else None
         await asyncio.gather(*(u.run() for u in users))
+        stop.set()
+        await asyncio.gather(*attacking)
         if watcher:
             watcher.cancel()
     return figures, users, deliveries.failed_attempts
@@ -206,8 +218,9 @@ def run(options: Options, processes_count: int, kill: bool) -> dict[str, Any]:
                 **{f"bot_{n}": bot.pid for n, bot in enumerate(processes.bots)}}
         cpu_before = CpuReading.now(pids)
         started = time.monotonic()
+        hostile = Figures()
         figures, users, failed_attempts = loop.run_until_complete(
-            drive(options, slack, targets, killer if kill else None))
+            drive(options, slack, targets, killer if kill else None, hostile))
         cpu = CpuReading.now(pids).since(cpu_before)
         elapsed = figures.last_reply - figures.first_sent
         settled = settle(database_url)
@@ -232,6 +245,10 @@ def run(options: Options, processes_count: int, kill: bool) -> dict[str, Any]:
         if kill:
             report["killed_after_seconds"] = round(killed.get("at", started) - started, 1)
         report["placeholders_left"] = len(slack.placeholders)
+        if options.hostile:
+            report["hostile"] = {"users": options.hostile, "messages": hostile.turns_sent, "replies": hostile.replies,
+                                 "ack_ms": percentiles(hostile.ack_seconds),
+                                 "reply_ms": percentiles(hostile.reply_seconds), "never_acked": hostile.never_acked}
         return report
     finally:
         processes.stop()
@@ -385,10 +402,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", default=POSTGRES_URL, help="PostgreSQL (a schema of its own is made per run)")
     parser.add_argument("--turn-threads", type=int, default=64, help="engine.turn_threads of each bot process")
+    parser.add_argument("--hostile", type=int, default=0,
+                        help="users sending the worst statements and the longest message meanwhile")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
     args = parser.parse_args()
     options = Options(args.users, args.llm_ms, args.think_ms / 1000, args.ramp_s, args.channels, args.duplicates,
-                      args.double_clicks, args.seed, args.url, args.turn_threads)
+                      args.double_clicks, args.seed, args.url, args.turn_threads, args.hostile)
     failed = False
     for name in args.runs.split(","):
         report = run(options, 1 if name == "1" else 2, kill=name == "kill")

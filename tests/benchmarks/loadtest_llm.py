@@ -8,7 +8,8 @@ Parser (``llm.parser: tests.benchmarks.loadtest_llm:parser``): a scripted server
 the ticket agent's statements, so this parser does everything the LLM parser does on the way to
 the LLM (the real prompt, rendered from the worksheets and the state; the real client, with
 its accounting; one blocking HTTP call of LATENCY_MS) and then applies the rule-based parser's
-statements. The responder is the real one (``responder: auto``). So every turn
+statements, or, for a message starting with :data:`STATEMENTS`, the statements after it: what an
+LLM talked into writing the worst statements would return (the load test's hostile users). The responder is the real one (``responder: auto``). So every turn
 makes two LLM calls of fixed latency, as the paper's design does (parser + response generator).
 """
 
@@ -32,6 +33,7 @@ from tests.fakes.openai_server import ScriptedOpenAIServer
 TEMPLATED = "Templated reply (correct but plain; rephrase it naturally, keeping every fact and question):\n"
 TEMPLATED_END = "\n\nWrite the assistant's message."
 PARSER_PROMPT = "You are the semantic parser"
+STATEMENTS = "#statements\n"
 
 
 class LatencyParser:
@@ -43,7 +45,10 @@ class LatencyParser:
         self.prompts = LLMParser(self.client, self.rules)
 
     def parse(self, spec: AgentSpec, state: DialogueState, text: str, today: dt.date) -> Parse:
-        parsed = self.rules.parse(spec, state, text, today)
+        if text.startswith(STATEMENTS):
+            parsed = Parse(text[len(STATEMENTS):], source="llm")
+        else:
+            parsed = self.rules.parse(spec, state, text, today)
         try:
             completion = self.client.complete("parser", self.prompts.prompt(spec, state, text, today))
         except LLMError as exc:

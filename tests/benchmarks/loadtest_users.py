@@ -5,6 +5,10 @@ Each user opens a thread in a channel with an @mention and files one ticket in t
 email), waiting for each reply and thinking a moment before the next message, then clicks
 Confirm on the card. Some deliveries are repeated the way Slack does (the same event id with
 ``X-Slack-Retry-Num``) and some users click Confirm twice.
+
+A :class:`HostileUser` meanwhile sends, over and over until the others are done, the most
+expensive parser output known (statements the interpreter must refuse, each costing as much
+as it may, in a source never seen before) and the longest message Slack allows.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from urllib.parse import urlencode
 from genie_bot.adapters.slack.blocks import BUTTONS_BLOCK
 from tests.fakes.slack_api import BOT_ID, BOT_USER_ID, TEAM_ID
 
+from .loadtest_llm import STATEMENTS
 from .loadtest_slack import Deliveries, RecordingSlack, Reply, event_body
 
 FIRST = ["Ann", "Omar", "Li", "Sara", "Maya", "Ravi", "Ines", "Tom", "Yuki", "Ada", "Noor", "Ben", "Eva", "Kofi",
@@ -181,3 +186,31 @@ class SimulatedUser:
 
 def _has_buttons(reply: Reply) -> bool:
     return any(b.get("block_id") == BUTTONS_BLOCK for b in reply.blocks or [])
+
+
+LONGEST_MESSAGE = ("I need help with joining a waitlist for the class that is required for my major " * 500)[:40_000]
+"""Slack's longest message: 40,000 characters."""
+WORST_LINE = "str([['\ufb03'] * 1000] * 1000)"
+"""Refused after the most work one measurement may do (the slowest statement found per character)."""
+
+
+def worst_statements(n: int) -> str:
+    """A parser output of up to 20,000 characters (the interpreter's limit) of :data:`WORST_LINE`,
+    new each time (a numbered comment), so that it is parsed and checked, never a cached tree."""
+    head = f"{STATEMENTS}# {n}\n"
+    return head + "\n".join([WORST_LINE] * ((20_000 - len(head)) // (len(WORST_LINE) + 1)))
+
+
+class HostileUser(SimulatedUser):
+    """Sends the worst statements and the longest message in turns, waiting for each reply, until ``stop``."""
+
+    def __init__(self, *args: Any, stop: asyncio.Event, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.stop = stop
+
+    async def run(self) -> None:
+        index = 0
+        while not self.stop.is_set():
+            text = "hello" if index == 0 else worst_statements(index) if index % 2 else LONGEST_MESSAGE
+            await self._turn(self._message_body(index, text), "application/json", duplicate=False)
+            index += 1

@@ -79,7 +79,7 @@ def test_statements_loops_and_branches():
     ("range(10**9)", "range() is too large (at most 10000 items)"),
     ("1 / 0", "ZeroDivisionError: division by zero"),
     ("nope", "unknown name 'nope'"),
-    ("x()", "'3' is not callable"),
+    ("x()", "'int' value is not callable"),
     ("b'bytes'", "bytes and ... constants are not allowed"),
     ("1 +", "syntax error: invalid syntax"),
     ("continue", "'continue' outside a loop"),

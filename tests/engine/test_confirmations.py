@@ -226,18 +226,3 @@ def test_a_store_failure_before_the_call_fails_the_turn_and_nothing_runs(store_u
     assert failed[0].outcome == ClickOutcome.FAILED and failed[0].text == APOLOGY
     assert "Order Pizza-2-Ann placed" in done[0].text
     assert len(calls()) == 1 and [a.status for a in action_rows(store_url)] == ["done"]
-
-
-def test_a_store_failure_after_the_call_fails_the_turn_and_the_call_is_never_repeated(store_url, shop, monkeypatch):
-    transition = actions.transition
-
-    def done_cannot_be_recorded(conn, action_id, from_statuses, to_status, *args, **kwargs):
-        if to_status == actions.ActionStatus.DONE:
-            raise ConnectionError("the database went away")
-        return transition(conn, action_id, from_statuses, to_status, *args, **kwargs)
-
-    failed, again = confirm_twice_failing_the_store_once(store_url, shop, monkeypatch, "transition",
-                                                         done_cannot_be_recorded)
-    assert failed[0].outcome == ClickOutcome.FAILED and failed[0].text == APOLOGY
-    assert again[0].text == "That is being done right now."
-    assert len(calls()) == 1 and [a.status for a in action_rows(store_url)] == ["executing"]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from genie_bot.agent import Agent
 from genie_bot.engine import Decision, Engine
-from genie_bot.engine.turns import APOLOGY
+from genie_bot.engine.turns import APOLOGY, RAN_UNSAVED
 from genie_bot.store import Database, sessions, traces
 
+from .faults import CLAIM, Outage
 from .support import KEY, ORDER, StatementParser, calls, make_config, run
 
 
@@ -52,29 +53,23 @@ def test_a_turn_that_raises_leaves_the_session_unchanged_and_apologises(store_ur
     assert rows[1].errors == ["RuntimeError: parser exploded"]
 
 
-def test_a_commit_that_fails_after_the_api_ran_is_repaired_by_the_next_click(store_url, shop, monkeypatch):
-    """The side effect is recorded apart from the turn; confirming again replays it, never re-runs it."""
+def test_a_commit_that_fails_after_the_api_ran_is_repaired_by_the_next_click(store_url, shop):
+    """The side effect is recorded apart from the turn; confirming again replays it, never re-runs it.
+    The store fails (at the driver) for every try of the commit after the outcome was recorded."""
     async def scenario():
         async with Engine(make_config(store_url, shop), build_agent=build_exploding) as engine:
+            engine.turns.record_retry_seconds = (0.0,)
             for i, text in enumerate(ORDER):
                 asked = await engine.handle_message(KEY, "U1", text, f"m{i}")
             before = stored_state(store_url)
-            original = sessions.save
-            failures = iter([True])
-
-            def failing_save(*args, **kwargs):
-                if next(failures, False):
-                    raise ConnectionError("database went away")
-                return original(*args, **kwargs)
-
-            monkeypatch.setattr(sessions, "save", failing_save)
+            Outage(engine.db.engine, CLAIM, statements=2, status="done")
             action_id = asked[0].pending_action.id
             failed = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c1")
             unchanged = stored_state(store_url) == before
             repaired = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c2")
-            return failed, unchanged, repaired
+            return action_id, failed, unchanged, repaired
 
-    failed, unchanged, repaired = run(scenario())
-    assert failed[0].text == APOLOGY and unchanged
+    action_id, failed, unchanged, repaired = run(scenario())
+    assert failed[0].text == RAN_UNSAVED.format(api="place_order", id=action_id) and unchanged
     assert "Order Pizza-2-Ann placed" in repaired[0].text
     assert len(calls()) == 1

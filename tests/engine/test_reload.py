@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from genie_bot.engine import Decision
+from genie_bot.spec import api_module
 from genie_bot.state import DialogueState
 from genie_bot.store import Database, sessions, traces
 from genie_bot.store import pending as actions
@@ -83,3 +85,52 @@ def test_reloading_an_unknown_agent_is_an_error(store_url, shop):
 
     report = run(scenario())
     assert not report.ok and report.errors == ["unknown agent 'nope'; configured agents: shop"]
+
+
+BLOCKING_API = SHOP_API + '''
+import os as _os, time as _time
+from pathlib import Path as _Path
+_Path(_os.environ["SHOP_IMPORT_MARKER"]).touch()
+_time.sleep(3600)
+'''
+
+
+def test_an_api_that_blocks_at_import_is_reported_and_the_engine_keeps_serving(store_url, shop, tmp_path,
+                                                                                monkeypatch):
+    """The import is bounded by its deadline, in a child process: meanwhile turns and status
+    (the database threads) answer, and the admin gets a reply naming the problem."""
+    marker = tmp_path / "importing"
+    monkeypatch.setenv("SHOP_IMPORT_MARKER", str(marker))
+    monkeypatch.setattr(api_module, "IMPORT_TIMEOUT_SECONDS", 5.0)
+
+    async def scenario():
+        async with make_engine(store_url, shop) as engine:
+            version = engine.registry.get("shop").version
+            write_shop(shop, api=BLOCKING_API)
+            reloading = asyncio.create_task(engine.reload())
+            while not marker.exists():  # the import has started and blocks
+                assert not reloading.done(), reloading.result()
+                await asyncio.sleep(0.01)
+            during = await engine.handle_message(KEY, "U1", ORDER[0], "m1")
+            status = await engine.status()
+            blocked = not reloading.done()
+            report = await reloading
+            return version, during, status, blocked, report, engine.registry.get("shop").version
+
+    version, during, status, blocked, report, serving = run(scenario())
+    assert blocked and "How many?" in during[0].text and status is not None
+    assert not report.ok and serving == version
+    assert any("importing api.py did not finish within 5 s" in e for e in report.errors), report.errors
+
+
+def test_an_api_that_exits_at_import_is_reported(store_url, shop):
+    async def scenario():
+        async with make_engine(store_url, shop) as engine:
+            write_shop(shop, api=SHOP_API + "\nimport sys as _sys\n_sys.exit(3)\n")
+            report = await engine.reload()
+            reply = await engine.handle_message(KEY, "U1", ORDER[0], "m1")
+            return report, reply
+
+    report, reply = run(scenario())
+    assert not report.ok and any("importing api.py exited (status 3)" in e for e in report.errors), report.errors
+    assert report.lines()[0].startswith("reload failed") and "How many?" in reply[0].text

@@ -64,6 +64,17 @@ def test_unsafe_sql_is_asked_again_once_with_the_reason(server, script, knowledg
     assert "only SELECT queries are allowed, not UNION" in repair[-1]["content"]
 
 
+@pytest.mark.parametrize("attack, reason", [
+    ("SELECT printf('%.*c', 500000000, 'x') AS x FROM restaurants", "'*' widths are not allowed in printf()"),
+    ("SELECT " + "(" * 2000 + "1" + ")" * 2000 + " AS x FROM restaurants", "nested too deeply"),
+])
+def test_an_amplifying_or_deeply_nested_query_is_asked_again_with_the_reason(server, script, knowledge, attack, reason):
+    script.add("knowledge", attack, THAI_SEATTLE)
+    result = knowledge.query(ask("thai places in seattle"))
+    assert reason in script.requests["knowledge"][1]["messages"][-1]["content"]
+    assert result.query == THAI_SEATTLE + " LIMIT 20" and len(result.result) == 5
+
+
 def test_two_bad_queries_give_an_error_result(server, script, knowledge):
     script.add("knowledge", "DROP TABLE restaurants", "SELECT * FROM restaurants; DELETE FROM restaurants")
     result = knowledge.query(ask("delete everything"))

@@ -103,3 +103,47 @@ def test_the_store_is_unchanged_by_rejected_queries(store):
     with store.engine.connect() as conn:
         assert conn.execute(text("SELECT COUNT(*) FROM restaurants")).scalar() == 300
     assert sqlite3.sqlite_version  # the in-memory database is the one the agent uses
+
+
+@pytest.mark.parametrize("sql, reason", [
+    ("SELECT printf('%.*c', 500000000, 'x') FROM restaurants", "'\\*' widths"),
+    ("SELECT printf('%500000000c', 'x') FROM restaurants", "at most 100"),
+    ("SELECT format('%.999999d', 1) FROM restaurants", "at most 100"),
+    ("SELECT printf(name, 1) FROM restaurants", "literal format"),
+    ("SELECT replace(name, 'a', name) FROM restaurants", "replace is not allowed"),
+    ("SELECT zeroblob(500000000) FROM restaurants", "zeroblob is not allowed"),
+    ("SELECT hex(hex(hex(name))) FROM restaurants", "hex is not allowed"),
+    ("SELECT lpad(name, 500000000) FROM restaurants", "not allowed"),
+    ("SELECT json_group_array(name) FROM restaurants", "not allowed"),
+    ("SELECT " + "(" * 2000 + "1" + ")" * 2000 + " FROM restaurants", "nested too deeply"),
+    ("SELECT * FROM restaurants WHERE id IN " + "(SELECT id FROM restaurants WHERE id IN " * 70 + "(1)" + ")" * 70,
+     "nested too deeply"),
+])
+def test_amplifying_functions_and_deep_nesting_are_refused_with_a_reason(sql, reason):
+    with pytest.raises(UnsafeQuery, match=reason):
+        validate_select(sql, TABLES, 20)
+
+
+def test_ordinary_functions_stay_allowed():
+    sql = ("SELECT upper(name), lower(cuisine), substr(name, 1, 3), printf('%d stars', rating), count(*), "
+           "round(avg(rating), 1), group_concat(name) FROM restaurants WHERE lower(city) LIKE '%sea%' GROUP BY 1")
+    assert validate_select(sql, TABLES, 20).sql.endswith("LIMIT 20")
+
+
+def test_a_value_larger_than_the_bound_is_never_made_even_past_the_validator(store):
+    """The bound below the validator: SQLite will not make a string over MAX_VALUE_BYTES."""
+    from genie_bot.knowledge.sql import MAX_VALUE_BYTES, SafeQuery
+
+    unchecked = SafeQuery(f"SELECT printf('%.*c', {MAX_VALUE_BYTES * 5}, 'x') AS big", frozenset(), False)
+    assert run_select(store.engine, unchecked, 60.0) == [{"big": None}]
+    assert run_select(store.engine, validate_select("SELECT COUNT(*) AS n FROM restaurants", TABLES, 5), 1.0) == \
+        [{"n": 300}]
+
+
+def test_a_result_larger_than_the_bound_is_refused_while_it_is_read(store):
+    from genie_bot.knowledge.sql import MAX_RESULT_BYTES, ResultTooLarge, SafeQuery
+
+    per_row = MAX_RESULT_BYTES // 100  # 300 rows of this are three times the bound
+    wide = SafeQuery(f"SELECT printf('%.{per_row}c', 'x') AS padding FROM restaurants", frozenset(), False)
+    with pytest.raises(ResultTooLarge, match="fewer rows or columns"):
+        run_select(store.engine, wide, 60.0)

@@ -1,0 +1,71 @@
+"""Time and memory of one interpreter run per hostile statement (tests/core/hostile.py).
+
+``python -m tests.benchmarks.interpreter_bounds [--statements 5000] [--seed 1] [--max-ms 50] [--max-mb 64]``
+
+Each statement is timed (``time.perf_counter``, the best of three runs, so that a collection
+or another process's burst on a shared machine is not counted as the statement's), then run
+under tracemalloc for its peak. Prints the distribution, the slowest and the largest statements, and exits 1 when any
+statement is over the bounds (the issue's: 50 ms, 64 MB). The fuzz test
+(tests/core/test_interpreter_fuzz.py) asserts the memory bound and the accounting; time is
+measured here, since a timed unit test would depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import random
+import time
+import tracemalloc
+
+from genie_bot.interpreter import Evaluator, InterpreterError, SafeFunction, Scope
+from tests.core.hostile import hostile_statement
+
+from .common import percentiles
+
+
+def run_once(source: str) -> None:
+    try:
+        Evaluator(Scope({}, {"today": SafeFunction("today", lambda: dt.date(2026, 11, 21))})).run(source)
+    except InterpreterError:
+        pass
+
+
+def timed_run(source: str) -> float:
+    started = time.perf_counter()
+    run_once(source)
+    return (time.perf_counter() - started) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--statements", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-ms", type=float, default=50.0)
+    parser.add_argument("--max-mb", type=float, default=64.0)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    sources = list(dict.fromkeys(hostile_statement(rng.choice) for _ in range(args.statements)))
+    timed, peaks = [], []
+    for source in sources:
+        timed.append((min(timed_run(source) for _ in range(3)), source))
+        tracemalloc.start()
+        run_once(source)
+        peaks.append((tracemalloc.get_traced_memory()[1] / 1e6, source))
+        tracemalloc.stop()
+    print(f"{len(sources)} distinct statements (seed {args.seed})")
+    print("time per statement:", percentiles([ms for ms, _ in timed]))
+    print("peak memory per statement: max {:.2f} MB, p99 {:.2f} MB".format(
+        max(mb for mb, _ in peaks), sorted(mb for mb, _ in peaks)[int(0.99 * len(peaks))]))
+    for ms, source in sorted(timed, reverse=True)[:5]:
+        print(f"  {ms:7.2f} ms  {source!r}")
+    for mb, source in sorted(peaks, reverse=True)[:3]:
+        print(f"  {mb:7.2f} MB  {source!r}")
+    over = [s for ms, s in timed if ms > args.max_ms] + [s for mb, s in peaks if mb > args.max_mb]
+    if over:
+        print(f"{len(over)} statements over {args.max_ms:g} ms or {args.max_mb:g} MB")
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

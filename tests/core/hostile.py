@@ -1,0 +1,43 @@
+"""Statements built so that one interpreter step would be expensive: the shapes a red team used
+(``sum``/``sorted`` over huge ranges, repetition, ``join``, ``replace``, ``str`` of big lists,
+format widths, ``strftime``, appends in a loop, self-containing lists) and combinations of them.
+
+:func:`hostile_statement` takes a ``choose`` function, so the fuzz test draws with Hypothesis
+and the benchmark with a seeded ``random.Random``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+Choose = Callable[[Sequence[Any]], Any]
+
+SIZES = (0, 1, 7, 1_000, 33_334, 50_000, 100_000, 100_001, 10**6, 10**9)
+WIDTHS = (1, 10, 100, 1_000, 1_001, 999_999_999)
+TEXTS = ("'a'", "'ab'", "'ß'", "'ﬃ'", "'\\u202e'", "'%d'", "'{}'", "'a' * 50000 + 'b'")
+SEQUENCES = ("{s} * {n}", "[{s}] * {n}", "[{s} * {m}] * {n}", "list(range({n}))", "({s} * {m},) * {n}",
+             "[[{s} * {m}] * {n}] * {n}", "{s}.split('a')", "[]", "{{{s}: [{s}] * {n}}}")
+TEMPLATES = (
+    "x = {seq}", "x = ''.join({seq})", "x = '-'.join({seq})", "x = str({seq})", "x = f'{{{seq}}}'",
+    "x = f'{{{seq}!r}}'", "x = ({s} * {m}).replace('a', {s} * {n})", "x = ({s} * {m}).replace('', {s})",
+    "x = sorted({seq})", "x = max({seq})", "x = min({seq}, {seq})", "x = sum({seq})", "x = sum({seq}, [])",
+    "x = {seq} == {seq}", "x = {seq} < {seq}", "x = {s} * {m} in {seq}", "x = {seq}.count({s} * {m})",
+    "x = {seq}.index({seq})", "x = f'{{1:{w}}}'", "x = f'{{1.5:.{w}f}}'", "x = f'{{{s}:>{w}}}'", "x = '%{w}d' % 1",
+    "x = '%.{w}f' % 1.5", "x = '%*d' % ({w}, 1)", "x = '%s' % ({seq},)", "x = '%(a)s' * {n} % {{'a': {seq}}}",
+    "x = ({s} * {m}).upper()", "x = ({s} * {m}).casefold().title()", "x = ({s} * {m}).split({s})",
+    "x = today().strftime('%Y' * {n})", "x = today().strftime('%{w}Y')", "x = {{{seq}, {seq}}}",
+    "l = []\nfor i in range({n}):\n    l.append({s} * {m} + str(i))", "l = {seq}\nl.append(l)\nx = str(l)",
+    "l = []\nfor i in range({n}):\n    l = [l, l]\nx = str(l)", "x = {{{s}: 1, {s} * {m}: 2}}", "x = ({seq})[::1]",
+    "x = {s} * {m} + {s} * {n}", "x = 2 ** {n}", "x = {n} ** {m}", "x = str({n} ** 200)", "x = int({s} * {m})",
+    "x = float({s} * {m})", "x = list({seq})", "x = dict(a={seq})", "x = {seq}[{n}]", "x = {{'k': 1}}[{seq}]",
+    "x = any({seq}) or all({seq})", "x = len({seq})", "x = {seq}\nx += {seq}\nx += x",
+)
+
+
+def hostile_statement(choose: Choose) -> str:
+    """One statement (a few lines at most) from the templates, sizes and texts above."""
+    parts = {"s": choose(TEXTS), "n": choose(SIZES), "m": choose(SIZES), "w": choose(WIDTHS)}
+    parts["seq"] = choose(SEQUENCES).format(**parts)
+    return choose(TEMPLATES).format(**parts)

@@ -1,0 +1,100 @@
+"""Store faults injected below the engine's components: at the driver, through SQLAlchemy's
+``before_cursor_execute`` event, so the engine meets the errors a real outage gives it."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from typing import Any
+
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Engine as SqlEngine
+
+
+class Outage:
+    """Every statement of the thread that ran the trigger statement (the turn's) fails after it,
+    for ``statements`` statements (``None``: until :meth:`end`). The trigger is a statement
+    matching ``trigger`` whose parameters mention ``status`` (the status it writes)."""
+
+    def __init__(self, engine: SqlEngine, trigger: str, statements: int | None = None, status: str = "executing"):
+        self.engine = engine
+        self.trigger = re.compile(trigger, re.S | re.I)
+        self.status = status
+        self.left = statements
+        self.on = False
+        self.thread: int | None = None
+        self.failed = 0
+        self._lock = threading.Lock()
+        event.listen(engine, "before_cursor_execute", self._before)
+        event.listen(engine, "after_cursor_execute", self._after)
+
+    def _after(self, conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+        if self.trigger.search(statement) and repr(self.status) in repr(parameters):
+            with self._lock:
+                self.on, self.thread = True, threading.get_ident()
+
+    def _before(self, conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+        with self._lock:
+            # SQLite's explicit BEGIN is not counted, as on PostgreSQL, where it is no statement
+            if not self.on or threading.get_ident() != self.thread or statement.startswith("BEGIN"):
+                return
+            if self.left is not None:
+                if self.left <= 0:
+                    self.on = False
+                    return
+                self.left -= 1
+            self.failed += 1
+        raise _driver_error(self.engine)
+
+    def end(self) -> None:
+        with self._lock:
+            self.on = False
+
+    def remove(self) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._before)
+        event.remove(self.engine, "after_cursor_execute", self._after)
+
+
+def _driver_error(engine: SqlEngine) -> Exception:
+    if engine.dialect.name == "sqlite":
+        return sqlite3.OperationalError("disk I/O error")
+    import psycopg
+
+    return psycopg.OperationalError("server closed the connection unexpectedly")
+
+
+CLAIM = r"UPDATE genie_pending_actions"
+"""The statement after which an outage hits: ``pending -> executing``, just before the API runs."""
+
+
+class ServerKill:
+    """PostgreSQL itself ends the turn's connection (``pg_terminate_backend``, what a restart does
+    to every session) as the first statement after the trigger is sent, ``times`` times."""
+
+    def __init__(self, engine: SqlEngine, admin_url: str, trigger: str, times: int = 1, status: str = "executing"):
+        self.engine = engine
+        self.admin = create_engine(admin_url.replace("postgresql://", "postgresql+psycopg://", 1))
+        self.trigger = re.compile(trigger, re.S | re.I)
+        self.status = status
+        self.left = times
+        self.armed_in: int | None = None
+        self.killed = 0
+        event.listen(engine, "after_cursor_execute", self._after)
+        event.listen(engine, "before_cursor_execute", self._before)
+
+    def _after(self, conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+        if self.trigger.search(statement) and repr(self.status) in repr(parameters):
+            self.armed_in = threading.get_ident()
+
+    def _before(self, conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+        if self.armed_in != threading.get_ident() or self.left <= 0:
+            return
+        self.left -= 1
+        pid = conn.connection.dbapi_connection.info.backend_pid
+        with self.admin.begin() as admin:
+            admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        self.killed += 1
+
+    def close(self) -> None:
+        self.admin.dispose()
