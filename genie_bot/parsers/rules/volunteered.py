@@ -100,6 +100,8 @@ def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str, instance: W
             continue
         if reading.spec.tasks.get(f.type.ref or "") is not None:
             continue  # nested worksheets: ``nested_values``
+        if instance is not None and _answered_for_a_sibling(reading, instance, f):
+            continue  # "letter" for the first course is not the second's grading, unless "both"
         current = instance.values.get(f.name) if instance is not None else None
         filled = current is not None and current != NA  # a declined field may still be given later
         restated = is_free_text(f) and extract.role_phrase(reading.text, f) is not None
@@ -113,6 +115,18 @@ def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str, instance: W
                 target.values[f.name] = value
                 reading.note_choice(f, value)
             yield f, value
+
+
+_FOR_ALL = re.compile(r"\b(both|each|all|every|them all|for all|all of them|same)\b", re.I)
+
+
+def _answered_for_a_sibling(reading: Reading, instance: WorksheetInstance, f: Field) -> bool:
+    """The message answers ``f`` for another instance of the same worksheet (the course asked about)
+    and does not say it is for all of them."""
+    asked_instance, asked_field = reading.asked
+    asked = reading.state.instances.get(asked_instance or "")
+    return (asked is not None and asked is not instance and asked.worksheet == instance.worksheet
+            and asked_field == f.name and (asked.name, f.name) in reading.assigned and not _FOR_ALL.search(reading.text))
 
 
 def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any] | set[str]) -> dict[str, str]:
