@@ -29,6 +29,7 @@ PREFIX_CHARS = 12
 PREFIX_SCORE = 90.0
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’&-]*")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
+_THE = re.compile(r"^the\s+", re.I)
 
 
 def squashed(text: str) -> str:
@@ -59,9 +60,10 @@ class RecordNames:
         self.by_name: dict[str, dict[str, Any]] = {}
         for row in rows:
             for column in columns:
-                name = squashed(str(row.get(column) or ""))
-                if len(name) >= 2:
-                    self.by_name.setdefault(name, row)
+                said = str(row.get(column) or "")
+                for name in {squashed(said), squashed(_THE.sub("", said))}:  # "salt tavern" is The Salt Tavern
+                    if len(name) >= 2:
+                        self.by_name.setdefault(name, row)
         self.usable = 0 < len(self.by_name) <= MAX_NAMES
 
     @cached_property

@@ -30,7 +30,7 @@ MIN_TYPO_LENGTH = 6
 ACTIVE_HOURS = (9, 22)
 """Without a constraint, an hour with no am/pm is read in these hours first: "at 8" is 8 pm, "at 10" 10 am."""
 
-_CLOCK = re.compile(r"\b(?P<hour>[01]?\d|2[0-3])(?::(?P<minute>[0-5]\d))?\s*(?P<half>[ap])\.?\s*m\b\.?|"
+_CLOCK = re.compile(r"\b(?P<hour>[01]?\d|2[0-3])(?:[:.](?P<minute>[0-5]\d))?\s*(?P<half>[ap])\.?\s*m\b\.?|"
                     r"\b(?P<hour24>[01]?\d|2[0-3])[:.h](?P<minute24>[0-5]\d)\b|\b(?P<word>noon|midday|midnight)\b|"
                     r"\b(?:at|around|about|by|before|after)\s+(?P<bare>1[0-2]|[1-9])(?![:.h]?\d|\s*[ap]\.?\s*m\b)(?:\s*(?:o'?clock|ish))?\b|"
                     r"\b(?P<ish>1[0-2]|[1-9])\s*(?:o'?clock|ish)\b", re.I)
