@@ -96,6 +96,10 @@ def _replay(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     spec = load_spec(args.agent_dir)
     trace = args.trace or args.agent_dir / DEFAULT_TRACE
+    if not trace.is_file():
+        print(f"genie-bot bench: no recorded trace at {trace}; record one (genie-bot replay --out) and pass "
+              f"--trace FILE", file=sys.stderr)
+        return 2
     figures = bench_runtime(spec, trace, args.repeat)
     print(f"agent: {spec.summary()}")
     for line in figures.lines():

@@ -81,6 +81,13 @@ def test_bench_reports_per_turn_figures():
     assert "whole offline turn (parse + runtime + templated reply): median" in result.stdout
 
 
+def test_bench_without_a_trace_says_what_to_pass():
+    result = genie("bench", str(WORKSHEETS / "restaurant_reservation"))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "no recorded trace" in result.stderr and "--trace" in result.stderr
+
+
 def test_replay_with_the_rule_parser_parses_user_text(tmp_path):
     trace = tmp_path / "trace.jsonl"
     trace.write_text(json.dumps({"user": "I need a leave of absence"}) + "\n" + json.dumps({"user": "not yet"}) + "\n")
