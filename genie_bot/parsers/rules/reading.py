@@ -91,7 +91,9 @@ class Reading:
 
     def part(self, start: int, end: int) -> "Reading":
         """A reading of ``text[start:end]`` alone that shares what this one took (the fields
-        assigned, their values, the corrections), for reading a message one part at a time."""
+        assigned, their values, the corrections), for reading a message one part at a time. What
+        an earlier part gave a nested worksheet it only tried out (named "") is free again."""
+        self.assigned.difference_update({taken for taken in self.assigned if not taken[0]})
         return Reading(self.spec, self.state, self.text[start:end].strip(), self.today, self.knowledge,
                        assigned=self.assigned, given=self.given, corrected=self.corrected, chose_by=self.chose_by)
 

@@ -65,8 +65,7 @@ def constructor(reading: Reading, ws: TaskWorksheet, name: str, given: dict[str,
     args = {k: formal_value(v) for k, v in values.items()}
     args.update(nested_args or {})
     args.update(nested_values(reading, ws, target))
-    if name:  # a nested worksheet being tried out ("") takes nothing yet
-        reading.assigned.update((name, k) for k in args)
+    reading.assigned.update((name, k) for k in args)
     return f"{ws.name}({', '.join(f'{k}={v}' for k, v in args.items())})"
 
 
@@ -75,8 +74,9 @@ def nested_values(reading: Reading, ws: TaskWorksheet, target: WorksheetInstance
     out = {}
     for f in ws.fields.values():
         nested = reading.spec.tasks.get(f.type.ref or "")
-        if nested is None or f.kind != "input" or target.values.get(f.name) is not None:
-            continue
+        if nested is None or f.kind != "input" or target.values.get(f.name) is not None \
+                or (target.name, f.name) in reading.assigned:
+            continue  # filled, or answered by this message already
         if not field_applies(reading.spec, reading.state, target, f, reading.today):
             continue  # "the details of a leave of absence" only once the user wants one
         keys = [g for g in nested.fields.values() if table_of(reading.spec, g) is not None and g.kind == "input"]
