@@ -33,7 +33,8 @@ ACTIVE_HOURS = (9, 22)
 _CLOCK = re.compile(r"\b(?P<hour>[01]?\d|2[0-3])(?:[:.](?P<minute>[0-5]\d))?\s*(?P<half>[ap])\.?\s*m\b\.?|"
                     r"\b(?P<hour24>[01]?\d|2[0-3])[:.h](?P<minute24>[0-5]\d)\b|\b(?P<word>noon|midday|midnight)\b|"
                     r"\b(?:at|around|about|by|before|after)\s+(?P<bare>1[0-2]|[1-9])(?![:.h]?\d|\s*[ap]\.?\s*m\b)(?:\s*(?:o'?clock|ish))?\b|"
-                    r"\b(?P<ish>1[0-2]|[1-9])\s*(?:o'?clock|ish)\b", re.I)
+                    r"\b(?P<ish>1[0-2]|[1-9])\s*(?:o'?clock|ish)\b|"
+                    r"\b(?P<part>half|quarter)\s+(?P<side>past|after|to|before)\s+(?P<of>1[0-2]|[1-9])\b", re.I)
 _WHOLE_HOUR = re.compile(r"^\s*(?:at\s+|around\s+|maybe\s+|umm?\s+|say\s+)*(?P<hour>1[0-2]|[1-9])\s*[.!?]*\s*$", re.I)
 _RIGHT_NOW = re.compile(r"\b(now|asap|as soon as possible|immediately|straight away|right away)\b", re.I)
 _VAGUE = re.compile(r"^(?:(this|next|last|the) (week|month|year|weekend)|(?:(?:in|during|early|late|mid|by|around|"
@@ -46,6 +47,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 _COUNT_BEFORE_DAY = re.compile(r"\b((?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)"
                                r"((?:today|tonight|tomorrow|yesterday|next|this|last|on|mon|tue|wed|thu|fri|sat|sun)[a-z]*)\b",
                                re.I)
+_ACRONYM_DAY = re.compile(r"\b(?:MON|TUE|WED|THU|FRI|SAT|SUN)\b")
 _LATER_IN_THE_DAY = re.compile(r"\b(tonight|evening|night|dinner|supper|afternoon|lunch)\b", re.I)
 _MORNING = re.compile(r"\b(morning|breakfast|brunch)\b", re.I)
 
@@ -113,6 +115,7 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     it ("a table for 2 tomorrow", "saturday 7pm, 2 of us")."""
     for found in find_times(text):
         text = text[:found.start] + " " * (found.end - found.start) + text[found.end:]
+    text = _ACRONYM_DAY.sub(lambda m: " " * len(m.group(0)), text)  # "SAT" is a test, not a Saturday
     text = _COUNT_BEFORE_DAY.sub(lambda m: " " * len(m.group(1)) + m.group(2), text)
     mended, where = mend_typos(text)
     mended = _COUNT_AFTER_DAY.sub(lambda m: m.group(1) + " " * len(m.group(2)), mended)
@@ -222,6 +225,11 @@ def _clock_readings(match: re.Match) -> list[dt.time]:
     if match.group("half"):
         hour = int(match.group("hour")) % 12 + (12 if match.group("half").lower() == "p" else 0)
         return [dt.time(hour, int(match.group("minute") or 0))]
+    if match.group("part"):  # "half past 7", "quarter to 8"
+        minutes = 30 if match.group("part").lower() == "half" else 15
+        before = match.group("side").lower() in ("to", "before")
+        hour = int(match.group("of")) - (1 if before else 0)
+        return _hour_readings(hour or 12, 60 - minutes if before else minutes)
     return _hour_readings(int(match.group("bare") or match.group("ish")), 0)
 
 

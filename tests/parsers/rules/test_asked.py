@@ -94,7 +94,6 @@ def test_a_time_without_am_pm_takes_the_reading_the_restaurant_is_open_at(text, 
     assert answer_question(booking(*BOOKING_TIME).reading(text)) == [f"book_restaurant_0.time = {time!r}"]
 
 
-@pytest.mark.xfail(strict=True, reason="'half past 7' at the time question becomes num_people = 7 (no time read)")
 def test_half_past_seven_is_a_time():
     assert booking(*BOOKING_TIME).parse("half past 7").statements == "book_restaurant_0.time = '19:30:00'"
 
