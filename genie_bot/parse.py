@@ -19,6 +19,8 @@ class Parse:
     reason: str | None = None
     """Said to the user before the agent's acts: why the message could not be understood, when
     there is more to say than "sorry", or the answer to a question about the agent itself."""
+    corrected: tuple[str, ...] = ()
+    """``instance.field`` of the values the message changed (a correction): the reply says so."""
     answers_question: bool = False
     """True when the statements answer exactly the question the agent just asked."""
     source: str = "rules"

@@ -31,6 +31,8 @@ class TemplateResponder:
         parts = []
         if (parse.reason or not parse.understood) and not any(isinstance(a, Report) for a in acts):
             parts.append(parse.reason or NOT_UNDERSTOOD)
+        if not any(isinstance(a, AskForConfirmation) or _asks_to_check(spec, state, a) for a in acts):
+            parts.append(_changes(spec, state, parse.corrected))  # a summary shows the change itself
         for index, act in enumerate(acts):
             if isinstance(act, Report) and _told_by_worksheet(acts[index + 1:]):
                 continue  # the worksheet's own message after its API ran says it better
@@ -154,3 +156,24 @@ def _which_one(spec: AgentSpec, state: DialogueState, name: str, asked: Field) -
     naming = next((f for f in ws.fields.values() if (f.values_from or f.type.ref in spec.knowledge)
                    and f is not asked and instance.values.get(f.name) not in (None, "NA")), None)
     return f" ({display_value(instance.values[naming.name], naming)})" if naming else ""
+
+
+def _asks_to_check(spec: AgentSpec, state: DialogueState, act: Act) -> bool:
+    """The act asks the user to check a list ("is this list of courses correct?"), which shows it."""
+    f = _field(spec, state, act.instance, act.field) if isinstance(act, AskField) else None
+    return f is not None and f.type.kind == "confirm"
+
+
+def _changes(spec: AgentSpec, state: DialogueState, paths: tuple[str, ...]) -> str:
+    """"Got it: the submission date is now Tuesday, November 17, 2026.", for the values corrected."""
+    said = []
+    for path in paths:
+        name, _, field_name = path.partition(".")
+        instance = state.instances.get(name)
+        f = _field(spec, state, name, field_name) if instance is not None else None
+        if f is None or instance is None:
+            continue
+        value, named = instance.values.get(field_name), label(f)[:1].lower() + label(f)[1:]
+        said.append(f"I'll ask for the {named} again" if value is None
+                    else f"the {named} is now {display_value(value, f, state, spec)}")
+    return f"Got it: {join_words(said)}." if said else ""

@@ -130,7 +130,8 @@ def read_values(reading: Reading, searched: list[str] | None = None) -> Parse:
     if searched and started:  # "a table for two tonight somewhere romantic in new york": and the places
         statements.extend(record_search(reading, " ".join(reading.masked().split())))
     return Parse("\n".join(statements), answers_question=bool(answered) and not started
-                 and len(statements) == len(answered))
+                 and len(statements) == len(answered),
+                 corrected=tuple(line.split(" = ", 1)[0] for line in corrected if " = " in line))
 
 
 def _not_an_answer(reading: Reading) -> bool:
