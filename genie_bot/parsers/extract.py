@@ -7,6 +7,7 @@ by the rule-based parser and by the LLM parser's omission repair.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 
 from ..spec import Field
@@ -336,12 +337,23 @@ def _number_token(token: str, ordinals: bool = False) -> float | None:
 NOUN_ABBREVIATIONS = {"ppl": "people", "pple": "people", "pax": "people", "hrs": "hours", "hr": "hours",
                       "mins": "minutes", "wks": "weeks", "yrs": "years", "qtr": "quarter", "qtrs": "quarters",
                       "guests": "people", "guest": "people", "persons": "people", "party size": "people",
-                      "of us": "people"}
+                      "of us": "people", "adults": "people", "adult": "people", "kids": "people", "kid": "people",
+                      "children": "people", "child": "people"}
 """Chat shorthand and other words for what numbers count ("3 ppl", "4 guests", "the party size")."""
 _NOUN_ABBREVIATION = re.compile(rf"\b({'|'.join(NOUN_ABBREVIATIONS)})\b")
 
 
 _CLOCK_TIME = re.compile(r"\b\d{1,2}[:.]\d\d\s*(?:[ap]\.?m\b\.?)?|\b\d{1,2}\s*[ap]\.?m\b\.?")
+
+
+def _added_up(tokens: list[str], is_keyword: Callable[[str], bool]) -> float | None:
+    """"6 people and 2 people": counts of the field's word joined by "and" or "plus", added up."""
+    counts = [(i, _number_token(word)) for i, word in enumerate(tokens[:-1]) if is_keyword(tokens[i + 1])]
+    counts = [(i, v) for i, v in counts if v is not None]
+    if len(counts) < 2 or not all(tokens[j + 2] in ("and", "plus") and j + 3 == k
+                                  for (j, _), (k, _) in zip(counts, counts[1:])):
+        return None
+    return sum(v for _, v in counts)
 
 
 def number_with_noun(text: str, f: Field) -> float | None:
@@ -354,6 +366,10 @@ def number_with_noun(text: str, f: Field) -> float | None:
 
     def is_keyword(word: str) -> bool:
         return word in keywords or word.rstrip("s") in keywords or stem(word) in keywords
+
+    total = _added_up(tokens, is_keyword)
+    if total is not None:
+        return total  # "6 adults and 2 kids"
 
     for i, word in enumerate(tokens):  # the field's word, then its number: "question 5", "start at number 4"
         if not is_keyword(word):

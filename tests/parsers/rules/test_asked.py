@@ -203,7 +203,6 @@ def test_a_time_at_a_daytime_restaurant_takes_the_daytime_reading(text, time):
     assert answer_question(reading) == [f"book_restaurant_0.time = {time!r}"]
 
 
-@pytest.mark.xfail(strict=True, reason="'6 adults and 2 kids' is a party of 6 (expected 8)")
 def test_adults_and_kids_add_up():
     assert answer_question(booking(*BOOKING_PEOPLE).reading("6 adults and 2 kids")) == [
         "book_restaurant_0.num_people = 8"]
