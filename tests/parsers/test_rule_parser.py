@@ -427,8 +427,6 @@ def test_credits_that_never_showed_up_are_missing():
     assert dialogue.values("external_test_credits_0").get("issue") == "Missing Credits"
 
 
-@pytest.mark.xfail(strict=True, reason="'and for 6 people' at the booking summary is '# a remark, not a request'; "
-                                       "the party stays 4")
 def test_a_new_party_size_added_at_the_summary():
     dialogue = booking(*BOOKING_SUMMARY)
     dialogue.reply("and for 6 people")
@@ -456,8 +454,6 @@ def test_a_later_time_at_the_summary():
     assert dialogue.values("book_restaurant_0")["time"] == dt.time(20)
 
 
-@pytest.mark.xfail(strict=True, reason="'no, my email is jane.doe@stanford.edu' at the summary only declines "
-                                       "(confirmed = False); the new email is lost")
 def test_no_my_email_is_at_the_summary_changes_the_email():
     dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY)
     dialogue.reply("no, my email is jane.doe@stanford.edu")

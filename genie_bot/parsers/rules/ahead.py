@@ -14,7 +14,7 @@ import re
 from ...acts import AskField
 from ...runtime.policy import field_applies
 from ...state import InstanceStatus
-from .. import extract
+from .. import dates, extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines
 from .fields import is_free_text
 from .reading import Reading
@@ -34,11 +34,19 @@ def answers_a_later_question(reading: Reading) -> list[str]:
     if (not text or len(text.split()) > MAX_SHORT_ANSWER_WORDS or FILLER.fullmatch(text)
             or SENTENCE.search(extract.free_text(text)) or re.fullmatch(r"[\d\s.,:/#-]+", text)
             or addresses_the_agent(reading.text) or small_talk(reading.text) or extract.says_unknown(reading.text)
-            or extract.yes_no(reading.text) is not None or extract.without_pronoun_one(text) != text):
-        return []  # "the second one" points at a list, it is no value
+            or extract.yes_no(reading.text) is not None or extract.without_pronoun_one(text) != text
+            or _a_typed_value(reading, text)):
+        return []  # "the second one" points at a list, "tomorrow" is a date: no free text
     for f in ws.fields.values():
         if (f.kind == "input" and is_free_text(f) and f is not asked and instance.values.get(f.name) is None
                 and field_applies(reading.spec, reading.state, instance, f, reading.today)):
             value = extract.role_phrase(text, f) or extract.free_text(text, f)
             return [reading.assign(instance, f, value)]
     return []
+
+
+def _a_typed_value(reading: Reading, text: str) -> bool:
+    """A date, a time or a record's name ("tomorrow", "Enoteca Vigna"): a value of a typed field."""
+    tables = [k.name for k in reading.spec.knowledge.values() if k.source == "table"]
+    return bool(dates.find_times(text) or (dates.mentions_date(text) and dates.find_dates(text, reading.today))
+                or any(reading.mentions(t) for t in tables))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...acts import AskForConfirmation
 from ...responders.wording import label
 from ...spec import NA, Field
 from ...state import DialogueState, WorksheetInstance
@@ -27,6 +28,8 @@ from .values import typed
 CORRECTION = re.compile(r"\b(actually|instead|change|make it|i meant|correction|sorry|wait|wrong|mistake|typo|"
                         r"spelled|spelt|should be|is not|isn'?t|not\b.*\bbut|how about|what about|move it|switch|"
                         r"can we (do|make|move|change)|let'?s do (?!it\b|that\b|this\b))", re.I)
+AT_A_SUMMARY = re.compile(r"^(no|nope|nah|and|also|plus)\b[\s,]+\w", re.I)
+"""At a summary, "no, my email is ..." or "and for 6 people" changes what it shows."""
 REPLACEMENTS = (
     re.compile(r"\b(?:change|replace|swap|switch)\s+(?P<old>.+?)\s+(?:to|with|for|into|by)\s+(?P<new>.+?)[.!?]*$", re.I),
     re.compile(r"\b(?:i meant|i mean|meant|it'?s|it is|make it|should be)\s+(?P<new>.+?)\s*,?\s+not\s+(?P<old>.+?)[.!?]*$",
@@ -43,7 +46,8 @@ def correcting(text: str) -> bool:
 def corrections(reading: Reading) -> list[str]:
     """Statements that change values the user gave before; the fields changed count as taken."""
     out = _replacement(reading)
-    if out or not correcting(reading.text):
+    at_a_summary = isinstance(reading.question, AskForConfirmation) and AT_A_SUMMARY.match(reading.text)
+    if out or not (correcting(reading.text) or at_a_summary):
         return out
     family = _in_progress(reading.state)
     referred = _referred_part(reading, family)
@@ -181,8 +185,9 @@ def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, on
         return None if _held_elsewhere(reading, f, instance) else record_value(reading, f)
     if kind == "enum":  # "wrong" in "the email is wrong" is no member Wrong Credits
         return enums.mentioned_enum_value(text, f, explicit=not named)
-    if kind in ("int", "float"):
-        number = extract.number_with_noun(text, f)
+    if kind in ("int", "float"):  # "make it 5" when only one field counts something
+        bare = only_of_its_kind and not dates.mentions_date(text) and not dates.find_times(text)  # not "december 3"
+        number = extract.number_with_noun(text, f) or (extract.number_for(text, f) if bare else None)
         return None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)
     if kind in ("date", "time", "datetime"):
         found = dates.find_times(text) if kind == "time" else dates.find_dates(text, reading.today)

@@ -136,6 +136,8 @@ def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any]
     shares a word with it that is distinctive of that field, in neither its name nor the other
     fields (a field described as "what happened: unauthorised transfers, a stolen card...").
     """
+    if extract.declines(reading.text):
+        return {}  # "I don't know" alone tells the staff nothing
     words = extract.content_words(reading.text) - reading.chose_by
     overlaps = {}
     for f in ws.fields.values():

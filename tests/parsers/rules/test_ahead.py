@@ -36,8 +36,6 @@ def test_a_free_text_question_is_answered_by_the_asked_strategy_not_this_one():
     assert answers_a_later_question(Dialogue(TICKET).do(*CHANGE_REASON).reading("Ann Lee")) == []
 
 
-@pytest.mark.xfail(strict=True, reason="'tomorrow' asked for the time (date already given) is stored as "
-                                       "special_request = 'tomorrow'")
 @pytest.mark.parametrize("text", ["tomorrow", "Enoteca Vigna"])
 def test_a_value_of_a_typed_field_is_no_special_request(text):
     dialogue = booking("book_restaurant_0.date = '2026-11-27'")

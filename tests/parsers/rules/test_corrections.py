@@ -75,8 +75,6 @@ def test_saturday_instead_is_a_saturday():
     assert statements == "book_restaurant_0.date = '2026-11-28'"
 
 
-@pytest.mark.xfail(strict=True, reason="'no, make it 5' at the booking summary only declines (confirmed = False); "
-                                       "the 5 is lost ('no, make it 5 people' works)")
 def test_no_make_it_five_changes_the_party_size():
     assert booking(*BOOKING_SUMMARY).parse("no, make it 5").statements == "book_restaurant_0.num_people = 5"
 
