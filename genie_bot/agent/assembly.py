@@ -86,9 +86,10 @@ def build_agent(spec: AgentSpec, settings: LLMSettings | None = None, *,
 # -- genie.yaml -------------------------------------------------------------------------------------
 def settings_from_config(llm: LlmConfig, environ: Mapping[str, str] | None = None) -> LLMSettings:
     """LLMSettings from genie.yaml's ``llm`` section (``model``, ``base_url``, ``api_key``,
-    ``timeout_seconds``); everything it does not set comes from the environment."""
+    ``timeout_seconds``, and every key of :meth:`LLMSettings.from_mapping`); everything it does not
+    set comes from the environment. Raises LLMSettingsInvalid."""
     given = {"model": llm.model, "base_url": llm.base_url, "timeout": llm.timeout_seconds}
-    settings = LLMSettings.from_mapping({k: v for k, v in given.items() if v is not None}, environ)
+    settings = LLMSettings.from_mapping({**{k: v for k, v in given.items() if v is not None}, **llm.options}, environ)
     return settings.replace(api_key=llm.api_key, configured=True) if llm.api_key else settings
 
 
