@@ -70,7 +70,8 @@ def agent_components(spec: AgentSpec, settings: LLMSettings | None = None, *, cl
                              today=lambda: clock().date()) if store or has_documents else None
     recording = settings.record_dir is not None and settings.replay_dir is None
     parser = LLMParser(client, RuleParser(store), fast_path=settings.fast_path, max_worksheets=settings.max_worksheets,
-                       on_parse=TraceRecorder(settings.record_dir) if recording else None)
+                       on_parse=TraceRecorder(settings.record_dir) if recording else None,
+                       constrained=settings.constrained)
     message = settings.describe()
     log.info(message)
     responder = LLMResponder(client, check_questions=settings.check_questions)

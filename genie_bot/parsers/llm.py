@@ -17,6 +17,7 @@ import dataclasses
 import datetime as dt
 import re
 from collections.abc import Callable
+from typing import Any
 
 from ..llm.client import Completion, LLMClient, LLMError, Message
 from ..llm.prompts import prompts_for
@@ -26,6 +27,7 @@ from ..responders.templates import TemplateResponder
 from ..spec import AgentSpec
 from ..state import DialogueState
 from .checking import Checked, check, check_text, split_statements
+from .constrained import JSON_INSTRUCTION, JSON_MODES, request_arguments, statements_from_json
 from .fast_path import confident
 from .repair import omission_repair
 from .rules import RuleParser
@@ -42,8 +44,10 @@ TraceSink = Callable[[str, str, str], None]
 
 class LLMParser:
     def __init__(self, client: LLMClient, rules: RuleParser | None = None, *, fast_path: bool = True,
-                 max_worksheets: int = 20, on_parse: TraceSink | None = None):
+                 max_worksheets: int = 20, on_parse: TraceSink | None = None, constrained: str = "none"):
         self.client = client
+        self.constrained = constrained
+        """How the completion is constrained to the statement language (:mod:`.constrained`)."""
         self.rules = rules or RuleParser()
         self.fast_path = fast_path
         self.max_worksheets = max_worksheets
@@ -59,10 +63,13 @@ class LLMParser:
         by_rules = self.rules.parse(spec, state, text, today)
         if self.fast_path and confident(spec, state, by_rules, text):
             return dataclasses.replace(by_rules, source="fast-path")
-        attempt = _Attempt(self.client)
+        value_given = bool(split_statements(by_rules.statements)[0])  # no escape into "# nothing yet" then
+        attempt = _Attempt(self.client, request_arguments(self.constrained, spec, state, value_given))
         messages = self.prompt(spec, state, text, today)
+        if self.constrained in JSON_MODES:
+            messages = [*messages[:-1], {**messages[-1], "content": f"{messages[-1]['content']}\n\n{JSON_INSTRUCTION}"}]
         try:
-            written = extract_statements(attempt.complete(messages).text)
+            written = self._statements(attempt.complete(messages).text)
         except LLMError as exc:
             return attempt.counted(dataclasses.replace(by_rules, notes=[f"{UNAVAILABLE} ({exc.kind})"]))
         best = check_text(spec, state, written, today)
@@ -103,28 +110,37 @@ class LLMParser:
             today=today.isoformat(), weekday=today.strftime("%A"), state=state_statements(spec, state),
             acts=acts_text(state.last_acts, brief=True), agent_said=_agent_said(spec, state), user=text.strip())
 
+    def _statements(self, text: str) -> str:
+        """The statements of a completion: JSON in the JSON modes (or, failing that, as text)."""
+        if self.constrained in JSON_MODES:
+            statements = statements_from_json(text)
+            if statements is not None:
+                return statements
+        return extract_statements(text)
+
     def _reask(self, spec: AgentSpec, state: DialogueState, today: dt.date, attempt: "_Attempt",
                messages: list[Message], written: str, first: Checked) -> Checked:
         """Ask once more with the errors; keep whichever answer the interpreter likes better."""
         repair = prompts_for(spec.directory).messages("parser_repair", errors=first.dropped)
         conversation = [*messages, {"role": "assistant", "content": f"```python\n{written}\n```"}, *repair]
         try:
-            second = check_text(spec, state, extract_statements(attempt.complete(conversation).text), today)
+            second = check_text(spec, state, self._statements(attempt.complete(conversation).text), today)
         except LLMError:
             return first
         return second if second.badness() <= first.badness() else first
 
 
 class _Attempt:
-    """Counts the calls and tokens of one parse."""
+    """Counts the calls and tokens of one parse; every call carries the same constraint."""
 
-    def __init__(self, client: LLMClient):
+    def __init__(self, client: LLMClient, extra: dict[str, Any]):
         self.client = client
+        self.extra = extra
         self.calls = self.prompt_tokens = self.completion_tokens = 0
 
     def complete(self, messages: list[Message]) -> Completion:
         self.calls += 1
-        completion = self.client.complete("parser", messages)
+        completion = self.client.complete("parser", messages, extra=self.extra)
         self.prompt_tokens += completion.prompt_tokens
         self.completion_tokens += completion.completion_tokens
         return completion
