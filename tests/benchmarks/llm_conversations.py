@@ -140,6 +140,7 @@ def run_conversation(agent: Agent, spec: AgentSpec, scenario: Scenario, expected
                 round(sum(r.latency_ms for r in records), 1), list((rejections - before).elements()),
                 problem if problem in SHOWN_TO_USERS else None, len(reply.errors)))
             state = reply.state
+            print(f"    {_turn_line(figures.turns[-1])}", file=sys.stderr, flush=True)
     figures.side_effects = apis.side_effect_count
     return figures
 
@@ -212,11 +213,13 @@ def _table(results: list[ConversationFigures]) -> str:
     for c in results:
         lines.append(f"{c.agent}/{c.name}: {'completed' if c.completed else 'NOT completed'} "
                      f"({c.side_effects}/{c.expected_side_effects} side effects)")
-        for t in c.turns:
-            extra = "".join([f" rejected: {', '.join(t.rejected)}" if t.rejected else "",
-                             f" SHOWS {t.shown}" if t.shown else ""])
-            lines.append(f"  {t.outcome:<13} {t.calls} call(s) {t.latency_ms:>8.0f} ms  {t.user[:50]!r}{extra}")
+        lines.extend(f"  {_turn_line(t)}" for t in c.turns)
     return "\n".join(lines)
+
+
+def _turn_line(t: TurnFigures) -> str:
+    extra = "".join([f" rejected: {', '.join(t.rejected)}" if t.rejected else "", f" SHOWS {t.shown}" if t.shown else ""])
+    return f"{t.outcome:<13} {t.calls} call(s) {t.latency_ms:>8.0f} ms  {t.user[:50]!r}{extra}"
 
 
 def main(argv: list[str] | None = None) -> int:
