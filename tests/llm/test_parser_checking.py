@@ -93,3 +93,14 @@ def test_a_turn_is_marked_repaired_only_when_the_repair_applied(server, script, 
     script.add("parser", "book_restaurant_0.num_people = 4")
     parse = _parser(server).parse(restaurant_spec, state, "four of us", TODAY)
     assert not parse.repaired and parse.statements == "book_restaurant_0.num_people = 4"
+
+
+def test_a_prompt_longer_than_the_context_is_said_once_and_the_rules_answer(server, script, ticket_spec, caplog):
+    too_long = {"status": 400, "message": "the request exceeds the available context size, try increasing it"}
+    script.add("parser", too_long, too_long)
+    parser = _parser(server)
+    for text in ("my name is Ann Lee", "my email is ann@stanford.edu"):
+        parse = parser.parse(ticket_spec, _state(ticket_spec), text, TODAY)
+        assert parse.source == "rules" and parse.notes == ["LLM parser unavailable (context_length)"]
+    said = [r for r in caplog.records if "does not fit the context" in r.getMessage()]
+    assert len(said) == 1 and "parser" in said[0].getMessage()
