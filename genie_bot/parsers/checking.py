@@ -20,10 +20,11 @@ import datetime as dt
 import textwrap
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..runtime.statements import apply_statements
 from ..runtime.turn import Turn, Update
-from ..spec import AgentSpec
+from ..spec import AgentSpec, InstanceRef
 from ..state import DialogueState
 from .repair import NoIO
 
@@ -37,6 +38,10 @@ class Checked:
     effect: int = 0
     dropped: list[str] = field(default_factory=list)
     """One error per statement dropped (syntax or interpreter)."""
+    values: dict[tuple[str, str], Any] = field(default_factory=dict)
+    """(instance, field) -> the value the kept statements give it."""
+    free_text: set[tuple[str, str]] = field(default_factory=set)
+    """The (instance, field) of ``values`` that take any text (a rule-based reading may be the leftovers)."""
 
     @property
     def statements(self) -> str:
@@ -88,7 +93,9 @@ def check(spec: AgentSpec, state: DialogueState, chunks: list[str], today: dt.da
             kept.append(chunk)
     final = _turn(spec, state, today)  # the kept ones alone: a dropped statement may have changed something
     apply_statements(final, "\n".join(kept))
-    return Checked(kept, final.update, effect(state, final), dropped)
+    values = {(i, f): _value(final, i, f) for i, f in final.update.assigned}
+    free_text = {(i, f) for i, f in values if _free_text(spec, final, i, f)}
+    return Checked(kept, final.update, effect(state, final), dropped, values, free_text)
 
 
 def check_text(spec: AgentSpec, state: DialogueState, text: str, today: dt.date) -> Checked:
@@ -104,6 +111,35 @@ def effect(before: DialogueState, turn: Turn) -> int:
     changed = sum(1 for name, i in before.instances.items() if name in after and after[name].status != i.status)
     return (len(u.assigned) + len(u.field_confirmations) + len(u.rejected) + len(u.declined) + len(u.cancel_requests)
             + len(u.cancelled) + int(u.new_query) + created + changed)
+
+
+def says_less(parse: Checked, other: Checked, state: DialogueState) -> bool:
+    """Whether ``other`` gives every value ``parse`` gives, the same, and more: the details of a task
+    ``parse`` started without them (a weak model's ``student_task = 'External Test Credits'`` for
+    "my AP credits are missing"). The more must be fields of tasks ``state`` does not have yet, with
+    fixed options or typed values: the rules read leftovers of a message as free text, and may
+    spread one answer over tasks that exist ("letter" for every course)."""
+    more = other.values.keys() - parse.values.keys()
+    return bool(more) and parse.values.keys() <= other.values.keys() and not more & other.free_text and \
+        all(_new_task(state, key, other.values[key]) for key in more) and \
+        all(other.values[k] == v for k, v in parse.values.items())
+
+
+def _value(turn: Turn, instance: str, name: str) -> Any:
+    found = turn.state.instances.get(instance)
+    return found.values.get(name) if found else None
+
+
+def _new_task(state: DialogueState, key: tuple[str, str], value: Any) -> bool:
+    """A field of a task ``state`` does not have, or the link to one."""
+    return key[0] not in state.instances or (isinstance(value, InstanceRef) and value.name not in state.instances)
+
+
+def _free_text(spec: AgentSpec, turn: Turn, instance: str, name: str) -> bool:
+    found = turn.state.instances.get(instance)
+    ws = spec.tasks.get(found.worksheet) if found else None
+    f = ws.fields.get(name) if ws else None
+    return f is None or (f.type.kind == "str" and not f.values)
 
 
 def _turn(spec: AgentSpec, state: DialogueState, today: dt.date) -> Turn:

@@ -26,7 +26,7 @@ from ..rendering import acts_text, signatures, state_statements
 from ..responders.templates import TemplateResponder
 from ..spec import AgentSpec
 from ..state import DialogueState
-from .checking import Checked, check, check_text, split_statements
+from .checking import Checked, check, check_text, says_less, split_statements
 from .constrained import JSON_INSTRUCTION, JSON_MODES, request_arguments, statements_from_json
 from .fast_path import confident
 from .repair import omission_repair
@@ -86,6 +86,9 @@ class LLMParser:
             notes.append("omission repaired by the rule-based extractor")
         if best.effect == 0:  # "# nothing yet", "main_0 = Main()" again: the LLM said nothing the agent can use
             notes.append("the LLM's parse changed nothing; the rule-based parse was used")
+            return attempt.counted(dataclasses.replace(by_rules, notes=[*by_rules.notes, *notes], reasked=reasked))
+        if says_less(best, check_text(spec, state, by_rules.statements, today), state):
+            notes.append("the rule-based parse says all the LLM's does and more; it was used")
             return attempt.counted(dataclasses.replace(by_rules, notes=[*by_rules.notes, *notes], reasked=reasked))
         return attempt.counted(Parse(best.statements, source="llm", notes=notes, repaired=repaired is not None,
                                      reasked=reasked))

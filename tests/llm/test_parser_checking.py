@@ -104,3 +104,14 @@ def test_a_prompt_longer_than_the_context_is_said_once_and_the_rules_answer(serv
         assert parse.source == "rules" and parse.notes == ["LLM parser unavailable (context_length)"]
     said = [r for r in caplog.records if "does not fit the context" in r.getMessage()]
     assert len(said) == 1 and "parser" in said[0].getMessage()
+
+
+def test_a_parse_saying_less_than_the_rules_and_nothing_else_does_not_beat_them(server, script, ticket_spec):
+    script.add("parser", "main_0.student_task = 'External Test Credits'",  # forgot the test type and the issue
+               "main_0.student_task = 'TroubleShoot'")  # says something else: the LLM's reading stands
+    parser = _parser(server)
+    forgot = parser.parse(ticket_spec, _state(ticket_spec), "my AP credits are missing", TODAY)
+    assert forgot.source == "rules" and "test_type='AP'" in forgot.statements
+    assert any("says all the LLM's does and more" in note for note in forgot.notes)
+    other = parser.parse(ticket_spec, _state(ticket_spec), "my AP credits are missing", TODAY)
+    assert other.source == "llm" and other.statements == "main_0.student_task = 'TroubleShoot'"
