@@ -84,6 +84,10 @@ class LlmConfig:
     timeout_seconds: float = 30.0
     prices: Mapping[str, ModelPrice] = field(default_factory=dict)
     """model -> price; a model not listed costs nothing (the estimate is a lower bound)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The section's other keys: settings of :class:`genie_bot.llm.LLMSettings` (``models``,
+    ``base_urls``, ``timeout`` and ``max_retries`` per role, ``constrained``...), checked there
+    (``genie-bot run`` reports their problems at start-up)."""
 
     def cost(self, model: str, prompt_tokens: int, completion_tokens: int) -> float:
         return self.prices.get(model, ModelPrice()).cost(prompt_tokens, completion_tokens)
@@ -167,11 +171,16 @@ class Config:
         return user_id in self.admins.get(platform, frozenset())
 
 
-def load_config(path: str | Path, environ: Mapping[str, str] | None = None) -> Config:
-    """Read ``path``, apply environment overrides, and validate; raise :class:`ConfigInvalid`."""
+def load_config(path: str | Path, environ: Mapping[str, str] | None = None,
+                llm_overrides: Mapping[str, Any] | None = None) -> Config:
+    """Read ``path``, apply environment overrides, and validate; raise :class:`ConfigInvalid`.
+    ``llm_overrides`` (command-line flags) are laid over the ``llm`` section's options."""
     root = SettingsReader.from_file(path, error=ConfigInvalid)
     config = _ConfigReader(Path(path), root).config(os.environ if environ is None else environ)
     root.check(ConfigInvalid)
+    if llm_overrides:
+        llm = dataclasses.replace(config.llm, options={**config.llm.options, **llm_overrides})
+        config = dataclasses.replace(config, llm=llm)
     return config
 
 
@@ -340,8 +349,10 @@ class _ConfigReader:
         return out
 
     def _llm(self) -> LlmConfig:
-        section = self.root.section("llm", _fields(LlmConfig))
-        settings = section.fields(LlmConfig)
+        section = self.root.section("llm")
+        own = set(_fields(LlmConfig)) - {"options"}
+        settings = dataclasses.replace(section.fields(LlmConfig),
+                                       options={k: v for k, v in section.data.items() if k not in own})
         raw = section.data.get("prices")
         if raw is None:
             return settings

@@ -28,3 +28,7 @@ class Parse:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     notes: list[str] = field(default_factory=list)
+    repaired: bool = False
+    """The LLM's statements were completed by omission repair (the rules read the field it left out)."""
+    reasked: bool = False
+    """The LLM was asked a second time, with the errors of its first statements."""

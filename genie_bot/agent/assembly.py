@@ -70,7 +70,8 @@ def agent_components(spec: AgentSpec, settings: LLMSettings | None = None, *, cl
                              today=lambda: clock().date()) if store or has_documents else None
     recording = settings.record_dir is not None and settings.replay_dir is None
     parser = LLMParser(client, RuleParser(store), fast_path=settings.fast_path, max_worksheets=settings.max_worksheets,
-                       on_parse=TraceRecorder(settings.record_dir) if recording else None)
+                       on_parse=TraceRecorder(settings.record_dir) if recording else None,
+                       constrained=settings.constrained)
     message = settings.describe()
     log.info(message)
     responder = LLMResponder(client, check_questions=settings.check_questions)
@@ -86,9 +87,10 @@ def build_agent(spec: AgentSpec, settings: LLMSettings | None = None, *,
 # -- genie.yaml -------------------------------------------------------------------------------------
 def settings_from_config(llm: LlmConfig, environ: Mapping[str, str] | None = None) -> LLMSettings:
     """LLMSettings from genie.yaml's ``llm`` section (``model``, ``base_url``, ``api_key``,
-    ``timeout_seconds``); everything it does not set comes from the environment."""
+    ``timeout_seconds``, and every key of :meth:`LLMSettings.from_mapping`); everything it does not
+    set comes from the environment. Raises LLMSettingsInvalid."""
     given = {"model": llm.model, "base_url": llm.base_url, "timeout": llm.timeout_seconds}
-    settings = LLMSettings.from_mapping({k: v for k, v in given.items() if v is not None}, environ)
+    settings = LLMSettings.from_mapping({**{k: v for k, v in given.items() if v is not None}, **llm.options}, environ)
     return settings.replace(api_key=llm.api_key, configured=True) if llm.api_key else settings
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..agent import Agent, LLMNotConfigured, llm_parser_for_replay
 from ..bench import DEFAULT_TRACE, bench_offline, bench_runtime
-from ..llm import load_settings
+from .llm_options import add_llm_arguments, llm_settings
 from ..replay import read_trace, recorded_parser, replay
 from ..runtime import LocalApiExecutor, Runtime
 from ..scenarios import run_scenario, scenario_files
@@ -30,6 +30,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                      "offline; llm: parse it with the configured LLM")
     replay_command.add_argument("--out", type=Path, help="write the replayed turns here (default: stdout)")
     replay_command.add_argument("--today", type=dt.date.fromisoformat, help="the date the conversation happens on")
+    add_llm_arguments(replay_command)
     replay_command.set_defaults(handler=_replay)
 
     bench = commands.add_parser("bench", help="measure the per-turn cost of interpreter + policy")
@@ -63,7 +64,7 @@ def _replay(args: argparse.Namespace) -> int:
     spec = load_spec(args.agent_dir)
     if args.parser == "llm":
         try:
-            parser = llm_parser_for_replay(spec, load_settings(), today=args.today)
+            parser = llm_parser_for_replay(spec, llm_settings(args), today=args.today)
         except LLMNotConfigured as exc:
             print(exc, file=sys.stderr)
             return 1

@@ -19,8 +19,8 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 
 from ..agent import Agent, AgentReply, agent_components
-from ..llm import load_settings
 from .common import clock_for, load_spec
+from .llm_options import add_llm_arguments, llm_settings
 
 COMMANDS_HELP = "Commands: /reset starts over, /state shows the dialogue state, /quit leaves."
 
@@ -30,12 +30,13 @@ def register(commands: argparse._SubParsersAction) -> None:
     chat.add_argument("agent_dir", type=Path)
     chat.add_argument("--debug", action="store_true", help="show each turn's parse, acts and state")
     chat.add_argument("--today", type=dt.date.fromisoformat, help="the date the conversation happens on")
+    add_llm_arguments(chat)
     chat.set_defaults(handler=_chat)
 
 
 def _chat(args: argparse.Namespace) -> int:
     """The agent in LLM mode when one is configured (OPENAI_API_KEY...), else offline."""
-    components = agent_components(load_spec(args.agent_dir), load_settings(), clock=clock_for(args.today))
+    components = agent_components(load_spec(args.agent_dir), llm_settings(args), clock=clock_for(args.today))
     if not components.offline:  # offline mode is already logged as a warning
         print(f"genie-bot: {components.message}", file=sys.stderr)
     return run_chat(Agent.from_components(components), debug=args.debug)

@@ -29,9 +29,9 @@ from ..console_web import (TOKEN_ENV, Access, Console, ConsoleServer, LiveConsol
 from ..console_web.access import is_loopback
 from ..console_web.sources import loaded_agents
 from ..engine.agents import AgentRegistry, AgentsInvalid, LoadedAgent
-from ..llm import load_settings
 from ..store import Database, SchemaOutdated, check_schema
 from .common import clock_for, load_spec
+from .llm_options import add_llm_arguments, llm_overrides, llm_settings
 
 log = logging.getLogger(__name__)
 DEFAULT_PORT = 8321
@@ -47,6 +47,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                                                              f"{TOKEN_ENV} must be set)")
     console.add_argument("--port", type=int, default=DEFAULT_PORT, help="0 lets the system choose")
     console.add_argument("--today", type=dt.date.fromisoformat, help="the date the conversations happen on")
+    add_llm_arguments(console)
     console.set_defaults(handler=_console)
 
 
@@ -66,12 +67,12 @@ def _console(args: argparse.Namespace) -> int:
         database_url = f"sqlite:///{Path(private) / 'console.sqlite3'}"
         if args.config is None:
             spec = load_spec(args.agent_dir)
-            settings, clock = load_settings(), clock_for(args.today)
+            settings, clock = llm_settings(args), clock_for(args.today)
             live = LiveConsole(agent_dir_config(spec.name, args.agent_dir, database_url),
                                lambda s: Agent.from_components(agent_components(s, settings, clock=clock)))
             return asyncio.run(_serve(Console(live, None), Access(token, args.host), args, "/"))
         try:
-            config = load_config(args.config)
+            config = load_config(args.config, llm_overrides=llm_overrides(args))
         except ConfigInvalid as exc:
             print(exc, file=sys.stderr)
             return 2

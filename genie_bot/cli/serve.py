@@ -8,22 +8,27 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..adapters.base import Adapter
 from ..adapters.console import ConsoleAdapter
 from ..adapters.platforms import create_adapter
 from ..config import Config, ConfigInvalid, load_config
+from ..agent import settings_from_config
 from ..engine import Engine
 from ..engine.agents import AgentsInvalid
 from ..engine.metrics_server import MetricsServer
 from ..engine.scheduler import start_scheduler
 from ..observability.logs import configure_logging
+from ..llm.settings import LLMSettingsInvalid
 from ..store import Database, SchemaOutdated, upgrade
+from .llm_options import add_llm_arguments, llm_overrides
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     run = commands.add_parser("run", help="serve the configured agents: engine, scheduler and chat adapters")
     run.add_argument("--config", type=Path, required=True, help="the deployment's genie.yaml")
+    add_llm_arguments(run, config_file=False)
     run.set_defaults(handler=_run)
     db = commands.add_parser("db", help="manage the engine's database")
     db_commands = db.add_subparsers(dest="db_command", required=True)
@@ -32,10 +37,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     up.set_defaults(handler=_db_upgrade)
 
 
-def _config(path: Path) -> Config | None:
+def _config(path: Path, llm_overrides: dict[str, Any] | None = None) -> Config | None:
     try:
-        return load_config(path)
-    except ConfigInvalid as exc:
+        config = load_config(path, llm_overrides=llm_overrides)
+        settings_from_config(config.llm)  # its problems now, not when the first agent is built
+        return config
+    except (ConfigInvalid, LLMSettingsInvalid) as exc:
         for error in exc.errors:
             print(error, file=sys.stderr)
         print(f"{len(exc.errors)} problem(s) in the configuration", file=sys.stderr)
@@ -56,7 +63,7 @@ def _db_upgrade(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    config = _config(args.config)
+    config = _config(args.config, llm_overrides(args))
     if config is None:
         return 2
     configure_logging(config.logging)

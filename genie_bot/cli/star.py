@@ -12,12 +12,14 @@ from typing import Any
 
 from ..agent import agent_components
 from ..errors import GenieError
+from ..llm import LLMSettings
 from ..parsers import Parser, RuleParser
 from ..spec import AgentSpec, SpecInvalid
 from ..star import AGENTS_DIR
 from ..star.dialogues import read_ids
 from ..star.evaluate import Evaluation, ParserFactory, evaluate, star_tasks
 from ..star.labels import LabelSpecError
+from .llm_options import add_llm_arguments, llm_settings
 
 TOP_ERRORS = 8
 
@@ -37,6 +39,7 @@ def register(commands: Any) -> None:
     star.add_argument("--parser", choices=["rules", "llm"], default="rules")
     star.add_argument("--out", type=Path, help="write the scores and every prediction here (JSON)")
     star.add_argument("--agents", type=Path, default=AGENTS_DIR, help="directory of the STAR agents")
+    add_llm_arguments(star)
     star.set_defaults(handler=_eval_star)
 
 
@@ -50,7 +53,7 @@ def _eval_star(args: argparse.Namespace) -> int:
     # The policy logs every API call it could not make; in a replay that is the expected "not recorded yet".
     logging.getLogger("genie_bot.runtime.policy").setLevel(logging.ERROR)
     try:
-        make_parser = _parser_factory(args.parser)
+        make_parser = _parser_factory(args.parser, llm_settings(args))
         started = time.perf_counter()
         result = evaluate(args.data, tasks, make_parser, read_ids(args.ids) if args.ids else None, args.agents)
     except (LLMUnavailable, LabelSpecError, SpecInvalid, OSError) as exc:
@@ -64,12 +67,12 @@ def _eval_star(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parser_factory(kind: str) -> ParserFactory:
+def _parser_factory(kind: str, settings: LLMSettings) -> ParserFactory:
     if kind == "rules":
         return lambda spec: RuleParser()
 
     def make(spec: AgentSpec) -> Parser:
-        components = agent_components(spec)
+        components = agent_components(spec, settings)
         if components.offline:
             raise LLMUnavailable(f"--parser llm: {components.message}")
         return components.parser

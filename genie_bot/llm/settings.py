@@ -18,6 +18,7 @@ from typing import Any
 from ..settings_reader import SettingsInvalid, SettingsReader
 
 ROLES = ("parser", "knowledge", "responder")
+CONSTRAINED = ("none", "json_schema", "vllm", "llama_cpp", "ollama")
 DEFAULT_MODEL = "gpt-4o-mini"
 LOCAL_SERVER_KEY = "unused"
 """Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the openai client insists on one."""
@@ -34,6 +35,11 @@ class RoleSettings:
     model: str = DEFAULT_MODEL
     temperature: float = 0.0
     max_tokens: int = 600
+    base_url: str | None = None
+    """This role's endpoint; None: the settings' ``base_url``."""
+    timeout: float = 30.0
+    """Seconds for the whole call, retries included: a deadline, not a per-read timeout."""
+    max_retries: int = 2
 
 
 @dataclass(frozen=True)
@@ -50,10 +56,15 @@ class LLMSettings:
     knowledge: RoleSettings = RoleSettings(max_tokens=400)
     responder: RoleSettings = RoleSettings(temperature=0.3, max_tokens=400)
     timeout: float = 30.0
-    """Seconds for one HTTP attempt."""
+    """Seconds for a whole call, retries included (each role may have its own): a deadline, so
+    an endpoint trickling its answer cannot hold a turn longer."""
     max_retries: int = 2
     """Retries of 408/409/429/5xx answers and timeouts, with the client's exponential backoff
-    (it honours the server's ``retry-after``)."""
+    (it honours the server's ``retry-after``), within the deadline."""
+    constrained: str = "none"
+    """How the parser's output is constrained to the statement language generated from the spec:
+    ``none``, ``json_schema`` (OpenAI structured outputs), ``vllm`` (guided decoding),
+    ``llama_cpp`` (a GBNF grammar) or ``ollama`` (``format``)."""
     fast_path: bool = True
     """Skip the LLM parser when the rule-based parser confidently answers the question just asked."""
     max_worksheets: int = 20
@@ -78,8 +89,13 @@ class LLMSettings:
         """One line for start-up logs: where the LLM is and which models play which role."""
         where = ("recorded completions in " + str(self.replay_dir)) if self.replay_dir else \
             (self.azure_endpoint or self.base_url or "https://api.openai.com/v1")
-        models = ", ".join(f"{r} {self.role(r).model}" for r in ROLES)
-        return f"LLM mode: {models} via {where}" + (f"; recording to {self.record_dir}" if self.record_dir else "")
+        models = ", ".join(f"{r} {self.role(r).model}" + (f" at {self.role(r).base_url}" if self.role(r).base_url
+                                                          and self.role(r).base_url != self.base_url else "")
+                           for r in ROLES)
+        deadline = ", ".join(sorted({f"{self.role(r).timeout:g} s, {self.role(r).max_retries} retries" for r in ROLES}))
+        return (f"LLM mode: {models} via {where} (deadline {deadline}"
+                + (f"; constrained output: {self.constrained}" if self.constrained != "none" else "") + ")"
+                + (f"; recording to {self.record_dir}" if self.record_dir else ""))
 
     # -- construction ----------------------------------------------------------------------------
     @classmethod
@@ -94,7 +110,9 @@ class LLMSettings:
         ``model`` (every role), ``models: {parser, knowledge, responder}``, ``temperature``
         (a number for the responder, or a mapping per role), ``max_tokens`` (per role; 0 leaves
         the parameter out, for models that only accept ``max_completion_tokens``), ``timeout``, ``max_retries``,
-        ``fast_path``, ``max_worksheets``, ``check_questions``, ``record``, ``replay``. Raises
+        ``fast_path``, ``max_worksheets``, ``check_questions``, ``record``, ``replay``; ``base_urls:
+        {parser, knowledge, responder}``; ``timeout`` and ``max_retries`` (a number, or a mapping per
+        role; also ``GENIE_LLM_TIMEOUT`` / ``GENIE_LLM_MAX_RETRIES``); ``constrained``. Raises
         :class:`LLMSettingsInvalid` listing every problem.
         """
         reader = SettingsReader(config, "llm")
@@ -106,7 +124,7 @@ class LLMSettings:
     def read(cls, reader: SettingsReader, environ: Mapping[str, str] | None = None) -> "LLMSettings":
         """Settings from ``reader``'s section (see :meth:`from_mapping`); problems are left in the reader."""
         env = os.environ if environ is None else environ
-        reader.check_keys(_CONFIG_KEYS)
+        reader.check_keys(CONFIG_KEYS)
         azure_endpoint = reader.text("azure_endpoint") or env.get("AZURE_OPENAI_ENDPOINT") or None
         base_url = reader.text("base_url") or env.get("OPENAI_BASE_URL") or None
         azure = azure_endpoint and not base_url
@@ -114,15 +132,19 @@ class LLMSettings:
         default_key_env = "AZURE_OPENAI_API_KEY" if provider == "azure" else "OPENAI_API_KEY"
         key_env = reader.text("api_key_env") or default_key_env
         api_key = env.get(key_env) or None
-        configured = bool(base_url or api_key or (provider == "azure" and azure_endpoint))
-        if base_url and not api_key:
+        timeout = _number(reader, env, "timeout", cls.timeout, float)
+        max_retries = _number(reader, env, "max_retries", cls.max_retries, int)
+        roles = _roles(reader, env, base_url, timeout, max_retries)
+        role_urls = any(roles[r].base_url for r in ROLES)
+        configured = bool(base_url or role_urls or api_key or (provider == "azure" and azure_endpoint))
+        if (base_url or role_urls) and not api_key:
             api_key = LOCAL_SERVER_KEY
         return cls(
             base_url=base_url, api_key=api_key, api_key_env=key_env, provider=provider,
             azure_endpoint=azure_endpoint, api_version=reader.text("api_version") or env.get("OPENAI_API_VERSION"),
-            **_roles(reader, env),
-            timeout=reader.number("timeout", cls.timeout),
-            max_retries=reader.number("max_retries", cls.max_retries, int),
+            **roles,
+            timeout=timeout, max_retries=max_retries,
+            constrained=reader.choice("constrained", CONSTRAINED, env.get("GENIE_LLM_CONSTRAINED") or cls.constrained),
             fast_path=reader.flag("fast_path", cls.fast_path),
             max_worksheets=reader.number("max_worksheets", cls.max_worksheets, int),
             check_questions=reader.flag("check_questions", cls.check_questions),
@@ -135,39 +157,97 @@ class LLMSettings:
         return dataclasses.replace(self, **changes)
 
 
-_CONFIG_KEYS = frozenset({"base_url", "api_key_env", "provider", "azure_endpoint", "api_version", "model", "models",
+CONFIG_KEYS = frozenset({"base_url", "api_key_env", "provider", "azure_endpoint", "api_version", "model", "models",
                           "temperature", "max_tokens", "timeout", "max_retries", "fast_path", "max_worksheets",
-                          "check_questions", "record", "replay"})
+                          "check_questions", "record", "replay", "base_urls", "constrained"})
+"""The keys of an ``llm`` section these settings read (genie.yaml's section accepts them too)."""
 
 
-def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | None = None) -> LLMSettings:
-    """Settings from the ``llm:`` section of a YAML file (or the whole file), else the environment;
-    raises :class:`LLMSettingsInvalid` listing every problem as ``file:line:col: message``."""
+def load_settings(path: str | Path | None = None, environ: Mapping[str, str] | None = None,
+                  overrides: Mapping[str, Any] | None = None) -> LLMSettings:
+    """Settings from the ``llm:`` section of a YAML file (or the whole file; default: the file named
+    by ``GENIE_LLM_CONFIG``, if any) with ``overrides`` (command-line flags) on top, the environment
+    filling the gaps; raises :class:`LLMSettingsInvalid` listing every problem as ``file:line:col: message``."""
+    env = os.environ if environ is None else environ
+    path = path or env.get("GENIE_LLM_CONFIG") or None
     if path is None:
-        return LLMSettings.from_env(environ)
+        return LLMSettings.from_mapping(with_overrides({}, overrides), env)
     root = SettingsReader.from_file(path, LLMSettingsInvalid)
     section = root.section("llm") if "llm" in root.data else SettingsReader(root.data, "llm", root.problems, root.loc)
-    settings = LLMSettings.read(section, environ)
+    if overrides:
+        section.data = with_overrides(section.data, overrides)
+    settings = LLMSettings.read(section, env)
     root.check(LLMSettingsInvalid)
     return settings
+
+
+def with_overrides(config: Mapping[str, Any], overrides: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """``config`` with ``overrides`` on top; per-role mappings are merged role by role."""
+    if not overrides:
+        return config
+    merged = dict(config)
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = {**merged[key], **value}
+        elif isinstance(value, Mapping) and key in ("timeout", "max_retries") and key in merged:
+            merged[key] = {role: value.get(role, merged[key]) for role in ROLES}  # a number for every role but these
+        else:
+            merged[key] = value
+    return merged
 
 
 def _path(value: str | None) -> Path | None:
     return Path(value) if value else None
 
 
-def _roles(reader: SettingsReader, env: Mapping[str, str]) -> dict[str, RoleSettings]:
+def _number(reader: SettingsReader, env: Mapping[str, str], key: str, default: Any, kind: type) -> Any:
+    """A plain number in the section (a mapping is per role, read by :func:`_roles`), else
+    ``GENIE_LLM_<KEY>``, else ``default``."""
+    if isinstance(reader.data.get(key), Mapping):
+        return default
+    variable = f"GENIE_LLM_{key.upper()}"
+    if key not in reader.data and env.get(variable):
+        try:
+            return kind(env[variable])
+        except ValueError:
+            reader.problem(None, f"{variable} must be a number, not '{env[variable]}'")
+            return default
+    return reader.number(key, default, kind)
+
+
+def _per_role(reader: SettingsReader, key: str) -> SettingsReader | None:
+    """The per-role mapping under ``key`` (``timeout: {parser: 90}``), if the value is one."""
+    return reader.section(key, ROLES) if isinstance(reader.data.get(key), Mapping) else None
+
+
+def _roles(reader: SettingsReader, env: Mapping[str, str], base_url: str | None, timeout: float,
+           max_retries: int) -> dict[str, RoleSettings]:
+    """Each role's settings: ``models``/``base_urls`` mappings (or ``GENIE_LLM_<ROLE>_MODEL`` /
+    ``GENIE_LLM_<ROLE>_BASE_URL``), and ``temperature``, ``max_tokens``, ``timeout``,
+    ``max_retries`` as one number or a mapping per role."""
     default_model = reader.text("model") or env.get("GENIE_LLM_MODEL") or DEFAULT_MODEL
     models = reader.section("models", ROLES)
-    per_role = reader.section("temperature", ROLES) if isinstance(reader.data.get("temperature"), Mapping) else None
+    base_urls = reader.section("base_urls", ROLES)
+    temperatures = _per_role(reader, "temperature")
     max_tokens = reader.section("max_tokens", ROLES)
+    timeouts, retries = _per_role(reader, "timeout"), _per_role(reader, "max_retries")
     out = {}
     for role in ROLES:
         base: RoleSettings = getattr(LLMSettings, role)
-        if per_role is not None:
-            temperature = per_role.number(role, base.temperature)
+        if temperatures is not None:
+            temperature = temperatures.number(role, base.temperature)
         else:  # a plain number is the responder's (the other roles parse, and stay at 0)
             temperature = reader.number("temperature", base.temperature) if role == "responder" else base.temperature
-        out[role] = dataclasses.replace(base, model=models.text(role, default_model), temperature=temperature,
-                                        max_tokens=max_tokens.number(role, base.max_tokens, int))
+        upper = role.upper()
+        out[role] = dataclasses.replace(
+            base, model=models.text(role, env.get(f"GENIE_LLM_{upper}_MODEL") or default_model),
+            temperature=temperature, max_tokens=max_tokens.number(role, base.max_tokens, int),
+            base_url=base_urls.text(role, env.get(f"GENIE_LLM_{upper}_BASE_URL") or base_url),
+            timeout=timeouts.number(role, timeout) if timeouts else timeout,
+            max_retries=retries.number(role, max_retries, int) if retries else max_retries)
+    for role in ROLES:
+        if out[role].timeout <= 0:
+            reader.problem("timeout", f"the {role}'s timeout must be more than 0 seconds")
+        if out[role].max_retries < 0:
+            reader.problem("max_retries", f"the {role}'s max_retries must be 0 or more")
     return out

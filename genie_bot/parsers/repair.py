@@ -22,7 +22,7 @@ from .rules import RuleParser
 _ASKS_OR_CANCELS = re.compile(r"\b(answer|exitws)\s*\(")
 
 
-class _NoIO:
+class NoIO:
     """Applying statements performs no I/O; the policy (which does) is not run in a dry run."""
 
     def call_api(self, request: object) -> object:
@@ -34,7 +34,7 @@ class _NoIO:
 
 def dry_run(spec: AgentSpec, state: DialogueState, statements: str, today: dt.date) -> Update:
     """What applying ``statements`` would change, and the errors it would report."""
-    turn = Turn(spec, state.copy(), _NoIO(), today, dt.datetime.combine(today, dt.time(12)))
+    turn = Turn(spec, state.copy(), NoIO(), today, dt.datetime.combine(today, dt.time(12)))
     apply_statements(turn, statements)
     return turn.update
 

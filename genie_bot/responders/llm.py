@@ -3,15 +3,17 @@
 The prompt (``responder.system.j2`` / ``responder.user.j2``) holds the agent's description,
 this turn's acts, the state, the user's message and the templated reply for the same acts,
 which carries every fact and question in plain form. The LLM must perform every act and
-invent nothing. Whatever goes wrong (timeout, HTTP error, garbage, empty text, a reply that
-promises to "check" something) the user gets the templated reply instead; with
+invent nothing. Whatever goes wrong (timeout, HTTP error, garbage, empty text, or a reply
+that fails :mod:`.output_check`: code, internal names, prompt text, a promise to "check"
+something, far too long, a result left out) the user gets the templated reply instead; with
 ``check_questions``, a reply that leaves out the question the acts ask gets the templated
 question appended.
 """
 
 from __future__ import annotations
 
-import re
+import logging
+from collections import Counter
 
 from ..acts import Act, Report
 from ..llm.client import LLMClient, LLMError
@@ -20,11 +22,10 @@ from ..parse import Parse
 from ..rendering import acts_text, state_statements
 from ..spec import AgentSpec
 from ..state import DialogueState
+from .output_check import reply_problem
 from .templates import TemplateResponder
 
-_STALLING = re.compile(r"\b(let me (check|look|see|find|verify)|one moment|bear with me|i'?ll get back|"
-                       r"give me a (moment|second|minute))\b", re.I)
-"""Promises of work the agent is not doing: everything it did this turn is in the acts."""
+log = logging.getLogger(__name__)
 
 
 class LLMResponder:
@@ -32,6 +33,8 @@ class LLMResponder:
         self.client = client
         self.fallback = fallback or TemplateResponder()
         self.check_questions = check_questions
+        self.rejections: Counter[str] = Counter()
+        """Replies replaced by the templated one, by reason (see :func:`.output_check.reply_problem`)."""
 
     def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
         templated = self.fallback.respond(spec, state, acts, user_text, parse)
@@ -44,7 +47,10 @@ class LLMResponder:
             reply = self.client.complete("responder", messages).text.strip()
         except LLMError:
             return templated
-        if _STALLING.search(reply):
+        problem = reply_problem(spec, state, acts, templated, reply)
+        if problem is not None:
+            self.rejections[problem] += 1
+            log.info("the LLM's reply was replaced by the templated one: %s", problem)
             return templated
         return self._with_question(spec, state, acts, reply) if self.check_questions else reply
 

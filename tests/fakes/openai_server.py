@@ -12,6 +12,9 @@ Script items (served in order to ``POST /v1/chat/completions``):
 * ``{"status": 429}`` / ``{"status": 500}`` -- an OpenAI-style error body;
   an optional ``"message"`` overrides the error message. 429s carry
   ``retry-after: 0`` plus ``retry-after-ms: 1``, so client retries are instant
+* ``{"trickle": 0.05, "content": "x"}`` -- the whole body, one byte every 0.05 s (a
+  slow or stuck endpoint: each network read succeeds, the call never ends in time);
+  ``trickle_ended`` is set when the server stops, ``client_hung_up`` when the client closed
 * ``{"garbage": True}``             -- HTTP 200 with a body that is not JSON,
   labelled ``application/json`` (the client raises ``json.JSONDecodeError``);
   add ``"content_type": "text/html"`` to mimic a proxy page, for which the
@@ -38,7 +41,7 @@ from typing import Any
 ScriptItem = str | dict[str, Any]
 Responder = Callable[[dict[str, Any]], ScriptItem]
 
-_ALLOWED_KEYS = frozenset({"content", "status", "message", "delay", "garbage", "content_type"})
+_ALLOWED_KEYS = frozenset({"content", "status", "message", "delay", "garbage", "content_type", "trickle"})
 _GARBAGE_BODY = b"<html><body>502 Bad Gateway (not JSON)</body></html>"
 _DEFAULT_ERRORS = {
     429: ("rate_limit_exceeded", "requests", "Rate limit reached for requests (scripted)."),
@@ -56,6 +59,7 @@ class _Reply:
     delay: float = 0.0
     garbage: bool = False
     content_type: str = "application/json"
+    trickle: float = 0.0
     retryable: bool = True  # False only for the fake's own "script error" replies
 
 
@@ -78,6 +82,7 @@ def _to_reply(item: ScriptItem) -> _Reply:
         delay=float(item.get("delay", 0.0)),
         garbage=bool(item.get("garbage", False)),
         content_type=item.get("content_type", "application/json"),
+        trickle=float(item.get("trickle", 0.0)),
     )
 
 
@@ -198,6 +203,8 @@ class ScriptedOpenAIServer:
         self._queue: deque[_Reply] = deque()
         self._requests: list[dict[str, Any]] = []
         self._closing = threading.Event()
+        self.trickle_ended = threading.Event()
+        self.client_hung_up = threading.Event()
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -288,10 +295,28 @@ class ScriptedOpenAIServer:
             handler.send_bytes(200, _GARBAGE_BODY, reply.content_type)
         elif reply.status != 200:
             handler.send_json(reply.status, _error_body(reply.status, reply.message), _error_headers(reply))
+        elif reply.trickle:
+            self._trickle(handler, json.dumps(self._completion(body, reply.content, number)).encode(), reply.trickle)
         elif body.get("stream"):
             self._stream(handler, body, reply.content, number)
         else:
             handler.send_json(200, self._completion(body, reply.content, number))
+
+    def _trickle(self, handler: _Handler, body: bytes, interval: float) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        try:
+            for i in range(len(body)):
+                handler.wfile.write(body[i:i + 1])
+                handler.wfile.flush()
+                if self._closing.wait(interval):
+                    return
+        except ConnectionError:
+            self.client_hung_up.set()
+        finally:
+            self.trickle_ended.set()
 
     def _ask_responder(self, body: dict[str, Any], number: int) -> _Reply:
         if self.responder is None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from genie_bot.llm import LLMSettings
 from tests.benchmarks.llm_calls import benchmark
+from tests.benchmarks.llm_conversations import benchmark as conversations, summary
 
 
 def test_benchmark_figures():
@@ -20,3 +22,11 @@ def test_benchmark_figures():
     growth = figures["long_conversation"]
     assert growth["turns"] == 30 and growth["error_turns"] == 0
     assert growth["ratio"] <= 1.2 and growth["max_ratio"] <= 1.2
+
+
+def test_conversation_benchmark_with_the_scripted_server_completes_as_offline():
+    offline = summary(conversations("rules", LLMSettings(), limit=2))
+    scripted = summary(conversations("fake", LLMSettings(), limit=2))
+    assert scripted["completed"] == offline["completed"] == offline["conversations"] == 6
+    assert scripted["replies_showing_code_or_prompt_text"] == 0 and not scripted["responder_rejections"]
+    assert scripted["calls_per_turn"] <= 1.3 and "LLM accepted" in scripted["outcomes"]

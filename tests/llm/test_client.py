@@ -115,3 +115,56 @@ def test_account_keeps_the_latest_records_and_all_totals():
     assert [r.role for r in account.since(mark)] == ["responder"] and account.since(mark + 1) == []
     assert account.totals() == {"calls": 6, "errors": 1, "prompt_tokens": 20, "completion_tokens": 6,
                                 "latency_ms": 12.0}
+
+
+def test_the_timeout_is_a_deadline_for_the_whole_call_not_per_read(server, script):
+    # each byte comes well within the per-read timeout; the whole body would take minutes
+    script.add("parser", {"trickle": 0.05, "content": "x" * 2000})
+    client = make_client(make_settings(server, timeout=0.5, max_retries=0))
+    with pytest.raises(LLMError) as excinfo:
+        client.complete("parser", HELLO)
+    assert excinfo.value.kind == "timeout"
+    assert server.trickle_ended.wait(10), "the client kept the connection open after its deadline"
+    assert server.client_hung_up.is_set()
+
+
+def test_the_deadline_covers_the_retries(server, script):
+    script.add("parser", *[{"trickle": 0.05, "content": "x" * 2000}] * 3)
+    client = make_client(make_settings(server, timeout=0.5, max_retries=2))
+    with pytest.raises(LLMError) as excinfo:
+        client.complete("parser", HELLO)
+    assert excinfo.value.kind == "timeout"
+    assert script.calls("parser") == 1  # no retry starts after the deadline
+
+
+CONTEXT_ERRORS = [
+    "This model's maximum context length is 2048 tokens. However, you requested 2950 tokens.",  # OpenAI, vLLM
+    "the request exceeds the available context size, try increasing it",  # llama.cpp
+]
+
+
+@pytest.mark.parametrize("message", CONTEXT_ERRORS)
+def test_a_context_length_error_is_its_own_kind_and_reported_once(server, script, caplog, message):
+    script.add("parser", *[{"status": 400, "message": message}] * 2)
+    client = make_client(make_settings(server))
+    for _ in range(2):
+        with pytest.raises(LLMError) as excinfo:
+            client.complete("parser", HELLO)
+        assert excinfo.value.kind == "context_length"
+    reports = [r for r in caplog.records if "does not fit the context" in r.getMessage()]
+    assert len(reports) == 1 and reports[0].levelname == "ERROR"
+    assert "test-parser" in reports[0].getMessage() and "ctx" in reports[0].getMessage()
+
+
+def test_each_role_has_its_own_endpoint_deadline_and_retries(server, script):
+    with ScriptedOpenAIServer() as other:
+        other.enqueue({"status": 503}, "from the other server")
+        script.add("parser", {"status": 503})
+        settings = make_settings(server, base_urls={"responder": other.base_url}, max_retries={"parser": 0, "responder": 1},
+                                 timeout={"parser": 7, "responder": 5})
+        client = make_client(settings)
+        assert client.complete("responder", HELLO).text == "from the other server"
+        with pytest.raises(LLMError):
+            client.complete("parser", HELLO)
+        assert len(other.requests) == 2 and script.calls("parser") == 1 and script.calls("responder") == 0
+    assert (settings.parser.timeout, settings.responder.timeout, settings.responder.max_retries) == (7, 5, 1)

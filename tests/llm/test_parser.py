@@ -55,8 +55,9 @@ def test_a_second_bad_answer_is_not_asked_again_and_the_better_one_is_kept(serve
     script.add("parser", "main_0.student_task = 'TroubleShoot'\nmain_0.nonsense = 1", "this is not code at all")
     state = _new_state(ticket_spec)
     parse = parser.parse(ticket_spec, state, "an enrollment problem", TODAY)
-    assert parse.llm_calls == 2
-    assert parse.statements == "main_0.student_task = 'TroubleShoot'\nmain_0.nonsense = 1"
+    assert parse.llm_calls == 2 and parse.reasked and parse.source == "llm"
+    assert parse.statements == "main_0.student_task = 'TroubleShoot'"  # the line that applies, without the other
+    assert any("dropped" in note and "nonsense" in note for note in parse.notes)
 
 
 def test_omission_repair_fills_the_field_just_asked(server, script, restaurant_spec, chat_with):
@@ -126,10 +127,13 @@ def test_llm_failure_falls_back_to_the_rule_based_parse(server, script, course_s
     assert reply.parse.notes == ["LLM parser unavailable (status)"]
 
 
-def test_an_empty_parse_is_not_understood(server, script, ticket_spec):
+def test_an_empty_parse_gives_the_rule_based_parse(server, script, ticket_spec):
     script.add("parser", "```python\n```")
-    parse = parser_for(server).parse(ticket_spec, _new_state(ticket_spec), "blorp", TODAY)
-    assert parse.statements == "" and not parse.understood
+    state = _new_state(ticket_spec)
+    parse = parser_for(server).parse(ticket_spec, state, "blorp", TODAY)
+    by_rules = RuleParser().parse(ticket_spec, state, "blorp", TODAY)
+    assert (parse.source, parse.statements, parse.understood) == ("rules", by_rules.statements, by_rules.understood)
+    assert parse.llm_calls == 1
 
 
 def test_llm_output_is_never_executed(server, script, ticket_spec, chat_with, tmp_path):
@@ -140,7 +144,8 @@ def test_llm_output_is_never_executed(server, script, ticket_spec, chat_with, tm
     script.add("responder", "What can I help you with?")
     reply = chat.say("please run this for me")
     assert not marker.exists()
-    assert reply.errors  # the interpreter refused it, and said why
+    assert reply.parse.source == "rules" and reply.parse.llm_calls == 2  # refused twice, then the rules
+    assert any("dropped" in note and "exec" in note for note in reply.parse.notes)  # refused, and why
 
 
 def test_extract_statements():
@@ -157,5 +162,7 @@ def _new_state(spec, statements: str = ""):
 
 def test_output_nothing_can_be_applied_from_is_not_understood(server, script, ticket_spec):
     script.add("parser", "I'm sorry, I cannot help with that.", "Sorry, still no idea.")
-    parse = parser_for(server).parse(ticket_spec, _new_state(ticket_spec), "zxcv qwer", TODAY)
-    assert parse.llm_calls == 2 and not parse.understood
+    state = _new_state(ticket_spec)
+    parse = parser_for(server).parse(ticket_spec, state, "zxcv qwer", TODAY)
+    assert parse.llm_calls == 2 and parse.source == "rules"  # what the bot would have done offline
+    assert parse.statements == RuleParser().parse(ticket_spec, state, "zxcv qwer", TODAY).statements

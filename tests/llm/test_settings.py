@@ -28,7 +28,7 @@ def test_base_url_alone_is_a_local_server_with_a_placeholder_key():
     assert settings.enabled and settings.api_key == LOCAL_SERVER_KEY
     assert settings.responder.model == "llama3.1"
     client = make_openai_client(settings)
-    assert isinstance(client, openai.OpenAI) and str(client.base_url).startswith("http://localhost:11434/v1")
+    assert isinstance(client, openai.AsyncOpenAI) and str(client.base_url).startswith("http://localhost:11434/v1")
 
 
 def test_config_mapping_per_role_models_temperatures_and_switches():
@@ -62,7 +62,7 @@ def test_azure_from_its_environment_variables():
            "OPENAI_API_VERSION": "2024-10-21", "GENIE_LLM_MODEL": "my-deployment"}
     settings = LLMSettings.from_env(env)
     assert settings.provider == "azure" and settings.api_key == "az" and settings.enabled
-    assert isinstance(make_openai_client(settings), openai.AzureOpenAI)
+    assert isinstance(make_openai_client(settings), openai.AsyncAzureOpenAI)
     assert "example.openai.azure.com" in settings.describe()
 
 

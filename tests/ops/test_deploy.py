@@ -20,7 +20,9 @@ from genie_bot.cli import main
 from genie_bot.config import (ENV_OVERRIDES, Config, ConfirmationSettings, EngineSettings, LlmConfig, LoggingSettings,
                               MetricsSettings, SchedulerSettings, load_config)
 from genie_bot.cli import serve as commands
+from genie_bot.agent import settings_from_config
 from genie_bot.llm import settings as llm_settings
+from genie_bot.llm.settings import CONFIG_KEYS
 from genie_bot.engine.metrics_server import PATH as METRICS_PATH
 from tests.conftest import REPO
 
@@ -80,7 +82,9 @@ def test_the_example_documents_every_setting():
     sections = {"llm": LlmConfig, "engine": EngineSettings, "confirmation": ConfirmationSettings,
                 "scheduler": SchedulerSettings, "logging": LoggingSettings, "metrics": MetricsSettings}
     for section, cls in sections.items():
-        assert set(example[section]) == set(cls.__dataclass_fields__), section
+        assert set(example[section]) == set(cls.__dataclass_fields__) - {"options"} | \
+            ({"models", "base_urls", "max_retries", "constrained"} if section == "llm" else set()), section
+    assert set(LlmConfig.__dataclass_fields__) - {"options"} | CONFIG_KEYS >= set(example["llm"])
     assert set(example["platforms"]["slack"]) == set(SlackSettings.__dataclass_fields__)
     assert set(example["platforms"]["discord"]) == set(DiscordSettings.__dataclass_fields__)
     assert {"database", "agents", "default_agent", "routing", "admins"} <= set(example)
@@ -88,6 +92,7 @@ def test_the_example_documents_every_setting():
     SlackSettings.from_mapping(config.platforms["slack"])
     DiscordSettings.parse(config.platforms["discord"])
     assert config.llm.prices["gpt-4o-mini"].cost(1_000_000, 0) == 0.15
+    assert settings_from_config(config.llm, environ={}).parser.max_retries == 2
 
 
 def test_the_env_file_names_only_variables_genie_bot_reads():
