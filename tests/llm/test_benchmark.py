@@ -29,4 +29,7 @@ def test_conversation_benchmark_with_the_scripted_server_completes_as_offline():
     scripted = summary(conversations("fake", LLMSettings(), limit=2))
     assert scripted["completed"] == offline["completed"] == offline["conversations"] == 6
     assert scripted["replies_showing_code_or_prompt_text"] == 0 and not scripted["responder_rejections"]
-    assert scripted["calls_per_turn"] <= 1.3 and "LLM accepted" in scripted["outcomes"]
+    assert "LLM accepted" in scripted["outcomes"]
+    turns, fast = scripted["turns"], scripted["outcomes"].get("fast path", 0)
+    assert fast / turns >= 0.5  # most turns of scripted conversations are answered by the rules alone
+    assert scripted["calls_per_turn"] <= 1 + (turns - fast) / turns + 0.01  # one call there, two elsewhere
