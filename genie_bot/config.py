@@ -3,7 +3,9 @@
 Every problem is reported with ``file:line:col`` (all of them at once, like the spec loader),
 so a bad deployment fails at start with a message that says where to look. Secrets may be
 left out of the file and given in the environment instead (see :data:`ENV_OVERRIDES`).
-Relative paths in the file (agent directories, a SQLite database) are relative to the file.
+Relative paths in the file (agent directories, a SQLite database, a log file) are relative to
+the directory of the file, wherever the command runs; a relative SQLite path in ``DATABASE_URL``
+is relative to the working directory, as for any program that reads that variable.
 """
 
 from __future__ import annotations
@@ -167,6 +169,20 @@ class Config:
         return user_id in self.admins.get(platform, frozenset())
 
 
+def environment_database_url(environ: Mapping[str, str] | None = None) -> str | None:
+    """``DATABASE_URL`` as the engine uses it (``postgresql://`` means psycopg 3), or None when unset:
+    what ``db upgrade`` and ``sessions`` read when no genie.yaml is given."""
+    url = (os.environ if environ is None else environ).get("DATABASE_URL")
+    return with_driver(url) if url else None
+
+
+def with_driver(url: str) -> str:
+    """``url`` with the supported PostgreSQL driver (psycopg 3) named; other URLs as they are."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
 def load_config(path: str | Path, environ: Mapping[str, str] | None = None) -> Config:
     """Read ``path``, apply environment overrides, and validate; raise :class:`ConfigInvalid`."""
     root = SettingsReader.from_file(path, error=ConfigInvalid)
@@ -240,9 +256,8 @@ class _ConfigReader:
             database.problem("url", "database.url must be a URL such as sqlite:///var/genie.sqlite3 "
                                     "or postgresql+psycopg://user@host/db")
             return DEFAULT_DATABASE_URL
-        if url.startswith("postgresql://") or url.startswith("postgres://"):
-            url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3 is the supported driver
-        elif not (url.startswith("sqlite") or url.startswith("postgresql+psycopg")):
+        url = with_driver(url)
+        if not (url.startswith("sqlite") or url.startswith("postgresql+psycopg")):
             database.problem("url", "only SQLite (sqlite:///path) and PostgreSQL "
                                     "(postgresql+psycopg://...) databases are supported")
         prefix = "sqlite:///"

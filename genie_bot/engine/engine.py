@@ -115,6 +115,8 @@ class Engine:
         self._heartbeat: asyncio.Task | None = None
         self._adoption: asyncio.Task | None = None
         self._admission_watch: asyncio.Task | None = None
+        self._alive = False
+        """This process wrote its liveness row (so stopping removes it)."""
         self._started = time.monotonic()
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -123,6 +125,7 @@ class Engine:
         await self.in_db(check_schema, self.db)
         await self.in_db(self.registry.load)
         await self.in_db(self._beat)
+        self._alive = True
         self._heartbeat = asyncio.create_task(self._beating())
         self._admission_watch = asyncio.create_task(self.admission.watch())
         if recover:
@@ -134,7 +137,8 @@ class Engine:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         try:
-            await self.in_db(self._gone)
+            if self._alive:
+                await self.in_db(self._gone)
         except Exception:  # noqa: BLE001 - the others will presume this process dead a little later
             log.exception("could not remove this engine's liveness row")
         self._turn_pool.shutdown(wait=True)
