@@ -55,6 +55,7 @@ def deployment_database(config: Path | None, check: bool = True) -> Iterator[Dat
     """The database of ``config`` (a genie.yaml), else of ``DATABASE_URL``; with ``check``, only at
     the schema this version needs. Every failure (a bad configuration, no URL, an unreachable
     server, an outdated schema) raises :class:`CommandFailed` naming the file or database."""
+    url: str | None
     if config is not None:
         try:
             url = load_config(config).database_url

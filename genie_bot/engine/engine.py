@@ -375,7 +375,7 @@ class Engine:
                                                                                   key)
             if claim.busy:
                 return False
-            if outcome is None:
+            if claim.claimed is None or outcome is None:  # nothing ran
                 if not claim.wait_seconds:
                     return True
                 await asyncio.sleep(claim.wait_seconds)
@@ -385,14 +385,14 @@ class Engine:
                 return False
             self.turns_run += 1
             self.sessions_migrated += outcome.migrated
-            await self._deliver(claim.event, outcome.replies)
+            await self._deliver(claim.claimed.event, outcome.replies)
             if outcome.idle:
                 return True
 
     def _next_turn(self, key: str) -> tuple[Claim, TurnOutcome | None]:
         """Claim the session's next event and run it, in one worker thread (one hand-off per turn)."""
         claim = self.inbox.claim(key)
-        return claim, self.turns.run(claim) if claim.event is not None else None
+        return claim, self.turns.run(claim.claimed) if claim.claimed is not None else None
 
     async def _deliver(self, event: EventRow, replies: list[Reply]) -> None:
         future = self._waiters.get(event.pk)

@@ -57,7 +57,7 @@ _ABANDONED = "it could not be recorded, so nothing of this turn is kept"
 RECORD_RETRY_SECONDS = (0.05, 0.25, 1.0, 2.0)
 """Pauses between attempts to record the outcome of an API that ran: long enough to span a
 database restart, short enough for a turn."""
-_WHY = {
+_WHY: dict[str, str] = {
     ActionStatus.DONE: "it was already done",
     ActionStatus.EXECUTING: "it is already running",
     ActionStatus.CANCELLED: "it was cancelled",
