@@ -237,7 +237,7 @@ class _ConfigReader:
                 continue
             if keys[0] == "platforms" and not isinstance(self.data.get("platforms", {}).get(keys[1]), dict):
                 continue
-            target = self.data
+            target: Any = self.data  # the YAML's mappings, changed in place
             for key in keys[:-1]:
                 child = target.get(key)
                 if child is None:
@@ -286,7 +286,7 @@ class _ConfigReader:
             if not (path / "agent.yaml").is_file():
                 section.problem(name, f"agent '{name}': no agent.yaml in {path}")
             destructive = entry.data.get("destructive_apis", []) if entry is not None else []
-            if not isinstance(destructive, list) or not all(isinstance(d, str) for d in destructive):
+            if entry is not None and not (isinstance(destructive, list) and all(isinstance(d, str) for d in destructive)):
                 entry.problem("destructive_apis", "destructive_apis must be a list of API function names")
                 destructive = []
             agents[str(name)] = AgentConfig(str(name), path, frozenset(destructive))
@@ -396,5 +396,5 @@ def _item_loc(items: list, index: int) -> Loc | None:
     return items.item_locs[index] if isinstance(items, LocatedList) else None
 
 
-def _fields(cls: type) -> tuple[str, ...]:
-    return tuple(cls.__dataclass_fields__)
+def _fields(cls: Any) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
