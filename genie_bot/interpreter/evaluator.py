@@ -257,7 +257,7 @@ class Evaluator:
         if node.conversion == ord("r"):
             self._charge(self._measure(value, "text").cost)
             value = repr(value)
-        spec = self._eval_JoinedStr(node.format_spec) if node.format_spec else ""
+        spec = self._eval_JoinedStr(node.format_spec) if isinstance(node.format_spec, ast.JoinedStr) else ""
         if not isinstance(value, (str, int, float, bool, type(None))) and spec:
             raise InterpreterError("format specs apply to numbers and text only")
         length = costs.str_length(value).chars + (costs.format_spec_width(spec) + costs.FLOAT_DIGITS if spec else 0)

@@ -12,7 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from . import costs
 from .costs import MAX_SEQUENCE, TooLarge

@@ -168,6 +168,6 @@ def _roles(reader: SettingsReader, env: Mapping[str, str]) -> dict[str, RoleSett
             temperature = per_role.number(role, base.temperature)
         else:  # a plain number is the responder's (the other roles parse, and stay at 0)
             temperature = reader.number("temperature", base.temperature) if role == "responder" else base.temperature
-        out[role] = dataclasses.replace(base, model=models.text(role, default_model), temperature=temperature,
+        out[role] = dataclasses.replace(base, model=models.text(role, default_model) or base.model, temperature=temperature,
                                         max_tokens=max_tokens.number(role, base.max_tokens, int))
     return out

@@ -22,8 +22,8 @@ def make_openai_client(settings: LLMSettings) -> openai.OpenAI:
     """The synchronous client for the settings' provider."""
     common: dict[str, Any] = {"timeout": settings.timeout, "max_retries": settings.max_retries}
     if settings.provider == "azure":
-        return openai.AzureOpenAI(azure_endpoint=settings.azure_endpoint, api_version=settings.api_version,
-                                  api_key=settings.api_key, **common)
+        common["azure_endpoint"] = settings.azure_endpoint  # None: AZURE_OPENAI_ENDPOINT
+        return openai.AzureOpenAI(api_version=settings.api_version, api_key=settings.api_key, **common)
     return openai.OpenAI(base_url=settings.base_url, api_key=settings.api_key, **common)
 
 

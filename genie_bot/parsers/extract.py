@@ -372,9 +372,9 @@ def number_with_noun(text: str, f: Field) -> float | None:
     for match in re.finditer(r"(\d+(?:\.\d+)?|[a-z]+(?: [a-z]+)?)\s+([a-z]+)", t):
         head, noun = match.groups()
         if noun in keywords or noun.rstrip("s") in keywords:
-            value = numbers(head.split()[-1]) or numbers(head)
-            if value:
-                return value[-1]
+            values = numbers(head.split()[-1]) or numbers(head)
+            if values:
+                return values[-1]
     for match in re.finditer(r"\b([a-z]+)\s+(?:(?:at|from|with|on|number|no\.?)\s+){0,2}#?\s*(\d+)\b", t):
         noun, digits = match.groups()
         if noun in keywords or noun.rstrip("s") in keywords:

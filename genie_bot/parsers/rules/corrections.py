@@ -19,7 +19,7 @@ from ...spec import NA, Field
 from ...state import DialogueState, WorksheetInstance
 from .. import dates, enums, extract
 from .about import stated_values
-from .fields import has_pattern, is_free_text
+from .fields import has_pattern, is_free_text, pattern_of
 from .reading import Reading
 from .records import record_value, table_of
 from .values import typed
@@ -188,8 +188,8 @@ def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, on
         found = dates.find_times(text) if kind == "time" else dates.find_dates(text, reading.today)
         return typed(reading, f, text, whole_answer=False, instance=instance) if found and named else None
     if kind == "str" and has_pattern(f):
-        found = extract.pattern_values(text, f.validation.pattern)
-        return found[0] if found else None
+        values = extract.pattern_values(text, pattern_of(f))
+        return values[0] if values else None
     if is_free_text(f):
         return stated_values(reading).get(f.name)
     return None
