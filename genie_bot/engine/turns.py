@@ -198,7 +198,9 @@ class TurnRunner:
         return _Context(claim, loaded, state, session.state is None, drops, trace, gates)
 
     def _gate(self, ctx: _Context, clicked: PendingRow | None = None) -> ConfirmationGate:
-        gate = ConfirmationGate(ctx.loaded.agent.runtime.executor, self.db, self.engine_id, self.clock, ctx.user,
+        executor = ctx.loaded.agent.runtime.executor
+        assert isinstance(executor, LocalApiExecutor), "the engine's agents call their own api.py"
+        gate = ConfirmationGate(executor, self.db, self.engine_id, self.clock, ctx.user,
                                 self.config.confirmation.owner_only, ctx.claim.open_actions, clicked, ctx.key,
                                 self.record_retry_seconds, self.sleep)
         ctx.gates.append(gate)

@@ -151,7 +151,8 @@ def _described_values(text: str, f: Field, ignore: AbstractSet[str] = frozenset(
     member uses ("course" for changing a course or joining a full course's waitlist) chooses none."""
     said = {v: content_words(f"{v} {f.value_descriptions.get(v, '')}") for v in f.values}
     words = {w for w in _chosen_words(text) if len(w) > 2}  # "messed up" says nothing of credits that "show up"
-    words -= set.intersection(*said.values()) if len(said) > 1 else set()
+    every = list(said.values())
+    words -= every[0].intersection(*every[1:]) if len(every) > 1 else set()
     names = {v: content_words(v) for v in f.values}
     described = {v: content_words(f.value_descriptions.get(v, "")) - names[v] - ignore for v in f.values}
     hits = {v: name_weight * len(words & names[v]) + len(words & (described[v] - set().union(

@@ -102,7 +102,7 @@ def _without_formatted_values(text: str, others: list[Field]) -> str:
     the name with "Alex Kim"; the email is read as the email)."""
     for g in others:
         if has_pattern(g):
-            for value in extract.pattern_values(text, g.validation.pattern):  # with the comma before it
+            for value in extract.pattern_values(text, pattern_of(g)):  # with the comma before it
                 text = re.sub(rf"[,;:]?\s*{re.escape(value)}", lambda m: " " * len(m.group(0)), text)
     return text
 

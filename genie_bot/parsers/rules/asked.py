@@ -144,7 +144,7 @@ def _skipped_for_later(reading: Reading, f: Field, instance: WorksheetInstance) 
              if g.kind == "input" and g is not f and instance.values.get(g.name) is None
              and field_applies(reading.spec, reading.state, instance, g, reading.today)]
     formatted = [g for g in later if has_pattern(g)]
-    values = [v for g in formatted for v in extract.pattern_values(reading.text, g.validation.pattern)]
+    values = [v for g in formatted for v in extract.pattern_values(reading.text, pattern_of(g))]
     if not values:
         return []
     rest = reading.text

@@ -159,7 +159,7 @@ def _held_elsewhere(reading: Reading, f: Field, instance: WorksheetInstance) -> 
     held = [i.values.get(f.name) for i in reading.state.of_worksheet(instance.worksheet, open_only=False)
             if i.values.get(f.name) not in (None, NA)]  # its own record too: named again, it is no change
     names = reading.knowledge.record_names(table) if reading.knowledge is not None and table else None
-    if names is None:
+    if names is None or table is None:
         return False
     held_records = [h if isinstance(h, dict) else next((m.record for m in names.find(str(h))), None) for h in held]
     return any(m.record in held_records for m in reading.mentions(table))

@@ -57,8 +57,8 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         value = first_accepted(reading.spec, reading.state, instance, f, readings, reading.today)
         accepted = value_problem(reading.spec, reading.state, instance, f, value, reading.today) is None
         if vague and accepted:  # "next week" is no day, but can be said to be too late
-            said = " ".join(reading.text[s:e] for s, e in spans[:1])
-            reading.problem = f"Which day exactly? “{said.strip()}” is more than one day (an approximate day is fine)."
+            phrase = " ".join(reading.text[s:e] for s, e in spans[:1])
+            reading.problem = f"Which day exactly? “{phrase.strip()}” is more than one day (an approximate day is fine)."
             return None
         return value
     if table_of(reading.spec, f) is not None:

@@ -199,7 +199,7 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
         if number is None and same_kind.get(kind, 0) == 1:
             number = _only_free_number(reading)  # "a table for 4 at 7pm": the one number that is nothing else
         value = None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)
-        if value is None or not _accepted(reading, f, instance, value):
+        if number is None or value is None or not _accepted(reading, f, instance, value):
             return None
         reading.take_number(number)
         return value
