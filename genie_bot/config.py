@@ -3,7 +3,9 @@
 Every problem is reported with ``file:line:col`` (all of them at once, like the spec loader),
 so a bad deployment fails at start with a message that says where to look. Secrets may be
 left out of the file and given in the environment instead (see :data:`ENV_OVERRIDES`).
-Relative paths in the file (agent directories, a SQLite database) are relative to the file.
+Relative paths in the file (agent directories, a SQLite database, a log file) are relative to
+the directory of the file, wherever the command runs; a relative SQLite path in ``DATABASE_URL``
+is relative to the working directory, as for any program that reads that variable.
 """
 
 from __future__ import annotations
@@ -171,6 +173,20 @@ class Config:
         return user_id in self.admins.get(platform, frozenset())
 
 
+def environment_database_url(environ: Mapping[str, str] | None = None) -> str | None:
+    """``DATABASE_URL`` as the engine uses it (``postgresql://`` means psycopg 3), or None when unset:
+    what ``db upgrade`` and ``sessions`` read when no genie.yaml is given."""
+    url = (os.environ if environ is None else environ).get("DATABASE_URL")
+    return with_driver(url) if url else None
+
+
+def with_driver(url: str) -> str:
+    """``url`` with the supported PostgreSQL driver (psycopg 3) named; other URLs as they are."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
 def load_config(path: str | Path, environ: Mapping[str, str] | None = None,
                 llm_overrides: Mapping[str, Any] | None = None) -> Config:
     """Read ``path``, apply environment overrides, and validate; raise :class:`ConfigInvalid`.
@@ -230,7 +246,7 @@ class _ConfigReader:
                 continue
             if keys[0] == "platforms" and not isinstance(self.data.get("platforms", {}).get(keys[1]), dict):
                 continue
-            target = self.data
+            target: Any = self.data  # the YAML's mappings, changed in place
             for key in keys[:-1]:
                 child = target.get(key)
                 if child is None:
@@ -249,9 +265,8 @@ class _ConfigReader:
             database.problem("url", "database.url must be a URL such as sqlite:///var/genie.sqlite3 "
                                     "or postgresql+psycopg://user@host/db")
             return DEFAULT_DATABASE_URL
-        if url.startswith("postgresql://") or url.startswith("postgres://"):
-            url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3 is the supported driver
-        elif not (url.startswith("sqlite") or url.startswith("postgresql+psycopg")):
+        url = with_driver(url)
+        if not (url.startswith("sqlite") or url.startswith("postgresql+psycopg")):
             database.problem("url", "only SQLite (sqlite:///path) and PostgreSQL "
                                     "(postgresql+psycopg://...) databases are supported")
         prefix = "sqlite:///"
@@ -280,7 +295,7 @@ class _ConfigReader:
             if not (path / "agent.yaml").is_file():
                 section.problem(name, f"agent '{name}': no agent.yaml in {path}")
             destructive = entry.data.get("destructive_apis", []) if entry is not None else []
-            if not isinstance(destructive, list) or not all(isinstance(d, str) for d in destructive):
+            if entry is not None and not (isinstance(destructive, list) and all(isinstance(d, str) for d in destructive)):
                 entry.problem("destructive_apis", "destructive_apis must be a list of API function names")
                 destructive = []
             agents[str(name)] = AgentConfig(str(name), path, frozenset(destructive))
@@ -392,5 +407,5 @@ def _item_loc(items: list, index: int) -> Loc | None:
     return items.item_locs[index] if isinstance(items, LocatedList) else None
 
 
-def _fields(cls: type) -> tuple[str, ...]:
-    return tuple(cls.__dataclass_fields__)
+def _fields(cls: Any) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))

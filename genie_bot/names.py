@@ -42,7 +42,7 @@ def closest(name: str, choices: Iterable[str]) -> str | None:
 
 def snake_case(name: str) -> str:
     """``BookRestaurant`` -> ``book_restaurant``."""
-    out = []
+    out: list[str] = []
     for i, ch in enumerate(name):
         if ch.isupper() and i and (not name[i - 1].isupper() or (i + 1 < len(name) and name[i + 1].islower())):
             if out and out[-1] != "_":

@@ -122,6 +122,7 @@ def record_text(record: dict[str, Any], table: str = "") -> str:
 
 def _answer_line(spec: AgentSpec, state: DialogueState) -> str:
     answer = state.answer
+    assert answer is not None, "only a state with a knowledge answer has its line"
     table = answer.table or (next(iter(spec.knowledge)) if len(spec.knowledge) == 1 else "")
     params = "".join(f", {k}={formal_value(v)}" for k, v in answer.params.items())
     line = f"answer({answer.question!r}{params})"

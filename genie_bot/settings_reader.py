@@ -172,7 +172,7 @@ class SettingsReader:
         lists) keep their defaults, for the caller to read."""
         hints = typing.get_type_hints(cls)
         values = dict(given)
-        for f in dataclasses.fields(cls):
+        for f in dataclasses.fields(typing.cast(Any, cls)):  # a dataclass
             kinds = _kinds(hints[f.name])
             if f.name in given or not kinds or not kinds <= _PLAIN:
                 continue

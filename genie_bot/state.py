@@ -115,7 +115,7 @@ class DialogueState:
         return f"{base}_{max(used, default=-1) + 1}"
 
     def add_instance(self, worksheet: str, name: str | None = None, parent: tuple[str, str] | None = None,
-                     status: str = InstanceStatus.ACTIVE) -> WorksheetInstance:
+                     status: InstanceStatus = InstanceStatus.ACTIVE) -> WorksheetInstance:
         instance = WorksheetInstance(name=name or self.new_instance_name(worksheet), worksheet=worksheet,
                                      parent=parent, status=status, touched=self.tick())
         self.instances[instance.name] = instance

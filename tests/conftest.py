@@ -8,6 +8,7 @@ case they fail: CI must never pass by silently skipping the scale-out store.
 from __future__ import annotations
 
 import os
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -16,6 +17,14 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 WORKSHEETS = REPO / "worksheets"
 POSTGRES_URL = os.environ.get("GENIE_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def copied_example(root: Path) -> Path:
+    """deploy/genie.example.yaml copied to genie.yaml at ``root``, beside a link to the worksheets, as
+    the README has operators copy it to the repository root; returns the copy's path."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "worksheets").symlink_to(WORKSHEETS)
+    return Path(shutil.copy(REPO / "deploy" / "genie.example.yaml", root / "genie.yaml"))
 
 
 @pytest.fixture(autouse=True)

@@ -94,18 +94,31 @@ class DiscordAdapter:
         channel = self.client.get_partial_messageable(channel_id(notification.session_key))
         await self.poster.post(channel, [notification.reply], notification.event_id, notification.part)
 
+    @property
+    def _engine(self) -> Engine:
+        """The engine served, from ``start`` on (events arrive only after it)."""
+        assert self.engine is not None, "events arrive once the adapter started"
+        return self.engine
+
+    @property
+    def _bot(self) -> discord.ClientUser:
+        """The bot's user, known once logged in (events arrive only after it)."""
+        assert self.client.user is not None, "events arrive once the client is logged in"
+        return self.client.user
+
     # -- events ------------------------------------------------------------------------------------
     async def on_message(self, message: discord.Message) -> None:
         if typed_by_a_person(message):
             self._run(self._converse(message))
 
     async def on_genie_decision(self, interaction: discord.Interaction, action_id: str, decision: Decision) -> None:
+        assert self.clicks is not None, "clicks arrive once the adapter started"
         self._run(self.clicks.handle(interaction, action_id, decision))
 
     async def _converse(self, message: discord.Message) -> None:
         if not await self._for_bot(message):
             return
-        text = without_mention(message.content, self.client.user.id)
+        text = without_mention(message.content, self._bot.id)
         if not text and message.attachments:
             await message.channel.send(ATTACHMENTS_ONLY)
             return
@@ -122,25 +135,25 @@ class DiscordAdapter:
         if accepted is None:
             return  # delivered before (a gateway replay)
         async with channel.typing():
-            replies = await self.engine.replies_of(accepted)
-        await deliver(self.engine, key, accepted.event_id, self.poster.post(channel, replies, accepted.event_id))
+            replies = await self._engine.replies_of(accepted)
+        await deliver(self._engine, key, accepted.event_id, self.poster.post(channel, replies, accepted.event_id))
 
     async def _for_bot(self, message: discord.Message) -> bool:
-        for_bot = is_for_bot(message, self.client.user)
-        if for_bot is None:  # a thread someone else opened: the bot's once it answered there
-            return await self.threads.answers_in(message.channel, self.engine)
-        return for_bot
+        for_bot = is_for_bot(message, self._bot)
+        if for_bot is None and isinstance(message.channel, discord.Thread):  # a thread someone else opened:
+            return await self.threads.answers_in(message.channel, self._engine)  # the bot's once it answered there
+        return bool(for_bot)
 
     async def _record(self, key: SessionKey, message: discord.Message, text: str) -> Accepted | None:
         """Record ``message`` in the engine (None: recorded before), trying again while it cannot;
         raises the last failure when every try failed."""
         for wait in self.record_retry_seconds:
             try:
-                return await self.engine.accept_message(key, str(message.author.id), text, str(message.id), message.id)
+                return await self._engine.accept_message(key, str(message.author.id), text, str(message.id), message.id)
             except Exception:  # noqa: BLE001 - e.g. the database is restarting
                 log.warning("could not record message %s; trying again in %.1f s", message.id, wait)
                 await asyncio.sleep(wait)
-        return await self.engine.accept_message(key, str(message.author.id), text, str(message.id), message.id)
+        return await self._engine.accept_message(key, str(message.author.id), text, str(message.id), message.id)
 
     def _run(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

@@ -28,7 +28,7 @@ from genie_bot.engine import Accepted, ClickOutcome, Decision, Engine, Reply
 
 from .poster import Poster
 from .render import settled
-from .sessions import session_key
+from .sessions import channel_of, session_key
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ class DecisionClicks:
             accepted = await self._record(interaction, action_id, decision)
             if accepted is None:
                 return
-            async with interaction.channel.typing():
+            async with channel_of(interaction).typing():
                 replies = await self.engine.replies_of(accepted)
         finally:
             self._handling.discard(action_id)  # its outcome is known: another click gets the engine's answer
@@ -65,16 +65,17 @@ class DecisionClicks:
     async def _settle_and_post(self, interaction: discord.Interaction, action_id: str, line: str,
                                replies: list[Reply]) -> None:
         """The clicked card (and any other card of the action) shows the outcome; the replies follow."""
+        assert interaction.message is not None, "a decision is clicked on a message"
         embed, view = settled(interaction.message, line)
         await interaction.edit_original_response(embed=embed, view=view)
         await self.poster.settle(action_id, line, clicked=interaction.message.id)
-        await self.poster.post(interaction.channel, replies, str(interaction.id))
+        await self.poster.post(channel_of(interaction), replies, str(interaction.id))
 
     async def _record(self, interaction: discord.Interaction, action_id: str, decision: Decision) -> Accepted | None:
         """Record the click, then answer Discord (defer). None when there is no turn to run: the click
         could not be recorded (its clicker is asked to try again), or it was seen before."""
         try:
-            accepted = await self.engine.accept_action(session_key(interaction.channel), str(interaction.user.id),
+            accepted = await self.engine.accept_action(session_key(channel_of(interaction)), str(interaction.user.id),
                                                        action_id, decision, str(interaction.id), interaction.id)
         except Exception:  # noqa: BLE001 - the clicker must hear back
             log.exception("could not record the click on %s", action_id)

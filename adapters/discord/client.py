@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from .settings import AUTO, DiscordSettings
+from .settings import DiscordSettings
 
 
 def intents() -> discord.Intents:
@@ -31,6 +31,7 @@ def build_client(settings: DiscordSettings, **options: Any) -> discord.Client:
     options.setdefault("allowed_mentions", discord.AllowedMentions.none())
     if settings.shard_count is None:
         return discord.Client(intents=intents(), **options)
-    shard_count = None if settings.shard_count == AUTO else settings.shard_count
-    shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
-    return discord.AutoShardedClient(intents=intents(), shard_count=shard_count, shard_ids=shard_ids, **options)
+    shard_count = settings.shard_count if isinstance(settings.shard_count, int) else None  # None: AUTO
+    if settings.shard_ids is not None:
+        options["shard_ids"] = list(settings.shard_ids)
+    return discord.AutoShardedClient(intents=intents(), shard_count=shard_count, **options)

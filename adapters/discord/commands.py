@@ -17,7 +17,7 @@ from genie_bot.engine import Engine
 from genie_bot.engine.admin import SUBCOMMANDS, Caller, run_admin_command
 
 from .render import MESSAGE_LIMIT
-from .sessions import PLATFORM, session_key
+from .sessions import PLATFORM, channel_of, session_key
 from .settings import DiscordSettings
 
 
@@ -57,7 +57,7 @@ class GenieCommands(app_commands.Group, name="genie", description="Genie task as
         await interaction.response.defer(ephemeral=True, thinking=True)
         manages_server = interaction.permissions.manage_guild
         caller = Caller(PLATFORM, str(interaction.user.id), self.settings.allow_manage_server_admins and manages_server)
-        text = await run_admin_command(self.engine, caller, session_key(interaction.channel), command)
+        text = await run_admin_command(self.engine, caller, session_key(channel_of(interaction)), command)
         for piece in split_message(text, MESSAGE_LIMIT):
             await interaction.followup.send(piece, ephemeral=True)
 

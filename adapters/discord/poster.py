@@ -13,6 +13,7 @@ settles an action settles every card of it this process showed.
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Any
 
 import discord
 
@@ -39,8 +40,10 @@ class Poster:
         """Send ``replies`` (those of ``event_id``, numbered from ``first_part``), each message with its nonce."""
         for part, reply in enumerate(replies, start=first_part):
             for piece, message in enumerate(outgoing(reply)):
-                sent = await channel.send(content=message.content, embed=message.embed, view=message.view,
-                                          nonce=None if event_id is None else nonce(event_id, part, piece))
+                given: dict[str, Any] = {"embed": message.embed, "view": message.view,
+                         "nonce": None if event_id is None else nonce(event_id, part, piece)}
+                sent = await channel.send(content=message.content,
+                                          **{name: value for name, value in given.items() if value is not None})
                 if isinstance(sent.channel, discord.Thread):
                     self.threads.add(sent.channel.id)
                 if message.view is not None and reply.pending_action is not None:

@@ -14,12 +14,16 @@ mentioned it in), as a Slack thread is.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import discord
 
 from genie_bot.engine import SessionKey
 
 from .render import clip
+
+if TYPE_CHECKING:
+    from discord.abc import MessageableChannel
 
 PLATFORM = "discord"
 TYPED = frozenset({discord.MessageType.default, discord.MessageType.reply})
@@ -28,7 +32,14 @@ DM_WORKSPACE = "dm"
 THREAD_NAME_LIMIT = 100
 DEFAULT_THREAD_NAME = "Conversation with genie"
 
-def session_key(channel: discord.abc.Messageable) -> SessionKey:
+def channel_of(interaction: discord.Interaction) -> MessageableChannel:
+    """The channel a /genie command or a click came from (Discord sends both only from one)."""
+    channel = interaction.channel
+    assert channel is not None and not isinstance(channel, (discord.ForumChannel, discord.CategoryChannel))
+    return channel
+
+
+def session_key(channel: MessageableChannel) -> SessionKey:
     """The session a channel or thread holds."""
     if isinstance(channel, discord.Thread):
         return SessionKey(PLATFORM, str(channel.guild.id), str(channel.parent_id), str(channel.id))

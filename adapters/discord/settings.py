@@ -68,7 +68,7 @@ def _ids(reader: SettingsReader, key: str) -> tuple[int, ...] | None:
     if None in numbers:
         reader.problem(key, f"'{key}' must be a list of numbers, e.g. [\"112233445566778899\"]")
         return None
-    return tuple(numbers)
+    return tuple(n for n in numbers if n is not None)
 
 
 def _shard_count(reader: SettingsReader) -> int | Literal["auto"] | None:

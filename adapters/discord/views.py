@@ -13,6 +13,7 @@ A click is handed to the adapter as the client event ``genie_decision`` (``on_ge
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
@@ -37,8 +38,9 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button],
         self.action_id = action_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> DecisionButton:
+        assert isinstance(item, discord.ui.Button), "a decision is a button"
         return cls(Decision(match["decision"]), match["action_id"], label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -77,6 +79,7 @@ def disabled_view(message: discord.Message) -> discord.ui.View:
     """
     view = discord.ui.View.from_message(message, timeout=None)
     for item in view.children:
-        item.disabled = True
+        if isinstance(item, (discord.ui.Button, discord.ui.Select)):
+            item.disabled = True
     view.stop()
     return view

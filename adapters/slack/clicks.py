@@ -45,12 +45,14 @@ class Click:
         """The click ``action`` of a ``block_actions`` payload ``body``."""
         container = body.get("container") or {}
         message = body.get("message")
+        clicked = ACTION_ID.match(action["action_id"])
+        assert clicked is not None, "the app routes only these action ids here"
         channel = (body.get("channel") or {}).get("id") or container.get("channel_id", "")
         ts = message["ts"] if message else container.get("message_ts", "")
         thread_ts = message.get("thread_ts") if message else container.get("thread_ts")
         return cls(key=session_key(body["team"]["id"], channel, ts, thread_ts),
                    user=body["user"]["id"], pending_action=action["value"],
-                   decision=Decision(ACTION_ID.match(action["action_id"]).group(1)),
+                   decision=Decision(clicked.group(1)),
                    event_id=f"click:{body['trigger_id']}", sequence=sequence(action["action_ts"]),
                    channel=channel, card_ts=message["ts"] if message else None,
                    card=message.get("blocks", []) if message else [])

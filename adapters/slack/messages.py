@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -147,10 +148,13 @@ class MessageTurns:
         text = to_plain(message.raw_text, self.bot_user_id, names)
         return await self.engine.accept_message(message.key, message.user, text, message.event_id, message.sequence)
 
-    async def run(self, message: Incoming, accepted: Accepted) -> None:
-        """Run the turn of ``message`` (recorded and acknowledged) and post its replies."""
+    async def run(self, message: Incoming, accepted: Accepted,
+                  place_turn: AbstractAsyncContextManager[Any] | None = None) -> None:
+        """Run the turn of ``message`` (recorded and acknowledged) and post its replies; ``place_turn``:
+        its place's turn, already taken (released once the placeholder is posted)."""
         place = Place.of(message.key)
-        answered = await answer_with_placeholder(self.engine, self.poster, self.in_order, place, accepted)
+        answered = await answer_with_placeholder(self.engine, self.poster, place_turn or self.in_order.turn(place),
+                                                 place, accepted)
         if answered is not None:
             replies, placeholder = answered
             await deliver(self.engine, message.key, accepted.event_id,
@@ -158,28 +162,33 @@ class MessageTurns:
 
     async def look_up_and_run(self, message: Incoming) -> None:
         """For a message in a thread not known to be the bot's (already acknowledged): read the thread's
-        history, and if the bot takes part in it, record the message and run its turn."""
-        if not await self.threads.look_up(message.key.channel, message.key.thread, self.bot_user_id):
-            return
-        if message.attachments_only:
-            await self.explain_attachments(message)
-            return
-        accepted = await self.accept(message)
-        if accepted is not None:
-            await self.run(message, accepted)
+        history, and if the bot takes part in it, record the message and run its turn.
+
+        The message takes its place's turn on arrival, so its placeholder keeps its place among the
+        thread's messages however long the look-up and its recording take."""
+        async with AsyncExitStack() as place_turn:
+            await place_turn.enter_async_context(self.in_order.turn(Place.of(message.key)))
+            if not await self.threads.look_up(message.key.channel, message.key.thread, self.bot_user_id):
+                return
+            if message.attachments_only:
+                await self.explain_attachments(message)
+                return
+            accepted = await self.accept(message)
+            if accepted is not None:
+                await self.run(message, accepted, place_turn.pop_all())
 
     async def explain_attachments(self, message: Incoming) -> None:
         """Answer a message of files and no words: the agent reads only text."""
         await self.poster.post(Place.of(message.key), [Reply(ATTACHMENTS_ONLY)])
 
 
-async def answer_with_placeholder(engine: Engine, poster: Poster, in_order: InOrder, place: Place,
-                                  accepted: Accepted) -> tuple[list[Reply], str | None] | None:
+async def answer_with_placeholder(engine: Engine, poster: Poster, place_turn: AbstractAsyncContextManager[Any],
+                                  place: Place, accepted: Accepted) -> tuple[list[Reply], str | None] | None:
     """Run the turn of ``accepted`` while its "thinking" placeholder is posted (in arrival order per
-    place). Returns its replies and the placeholder they replace; None if the turn failed, in which
-    case the apology has replaced the placeholder."""
+    place: holding ``place_turn``). Returns its replies and the placeholder they replace; None if the
+    turn failed, in which case the apology has replaced the placeholder."""
     turn = asyncio.ensure_future(engine.replies_of(accepted))
-    async with in_order.turn(place):
+    async with place_turn:
         placeholder = await poster.placeholder(place, accepted.event_id)
     try:
         return await turn, placeholder

@@ -60,7 +60,7 @@ class Poster:
                    event_id: str | None = None, first_part: int = 0) -> None:
         """Post ``replies`` (those of ``event_id``, numbered from ``first_part``), the first message
         replacing ``placeholder``."""
-        messages = [(message, reply_metadata(event_id, part, piece) if event_id else None)
+        messages: Numbered = [(message, reply_metadata(event_id, part, piece) if event_id else None)
                     for part, reply in enumerate(replies, start=first_part)
                     for piece, message in enumerate(reply_messages(reply))]
         await self._send(place, messages, placeholder)
@@ -69,7 +69,7 @@ class Poster:
         """Post reply ``part`` of ``event_id`` again from the outbox: only its messages not in the
         conversation yet, the first one replacing the event's placeholder if it is still there."""
         found = await receipts(self.client, place, event_id)
-        missing = [(message, reply_metadata(event_id, part, piece))
+        missing: Numbered = [(message, reply_metadata(event_id, part, piece))
                    for piece, message in enumerate(reply_messages(reply)) if not found.posted(part, piece)]
         await self._send(place, missing, found.placeholder)  # a reply with nothing to say deletes it
 
@@ -78,10 +78,8 @@ class Poster:
             await self.client.chat_delete(channel=place.channel, ts=placeholder)
 
     async def update(self, channel: str, ts: str, message: SlackMessage, metadata: dict | None = None) -> None:
-        await self.client.chat_update(channel=channel, ts=ts, text=message.text, **_blocks(message),
-                                      **({"metadata": metadata} if metadata else {}))
-        if message.action_id:
-            await self._shown(message, channel, ts)
+        await self.client.chat_update(channel=channel, ts=ts, text=message.text, **_blocks(message, metadata))
+        await self._shown(message, channel, ts)
 
     async def settle(self, action_id: str, outcome: str, card: tuple[str, str, list[Block]] | None) -> None:
         """Every card of ``action_id`` ends with ``outcome`` (mrkdwn) instead of its buttons: ``card``
@@ -100,19 +98,20 @@ class Poster:
             await self.update(place.channel, placeholder, *messages.pop(0))
         for message, metadata in messages:
             ts = await self._post(place, message, metadata)
-            if message.action_id:
-                await self._shown(message, place.channel, ts)
+            await self._shown(message, place.channel, ts)
 
     async def _shown(self, card: SlackMessage, channel: str, ts: str) -> None:
-        """``card`` is live at ``ts``: the cards of its action shown before lose their buttons."""
+        """``card`` is live at ``ts``: the cards of its action shown before lose their buttons (a message
+        that is no card changes nothing)."""
+        if card.action_id is None:
+            return
         for old_channel, old_ts, blocks in self.cards.shown(card.action_id, channel, ts, card.blocks or []):
             await self.update(old_channel, old_ts, SlackMessage(SHOWN_AGAIN, settled_card(blocks, SHOWN_AGAIN)))
 
     async def _post(self, place: Place, message: SlackMessage, metadata: dict | None = None) -> str:
         await self.pacer.wait(place.channel)
         response = await self.client.chat_postMessage(channel=place.channel, thread_ts=place.thread_ts,
-                                                      text=message.text, **_blocks(message),
-                                                      **({"metadata": metadata} if metadata else {}))
+                                                      text=message.text, **_blocks(message, metadata))
         if place.thread_ts:
             self.threads.add(place.channel, place.thread_ts)
         return response["ts"]
@@ -138,5 +137,6 @@ class LiveCards:
         return self._cards.pop(action_id, [])
 
 
-def _blocks(message: SlackMessage) -> dict[str, list]:
-    return {"blocks": message.blocks} if message.blocks else {}
+def _blocks(message: SlackMessage, metadata: dict | None = None) -> dict[str, Any]:
+    """The optional arguments of a message: its blocks, its metadata."""
+    return ({"blocks": message.blocks} if message.blocks else {}) | ({"metadata": metadata} if metadata else {})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable
 from typing import Any
 
 from genie_bot.keyed_locks import KeyedLocks
@@ -17,8 +17,8 @@ class Background:
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task] = set()
 
-    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        task = asyncio.create_task(work, name=name)
+    def spawn(self, work: Awaitable[Any], name: str) -> None:
+        task = asyncio.create_task(_awaited(work), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._done)
 
@@ -47,3 +47,8 @@ class InOrder(KeyedLocks):
     """
 
     turn = KeyedLocks.hold
+
+
+async def _awaited(work: Awaitable[Any]) -> None:
+    """``work`` as a coroutine, which a task needs (slack_bolt types ``respond(...)`` as any awaitable)."""
+    await work

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 from collections import OrderedDict
 
 from slack_sdk.errors import SlackApiError
@@ -61,7 +62,8 @@ class BotThreads:
             log.warning("cannot read thread %s/%s to see whether it is the bot's: %s", channel, thread_ts,
                         exc.response.get("error"))
             return False
-        mine = any(message.get("user") == bot_user_id for message in history.get("messages", []))
+        messages: list[dict[str, Any]] = history.get("messages", [])
+        mine = any(message.get("user") == bot_user_id for message in messages)
         if self.known(channel, thread_ts) is None:  # the bot may have posted there meanwhile
             self._remember((channel, thread_ts), mine)
         return self.known(channel, thread_ts) or mine

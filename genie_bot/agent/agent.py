@@ -58,10 +58,13 @@ class Agent:
     def __init__(self, spec: AgentSpec, parser: Parser | None = None, responder: Responder | None = None,
                  executor: ApiExecutor | None = None, clock: Callable[[], dt.datetime] = dt.datetime.now):
         self.spec = spec
-        offline = offline_components(spec, clock) if parser is None or responder is None or executor is None else None
-        self.parser = parser or offline.parser
-        self.responder = responder or offline.responder
-        self.runtime = Runtime(spec, executor or LocalApiExecutor(spec, knowledge=offline.knowledge), clock)
+        if parser is None or responder is None or executor is None:
+            offline = offline_components(spec, clock)
+            parser, responder = parser or offline.parser, responder or offline.responder
+            executor = executor or LocalApiExecutor(spec, knowledge=offline.knowledge)
+        self.parser = parser
+        self.responder = responder
+        self.runtime = Runtime(spec, executor, clock)
 
     @classmethod
     def from_components(cls, components: AgentComponents) -> "Agent":
@@ -76,10 +79,9 @@ class Agent:
         """The opening message: the agent's greeting and, when a new session already has a
         question (a ``start`` worksheet), that question."""
         hello = (self.spec.greeting or f"Hi! {self.spec.description}").strip()
-        acts = state.last_acts if state is not None else []
-        if not acts:
+        if state is None or not state.last_acts:
             return hello
-        question = self.responder.respond(self.spec, state, acts, "", Parse("", source="opening"))
+        question = self.responder.respond(self.spec, state, state.last_acts, "", Parse("", source="opening"))
         return f"{hello}\n\n{question}"
 
     def respond(self, state: DialogueState, text: str, executor: ApiExecutor | None = None) -> AgentReply:

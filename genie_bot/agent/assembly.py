@@ -68,9 +68,9 @@ def agent_components(spec: AgentSpec, settings: LLMSettings | None = None, *, cl
     has_documents = any(kb.source == "documents" for kb in spec.knowledge.values())
     knowledge = LLMKnowledge(spec, client, store, documents=DocumentIndex(spec) if has_documents else None,
                              today=lambda: clock().date()) if store or has_documents else None
-    recording = settings.record_dir is not None and settings.replay_dir is None
+    recording = settings.record_dir if settings.replay_dir is None else None
     parser = LLMParser(client, RuleParser(store), fast_path=settings.fast_path, max_worksheets=settings.max_worksheets,
-                       on_parse=TraceRecorder(settings.record_dir) if recording else None,
+                       on_parse=TraceRecorder(recording) if recording is not None else None,
                        constrained=settings.constrained)
     message = settings.describe()
     log.info(message)
@@ -106,6 +106,7 @@ def agent_builder(llm: LlmConfig, clock: Callable[[], dt.datetime] = dt.datetime
         offline = offline_components(spec, clock) if llm.parser != AUTO or llm.responder != AUTO else None
         parsing = automatic if llm.parser == AUTO else offline
         phrasing = automatic if llm.responder == AUTO else offline
+        assert parsing is not None and phrasing is not None, "each made above when it is used"
         agent = Agent(spec, parsing.parser, phrasing.responder, LocalApiExecutor(spec, knowledge=parsing.knowledge),
                       clock)
         if parser_hook is not None:

@@ -17,9 +17,11 @@ module            commands
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from . import agents, chat, console, genie, prompt, serve, sessions, star
+from .common import CommandFailed
 
 COMMAND_GROUPS = (agents, genie, serve, sessions, star, prompt, chat, console)
 
@@ -30,4 +32,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for group in COMMAND_GROUPS:
         group.register(commands)
     args = parser.parse_args(argv)
-    return args.handler(args)
+    try:
+        return args.handler(args)
+    except CommandFailed as exc:
+        print(exc, file=sys.stderr)
+        return exc.status

@@ -6,14 +6,16 @@ import argparse
 import datetime as dt
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..agent import Agent, LLMNotConfigured, llm_parser_for_replay
 from ..bench import DEFAULT_TRACE, bench_offline, bench_runtime
 from .llm_options import add_llm_arguments, llm_settings
-from ..replay import read_trace, recorded_parser, replay
+from ..replay import Parser, read_trace, recorded_parser, replay
 from ..runtime import LocalApiExecutor, Runtime
 from ..scenarios import run_scenario, scenario_files
 from ..spec import check_agent
+from ..state import DialogueState
 from .common import clock_for, load_spec
 
 
@@ -53,7 +55,7 @@ def _validate(args: argparse.Namespace) -> int:
     spec, errors = check_agent(args.agent_dir)
     for error in errors:
         print(error)
-    if errors:
+    if errors or spec is None:
         print(f"{len(errors)} problem(s) found", file=sys.stderr)
         return 1
     print(f"ok: {spec.summary()}")
@@ -62,6 +64,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     spec = load_spec(args.agent_dir)
+    parser: Parser
     if args.parser == "llm":
         try:
             parser = llm_parser_for_replay(spec, llm_settings(args), today=args.today)
@@ -73,7 +76,7 @@ def _replay(args: argparse.Namespace) -> int:
         agent = Agent(spec, clock=clock_for(args.today))
         runtime, parser = agent.runtime, recorded_parser
         if args.parser == "rules":
-            def parser(state, line):
+            def parser(state: DialogueState, line: dict[str, Any]) -> str:
                 return agent.parser.parse(spec, state, line.get("user", ""), agent.runtime.clock().date()).statements
     try:
         lines = read_trace(args.trace)

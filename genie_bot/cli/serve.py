@@ -10,19 +10,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.exc import OperationalError
+
 from ..adapters.base import Adapter
 from ..adapters.console import ConsoleAdapter
 from ..adapters.platforms import create_adapter
 from ..config import Config, ConfigInvalid, load_config
 from ..agent import settings_from_config
+from ..settings_reader import SettingsInvalid
 from ..engine import Engine
 from ..engine.agents import AgentsInvalid
 from ..engine.metrics_server import MetricsServer
 from ..engine.scheduler import start_scheduler
 from ..observability.logs import configure_logging
 from ..llm.settings import LLMSettingsInvalid
-from ..store import Database, SchemaOutdated, upgrade
+from ..store import SchemaOutdated, upgrade
 from .llm_options import add_llm_arguments, llm_overrides
+from .common import database_problem, deployment_database
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -33,7 +37,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     db = commands.add_parser("db", help="manage the engine's database")
     db_commands = db.add_subparsers(dest="db_command", required=True)
     up = db_commands.add_parser("upgrade", help="create the engine's tables or migrate them to this version")
-    up.add_argument("--config", type=Path, required=True, help="the deployment's genie.yaml")
+    up.add_argument("--config", type=Path, help="the deployment's genie.yaml (default: DATABASE_URL)")
     up.set_defaults(handler=_db_upgrade)
 
 
@@ -50,14 +54,10 @@ def _config(path: Path, llm_overrides: dict[str, Any] | None = None) -> Config |
 
 
 def _db_upgrade(args: argparse.Namespace) -> int:
-    config = _config(args.config)
-    if config is None:
-        return 2
-    db = Database(config.database_url)
-    try:
+    with deployment_database(args.config, check=False) as db:
+        if db.dialect == "sqlite":  # a new deployment's var/ directory
+            Path(db.engine.url.database or "").parent.mkdir(parents=True, exist_ok=True)
         before, after = upgrade(db)
-    finally:
-        db.dispose()
     print(f"{db.safe_url}: schema revision {before or '(none)'} -> {after}")
     return 0
 
@@ -72,6 +72,10 @@ def _run(args: argparse.Namespace) -> int:
 
 async def serve(config: Config) -> int:
     """Run the engine, its scheduler and the configured adapters until a signal (or console EOF)."""
+    stopping = asyncio.Event()
+    adapters = _adapters(config, stopping)
+    if adapters is None:
+        return 1
     engine = Engine(config)
     try:
         await engine.start(recover=False)  # recovery runs once the adapters can deliver what it says
@@ -83,17 +87,13 @@ async def serve(config: Config) -> int:
         print(exc, file=sys.stderr)
         await engine.stop()
         return 1
-    stopping = asyncio.Event()
+    except OperationalError as exc:  # the server is unreachable, or refuses us
+        print(database_problem(engine.db, exc), file=sys.stderr)
+        await engine.stop()
+        return 1
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
-    try:
-        adapters: list[Adapter] = [create_adapter(platform, config) for platform in config.platforms] or \
-            [ConsoleAdapter(stopping.set)]
-    except ValueError as exc:  # its settings are invalid
-        print(f"cannot start a configured platform: {exc}", file=sys.stderr)
-        await engine.stop()
-        return 1
     metrics = MetricsServer(engine, config.metrics.host, config.metrics.port) if config.metrics.enabled else None
     try:
         if metrics is not None:
@@ -120,3 +120,22 @@ async def serve(config: Config) -> int:
             scheduler.shutdown(wait=False)
         await engine.stop()
     return 0
+
+
+def _adapters(config: Config, stopping: asyncio.Event) -> list[Adapter] | None:
+    """The adapters of the configured platforms (a console when none is); None after printing every
+    problem of every platform's settings (all missing tokens at once, as ``validate`` does)."""
+    adapters: list[Adapter] = []
+    problems: list[str] = []
+    for platform in config.platforms:
+        try:
+            adapters.append(create_adapter(platform, config))
+        except SettingsInvalid as exc:
+            problems += [str(error) for error in exc.errors]
+        except ValueError as exc:
+            problems.append(f"platforms.{platform}: {exc}")
+    if problems:
+        for problem in problems:
+            print(f"cannot start a configured platform: {problem}", file=sys.stderr)
+        return None
+    return adapters or [ConsoleAdapter(stopping.set)]

@@ -1,6 +1,6 @@
 """``genie-bot sessions list|show|export``: what operators read of the conversations in the database.
 
-Reads the deployment's database (``--config genie.yaml``) and changes nothing. ``show`` prints
+Reads the deployment's database (``--config genie.yaml``, else ``DATABASE_URL``) and changes nothing. ``show`` prints
 every turn in full (message, statements, acts, reply, latencies, LLM use, errors): the
 database keeps content for ``scheduler.retention_days``, whatever the log redacts.
 ``export`` writes replay traces (see :mod:`.export`).
@@ -16,12 +16,11 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from ..config import ConfigInvalid, load_config
-from ..store import Database
 from ..store import pending as actions
 from ..store import sessions, traces
 from ..store.traces import TraceRow
 from ..observability.export import write_replay_trace
+from .common import deployment_database
 
 ALL_ACTION_STATUSES = tuple(actions.ActionStatus)
 _RELATIVE = re.compile(r"^(\d+)([mhd])$")
@@ -39,7 +38,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     show = sub.add_parser("show", help="a session's every turn: message, parse, acts, reply, latencies, errors")
     show.add_argument("key", help="the session key, as 'sessions list' prints it")
     show.add_argument("--json", action="store_true", help="one JSON object per turn")
-    show.add_argument("--config", type=Path, required=True, help="the deployment's genie.yaml")
+    show.add_argument("--config", type=Path, help="the deployment's genie.yaml (default: DATABASE_URL)")
     show.set_defaults(handler=_show)
 
     export = sub.add_parser("export", help="write sessions as replay traces for 'genie-bot replay --parser recorded'")
@@ -51,7 +50,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _filters(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, required=True, help="the deployment's genie.yaml")
+    parser.add_argument("--config", type=Path, help="the deployment's genie.yaml (default: DATABASE_URL)")
     parser.add_argument("--agent", help="only this agent's sessions")
     parser.add_argument("--since", type=since, help="active since: an ISO date or time (UTC), or 30m, 24h, 7d ago")
 
@@ -69,24 +68,9 @@ def since(text: str, now: dt.datetime | None = None) -> dt.datetime:
         raise argparse.ArgumentTypeError(f"'{text}' is neither an ISO date/time nor a duration like 24h") from None
 
 
-def _database(args: argparse.Namespace) -> Database | None:
-    try:
-        config = load_config(args.config)
-    except ConfigInvalid as exc:
-        print(exc, file=sys.stderr)
-        return None
-    return Database(config.database_url)
-
-
 def _list(args: argparse.Namespace) -> int:
-    db = _database(args)
-    if db is None:
-        return 2
-    try:
-        with db.read() as conn:
-            rows = sessions.listing(conn, args.agent, args.since, args.limit)
-    finally:
-        db.dispose()
+    with deployment_database(args.config) as db, db.read() as conn:
+        rows = sessions.listing(conn, args.agent, args.since, args.limit)
     print(f"{'updated (UTC)':19}  {'agent':12} {'status':7} {'turns':>5}  {'owner':12} key")
     for row in rows:
         live = "active" if row.state is not None else "closed"
@@ -97,16 +81,10 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    db = _database(args)
-    if db is None:
-        return 2
-    try:
-        with db.read() as conn:
-            row = sessions.load(conn, args.key)
-            turns = traces.for_session(conn, args.key)
-            pending = actions.of_session(conn, args.key, ALL_ACTION_STATUSES)
-    finally:
-        db.dispose()
+    with deployment_database(args.config) as db, db.read() as conn:
+        row = sessions.load(conn, args.key)
+        turns = traces.for_session(conn, args.key)
+        pending = actions.of_session(conn, args.key, ALL_ACTION_STATUSES)
     if row is None:
         print(f"no session {args.key!r} (see: genie-bot sessions list)", file=sys.stderr)
         return 1
@@ -151,23 +129,17 @@ def _export(args: argparse.Namespace) -> int:
     if bool(args.key) == bool(args.all):
         print("give a session key or --all", file=sys.stderr)
         return 2
-    db = _database(args)
-    if db is None:
-        return 2
     written = 0
-    try:
-        with db.read() as conn:
-            keys = [args.key] if args.key else [r.key for r in sessions.listing(conn, args.agent, args.since)]
-            for key in keys:
-                path, lines = write_replay_trace(args.out, key, traces.for_session(conn, key))
-                if not lines:
-                    path.unlink()
-                    print(f"{key}: no turn to export", file=sys.stderr)
-                    continue
-                days = sorted({line["today"] for line in lines})
-                print(f"{path}: {len(lines)} turn(s); replay: genie-bot replay AGENT_DIR {path} --parser recorded "
-                      f"--today {days[0]}" + (f" (the conversation spans {', '.join(days)})" if len(days) > 1 else ""))
-                written += 1
-    finally:
-        db.dispose()
+    with deployment_database(args.config) as db, db.read() as conn:
+        keys = [args.key] if args.key else [r.key for r in sessions.listing(conn, args.agent, args.since)]
+        for key in keys:
+            path, lines = write_replay_trace(args.out, key, traces.for_session(conn, key))
+            if not lines:
+                path.unlink()
+                print(f"{key}: no turn to export", file=sys.stderr)
+                continue
+            days = sorted({line["today"] for line in lines})
+            print(f"{path}: {len(lines)} turn(s); replay: genie-bot replay AGENT_DIR {path} --parser recorded "
+                  f"--today {days[0]}" + (f" (the conversation spans {', '.join(days)})" if len(days) > 1 else ""))
+            written += 1
     return 0 if written else 1

@@ -74,7 +74,8 @@ class AgentRegistry:
             return versions, []
 
     def _load(self, names: list[str]) -> tuple[dict[str, LoadedAgent], list[str]]:
-        loaded, errors = {}, []
+        loaded: dict[str, LoadedAgent] = {}
+        errors: list[str] = []
         for name in names:
             config = self.configs[name]
             spec, problems = check_agent(config.path)

@@ -115,6 +115,8 @@ class Engine:
         self._heartbeat: asyncio.Task | None = None
         self._adoption: asyncio.Task | None = None
         self._admission_watch: asyncio.Task | None = None
+        self._alive = False
+        """This process wrote its liveness row (so stopping removes it)."""
         self._started = time.monotonic()
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -123,6 +125,7 @@ class Engine:
         await self.in_db(check_schema, self.db)
         await self.in_db(self.registry.load)
         await self.in_db(self._beat)
+        self._alive = True
         self._heartbeat = asyncio.create_task(self._beating())
         self._admission_watch = asyncio.create_task(self.admission.watch())
         if recover:
@@ -134,7 +137,8 @@ class Engine:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         try:
-            await self.in_db(self._gone)
+            if self._alive:
+                await self.in_db(self._gone)
         except Exception:  # noqa: BLE001 - the others will presume this process dead a little later
             log.exception("could not remove this engine's liveness row")
         self._turn_pool.shutdown(wait=True)
@@ -371,7 +375,7 @@ class Engine:
                                                                                   key)
             if claim.busy:
                 return False
-            if outcome is None:
+            if claim.claimed is None or outcome is None:  # nothing ran
                 if not claim.wait_seconds:
                     return True
                 await asyncio.sleep(claim.wait_seconds)
@@ -381,14 +385,14 @@ class Engine:
                 return False
             self.turns_run += 1
             self.sessions_migrated += outcome.migrated
-            await self._deliver(claim.event, outcome.replies)
+            await self._deliver(claim.claimed.event, outcome.replies)
             if outcome.idle:
                 return True
 
     def _next_turn(self, key: str) -> tuple[Claim, TurnOutcome | None]:
         """Claim the session's next event and run it, in one worker thread (one hand-off per turn)."""
         claim = self.inbox.claim(key)
-        return claim, self.turns.run(claim) if claim.event is not None else None
+        return claim, self.turns.run(claim.claimed) if claim.claimed is not None else None
 
     async def _deliver(self, event: EventRow, replies: list[Reply]) -> None:
         future = self._waiters.get(event.pk)

@@ -57,7 +57,7 @@ _ABANDONED = "it could not be recorded, so nothing of this turn is kept"
 RECORD_RETRY_SECONDS = (0.05, 0.25, 1.0, 2.0)
 """Pauses between attempts to record the outcome of an API that ran: long enough to span a
 database restart, short enough for a turn."""
-_WHY = {
+_WHY: dict[str, str] = {
     ActionStatus.DONE: "it was already done",
     ActionStatus.EXECUTING: "it is already running",
     ActionStatus.CANCELLED: "it was cancelled",
@@ -161,10 +161,11 @@ class ConfirmationGate:
 
     def _earlier(self, instance: str, action: PendingRow | None) -> PendingRow | None:
         """The latest other action of this task that is running, or recently done."""
-        if self.session_key is None:
+        session_key = self.session_key
+        if session_key is None:
             return None
         now = self.clock()
-        rows = self._store(lambda conn: actions.of_session(conn, self.session_key,
+        rows = self._store(lambda conn: actions.of_session(conn, session_key,
                                                            (ActionStatus.EXECUTING, ActionStatus.DONE)))
         earlier = [a for a in rows if a.instance == instance and (action is None or a.id != action.id)
                    and (a.status == ActionStatus.EXECUTING or a.expires_at > now)]

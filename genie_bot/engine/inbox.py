@@ -32,15 +32,21 @@ from .types import Reply, SessionKey, replies_from_json
 
 
 @dataclass(frozen=True)
-class Claim:
-    """What the lease holder of a session may do next: run ``event`` of ``session`` (with the
-    session's ``open_actions``), or nothing yet (``busy``: another live process holds the lease;
-    ``wait_seconds``: the ordering window of the oldest waiting event is still open). An empty
-    claim means nothing is waiting."""
+class Claimed:
+    """An event to run now, the session it belongs to and the session's open actions."""
 
-    event: EventRow | None = None
-    session: SessionRow | None = None
+    event: EventRow
+    session: SessionRow
     open_actions: list[PendingRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What the lease holder of a session may do next: run ``claimed``, or nothing yet (``busy``:
+    another live process holds the lease; ``wait_seconds``: the ordering window of the oldest
+    waiting event is still open). An empty claim means nothing is waiting."""
+
+    claimed: Claimed | None = None
     busy: bool = False
     """Another live process holds the session's lease."""
     wait_seconds: float = 0.0
@@ -85,8 +91,10 @@ class Inbox:
                 return Claim(wait_seconds=(opens_at - now).total_seconds())
             event = waiting[0]
             events.start(conn, event)
-            return Claim(replace(event, attempts=event.attempts + 1), sessions.load(conn, session_key),
-                         actions.of_session(conn, session_key))
+            session = sessions.load(conn, session_key)
+            assert session is not None, "its lease was just acquired, on its row"
+            return Claim(Claimed(replace(event, attempts=event.attempts + 1), session,
+                                 actions.of_session(conn, session_key)))
 
     def replies(self, pk: tuple[str, str]) -> list[Reply] | None:
         """The replies of a finished event (whoever ran it), or None while it is not finished."""

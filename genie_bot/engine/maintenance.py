@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from ..config import Config
@@ -102,7 +103,7 @@ class Maintenance:
 
         expired = 0
         for key, ids in (await self.engine.in_db(find)).items():
-            titles = await self.engine.with_session(key, lambda conn, ids=ids: self._expire(conn, key, ids, now),
+            titles = await self.engine.with_session(key, partial(self._expire, key=key, ids=ids, now=now),
                                                     wait=False) or []
             for title in titles:
                 await self.engine.notify(SessionKey.parse(key), Reply(EXPIRED_NOTICE.format(title=title)), "expired")
@@ -122,7 +123,7 @@ class Maintenance:
 
     def _title(self, agent: str | None, worksheet: str) -> str:
         try:
-            ws = self.engine.registry.get(agent).spec.tasks.get(worksheet)
+            ws = self.engine.registry.get(agent).spec.tasks.get(worksheet) if agent else None
         except KeyError:
             ws = None
         return ws.description if ws and ws.description else worksheet.replace("_", " ")
@@ -140,7 +141,7 @@ class Maintenance:
 
         sent = 0
         for key in await self.engine.in_db(find):
-            text = await self.engine.with_session(key, lambda conn, key=key: self._reminder(conn, key, before, now),
+            text = await self.engine.with_session(key, partial(self._reminder, key=key, before=before, now=now),
                                                   wait=False)
             if text:
                 await self.engine.notify(SessionKey.parse(key), Reply(text), "reminder")

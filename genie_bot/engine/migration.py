@@ -54,7 +54,7 @@ _MISSING = object()
 def _converted(state: DialogueState, f: Field, ftype: FieldType, value: Any, today: dt.date) -> Any:
     if value is None or value == NA:
         return value
-    if ftype.kind == "list" and isinstance(value, list):
+    if ftype.kind == "list" and ftype.item is not None and isinstance(value, list):
         items = [_converted(state, f, ftype.item, v, today) for v in value]
         return _MISSING if any(v is _MISSING for v in items) else items
     if isinstance(value, InstanceRef):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 
 from ..acts import AskForConfirmation
@@ -23,7 +23,7 @@ from ..config import Config
 from ..errors import GenieError
 from ..observability import TurnObserver, TurnUsage, measuring
 from ..observability.observer import parse_source
-from ..runtime import ConfirmInstance
+from ..runtime import ConfirmInstance, LocalApiExecutor
 from ..state import DialogueState
 from ..store import Database
 from ..store import inbox as events
@@ -36,7 +36,7 @@ from ..store.traces import TraceRow, insert_trace
 from .agents import AgentRegistry, LoadedAgent
 from .confirmations import ConfirmationPlan, plan_confirmations, view_of
 from .gate import RECORD_RETRY_SECONDS, ConfirmationGate
-from .inbox import Claim
+from .inbox import Claimed
 from .migration import migrate_state
 from .types import ClickOutcome, Decision, Reply, replies_to_json
 
@@ -52,7 +52,7 @@ RAN_UNSAVED = ("{api} went through (reference {id}), but I could not save this c
 MAX_ATTEMPTS = 3
 """A message whose turn was cut short this many times (the process died each time) gets an apology."""
 
-_STATUS_TEXT = {
+_STATUS_TEXT: dict[str, str] = {
     ActionStatus.DONE: "That was already done.",
     ActionStatus.EXECUTING: "That is being done right now.",
     ActionStatus.CANCELLED: "That was cancelled.",
@@ -90,7 +90,7 @@ class _Result:
 class _Context:
     """What every kind of turn needs: the claim, the agent, the state it starts from."""
 
-    claim: Claim
+    claim: Claimed
     loaded: LoadedAgent
     state: DialogueState
     fresh: bool
@@ -129,7 +129,7 @@ class TurnRunner:
         self.sleep = sleep
 
     # -- entry point -----------------------------------------------------------------------------
-    def run(self, claim: Claim) -> TurnOutcome:
+    def run(self, claim: Claimed) -> TurnOutcome:
         started = time.perf_counter()
         usage = TurnUsage()
         gates: list[ConfirmationGate] = []
@@ -154,7 +154,7 @@ class TurnRunner:
             self.observer.finished(self._commit_failure(claim, exc, replies, started, unrecorded), usage)
             return TurnOutcome(replies)
 
-    def _commit_durably(self, claim: Claim, result: _Result, gates: list[ConfirmationGate]) -> bool:
+    def _commit_durably(self, claim: Claimed, result: _Result, gates: list[ConfirmationGate]) -> bool:
         """:meth:`_commit`, tried again while the store is away if a side effect ran in the turn."""
         ran = any(gate.ran for gate in gates)
         for pause in (*(self.record_retry_seconds if ran else ()), None):
@@ -170,14 +170,14 @@ class TurnRunner:
                 self.sleep(pause)
         raise AssertionError("unreachable")
 
-    def _turn(self, claim: Claim, started: float, gates: list[ConfirmationGate]) -> _Result:
+    def _turn(self, claim: Claimed, started: float, gates: list[ConfirmationGate]) -> _Result:
         ctx = self._context(claim, started, gates)
         if claim.event.kind == "message":
             return self._message(ctx)
         return self._action(ctx)
 
     # -- context ---------------------------------------------------------------------------------
-    def _context(self, claim: Claim, started: float, gates: list[ConfirmationGate]) -> _Context:
+    def _context(self, claim: Claimed, started: float, gates: list[ConfirmationGate]) -> _Context:
         session, event = claim.session, claim.event
         loaded = self.registry.get(session.agent)
         trace = TraceRow(session_key=session.key, kind=event.kind, outcome="ok", created_at=self.clock(),
@@ -198,7 +198,9 @@ class TurnRunner:
         return _Context(claim, loaded, state, session.state is None, drops, trace, gates)
 
     def _gate(self, ctx: _Context, clicked: PendingRow | None = None) -> ConfirmationGate:
-        gate = ConfirmationGate(ctx.loaded.agent.runtime.executor, self.db, self.engine_id, self.clock, ctx.user,
+        executor = ctx.loaded.agent.runtime.executor
+        assert isinstance(executor, LocalApiExecutor), "the engine's agents call their own api.py"
+        gate = ConfirmationGate(executor, self.db, self.engine_id, self.clock, ctx.user,
                                 self.config.confirmation.owner_only, ctx.claim.open_actions, clicked, ctx.key,
                                 self.record_retry_seconds, self.sleep)
         ctx.gates.append(gate)
@@ -268,7 +270,7 @@ class TurnRunner:
         return result
 
     # -- finishing ---------------------------------------------------------------------------------
-    def _finish(self, ctx: _Context, reply: AgentReply, gate: ConfirmationGate, settled: set[str] = frozenset(),
+    def _finish(self, ctx: _Context, reply: AgentReply, gate: ConfirmationGate, settled: Set[str] = frozenset(),
                 prefix: str | None = None, outcome: ClickOutcome | None = None, detail: str | None = None) -> _Result:
         started = time.perf_counter()
         plan = plan_confirmations(ctx.loaded, reply.state, reply.acts, ctx.claim.open_actions, session_key=ctx.key,
@@ -295,7 +297,7 @@ class TurnRunner:
         ctx.trace.outcome, ctx.trace.reply = "refused", text
         return _Result([Reply(text, outcome=ClickOutcome.REFUSED)], ctx.trace)
 
-    def _after_interruption(self, claim: Claim) -> _Result | None:
+    def _after_interruption(self, claim: Claimed) -> _Result | None:
         """A turn that runs again because the process running it died: report, never redo, a side effect."""
         if claim.event.attempts <= 1:
             return None
@@ -319,7 +321,7 @@ class TurnRunner:
         return None
 
     # -- writing -----------------------------------------------------------------------------------
-    def _commit(self, claim: Claim, result: _Result) -> bool:
+    def _commit(self, claim: Claimed, result: _Result) -> bool:
         """Save the turn; when no other event waits, give the lease back in the same transaction."""
         event = claim.event
         with self.db.write() as conn:
@@ -341,7 +343,7 @@ class TurnRunner:
             sessions.release(conn, claim.session.key, self.engine_id)
             return True
 
-    def _commit_failure(self, claim: Claim, exc: BaseException, replies: list[Reply], started: float,
+    def _commit_failure(self, claim: Claimed, exc: BaseException, replies: list[Reply], started: float,
                         unrecorded: dict[str, str]) -> TraceRow:
         """Answer a failed turn with ``replies`` and record why, and the outcome of any API that ran
         (``unrecorded``); the session's state is not touched."""

@@ -177,7 +177,7 @@ def compare_log(spec: AgentSpec, path: Path, clock: Callable[[], dt.datetime] = 
     """Replay one reference log through ``spec``'s agent and compare turn by turn."""
     reference_turns = read_log(path)
     runtime = Runtime(spec, clock=clock)
-    logged_result = next((c.result for t in reference_turns for c in t.api_calls), {})
+    logged_result: Any = next((c.result for t in reference_turns for c in t.api_calls), {})
     state = runtime.new_state()
     turns: list[TurnComparison] = []
     our_call: ApiRequest | None = None

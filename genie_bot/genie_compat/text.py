@@ -164,7 +164,8 @@ def _value(node: ast.expr, source: str) -> Any:
         return [_value(item, source) for item in node.elts]
     if isinstance(node, ast.Dict):
         return {_value(k, source) if k is not None else None: _value(v, source) for k, v in zip(node.keys, node.values)}
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, (int, float, complex)):
         return -node.operand.value
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         if node.func.id == "answer" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant):

@@ -174,7 +174,9 @@ class Evaluator:
     def _eval_Call(self, node: ast.Call) -> Any:
         func = self.eval(node.func)
         args = [self.eval(a) for a in node.args]
-        kwargs = {k.arg: self.eval(k.value) for k in node.keywords}
+        if any(k.arg is None for k in node.keywords):
+            raise InterpreterError("** in calls is not allowed")
+        kwargs = {k.arg: self.eval(k.value) for k in node.keywords if k.arg is not None}
         if isinstance(func, SafeFunction):
             if func.cost is not None:
                 self._charge(func.cost(*args, **kwargs))
@@ -204,6 +206,7 @@ class Evaluator:
             raise InterpreterError("** in dict literals is not allowed")
         out = {}
         for k, v in zip(node.keys, node.values):
+            assert k is not None, "** refused above"
             key = self.eval(k)
             self._charge(self._measure(key, "key").cost)
             out[key] = self.eval(v)
@@ -248,7 +251,7 @@ class Evaluator:
         return self.eval(node.body) if self._truth(self.eval(node.test)) else self.eval(node.orelse)
 
     def _eval_JoinedStr(self, node: ast.JoinedStr) -> str:
-        parts = [self.eval(part) if not isinstance(part, ast.Constant) else part.value for part in node.values]
+        parts = [self.eval(part) if not isinstance(part, ast.Constant) else str(part.value) for part in node.values]
         self._charge(costs.sequence_length(sum(map(len, parts)), "text"))
         return "".join(parts)
 
@@ -257,7 +260,7 @@ class Evaluator:
         if node.conversion == ord("r"):
             self._charge(self._measure(value, "text").cost)
             value = repr(value)
-        spec = self._eval_JoinedStr(node.format_spec) if node.format_spec else ""
+        spec = self._eval_JoinedStr(node.format_spec) if isinstance(node.format_spec, ast.JoinedStr) else ""
         if not isinstance(value, (str, int, float, bool, type(None))) and spec:
             raise InterpreterError("format specs apply to numbers and text only")
         length = costs.str_length(value).chars + (costs.format_spec_width(spec) + costs.FLOAT_DIGITS if spec else 0)

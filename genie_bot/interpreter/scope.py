@@ -100,16 +100,14 @@ def _int_cost(value: Any = 0, *_: Any) -> int:
 
 
 # each built-in with the bound of its work, known before it runs
-BUILTINS: dict[str, SafeFunction] = {
-    name: SafeFunction(name, fn, cost)
-    for name, (fn, cost) in {
-        "len": (len, _free), "str": (_sized(str), _str_cost), "int": (int, _int_cost), "float": (float, _int_cost),
-        "bool": (bool, _free), "abs": (abs, _free), "round": (round, _free),
-        "min": (min, _items_cost), "max": (max, _items_cost), "sum": (_safe_sum, _sum_cost),
-        "any": (any, _sum_cost), "all": (all, _sum_cost), "sorted": (_sized(sorted), _items_cost),
-        "list": (_sized(list), _list_cost), "dict": (_sized(dict), _dict_cost), "range": (_safe_range, _free),
-    }.items()
+_COSTED: dict[str, tuple[Callable[..., Any], Callable[..., int]]] = {
+    "len": (len, _free), "str": (_sized(str), _str_cost), "int": (int, _int_cost), "float": (float, _int_cost),
+    "bool": (bool, _free), "abs": (abs, _free), "round": (round, _free),
+    "min": (min, _items_cost), "max": (max, _items_cost), "sum": (_safe_sum, _sum_cost),
+    "any": (any, _sum_cost), "all": (all, _sum_cost), "sorted": (_sized(sorted), _items_cost),
+    "list": (_sized(list), _list_cost), "dict": (_sized(dict), _dict_cost), "range": (_safe_range, _free),
 }
+BUILTINS: dict[str, SafeFunction] = {name: SafeFunction(name, fn, cost) for name, (fn, cost) in _COSTED.items()}
 
 
 def _replace_cost(text: str, old: Any = "", new: Any = "", count: Any = -1) -> int:

@@ -16,6 +16,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
@@ -121,7 +122,7 @@ class LLMKnowledge:
             query = validate_select(text, self.sql_tables, self.row_limit)
         except UnsafeQuery as exc:
             return _Failure(text, str(exc))
-        functions = {}
+        functions: dict[str, tuple[int, Callable[..., Any]]] = {}
         if query.uses_free_text:
             functions[FREE_TEXT_FUNCTION] = (FREE_TEXT_FUNCTION_ARITY, self.free_text.function(self.free_text_budget))
         try:
@@ -133,6 +134,7 @@ class LLMKnowledge:
         return KnowledgeResult(query.sql, rows)
 
     def _search(self, collection: str, question: str, keywords: str) -> KnowledgeResult:
+        assert self.documents is not None, "asked only when the agent has document collections"
         searched = f"search({collection}, {keywords!r})"
         passages = self.documents.search(collection, keywords, PASSAGES)
         if not passages:

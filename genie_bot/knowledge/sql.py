@@ -212,6 +212,7 @@ def run_select(engine: Engine, query: SafeQuery, timeout: float, functions: dict
     deadline = _Deadline(timeout)
     with _EXECUTION_LOCK, engine.connect() as conn:
         raw = conn.connection.dbapi_connection
+        assert raw is not None, "a connection checked out of the pool"
         if engine.dialect.name == "sqlite":
             raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
             raw.set_progress_handler(lambda: int(deadline.passed()), _PROGRESS_STEPS)

@@ -71,7 +71,7 @@ class KnowledgeStore:
             if not names:
                 continue
             types = {n: _declared_or_inferred(kb, n, [r[n] for r in raw]) for n in names}
-            self.tables[kb.name] = Table(kb.table, metadata, *(SqlColumn(n, types[n]) for n in names))
+            self.tables[kb.name] = Table(kb.table or kb.name.lower(), metadata, *(SqlColumn(n, types[n]) for n in names))
             rows_by_table[kb.name] = [{n: _convert(r[n], types[n]) for n in names} for r in raw]
         metadata.create_all(self.engine)
         with self.engine.begin() as conn:

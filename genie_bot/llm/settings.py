@@ -240,7 +240,7 @@ def _roles(reader: SettingsReader, env: Mapping[str, str], base_url: str | None,
             temperature = reader.number("temperature", base.temperature) if role == "responder" else base.temperature
         upper = role.upper()
         out[role] = dataclasses.replace(
-            base, model=models.text(role, env.get(f"GENIE_LLM_{upper}_MODEL") or default_model),
+            base, model=models.text(role, env.get(f"GENIE_LLM_{upper}_MODEL") or default_model) or base.model,
             temperature=temperature, max_tokens=max_tokens.number(role, base.max_tokens, int),
             base_url=base_urls.text(role, env.get(f"GENIE_LLM_{upper}_BASE_URL") or base_url),
             timeout=timeouts.number(role, timeout) if timeouts else timeout,

@@ -39,8 +39,8 @@ def make_openai_client(settings: LLMSettings) -> openai.AsyncOpenAI:
     """The async client for the settings' provider (per-role endpoints and deadlines are applied per call)."""
     common: dict[str, Any] = {"timeout": settings.timeout, "max_retries": settings.max_retries}
     if settings.provider == "azure":
-        return openai.AsyncAzureOpenAI(azure_endpoint=settings.azure_endpoint, api_version=settings.api_version,
-                                       api_key=settings.api_key, **common)
+        common["azure_endpoint"] = settings.azure_endpoint  # None: AZURE_OPENAI_ENDPOINT
+        return openai.AsyncAzureOpenAI(api_version=settings.api_version, api_key=settings.api_key, **common)
     return openai.AsyncOpenAI(base_url=settings.base_url, api_key=settings.api_key, **common)
 
 

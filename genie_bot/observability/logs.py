@@ -15,7 +15,9 @@ from ..config import LoggingSettings
 from .scrub import ContentScrubber
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-QUIET_LOGGERS = ("httpx",)
+QUIET_LOGGERS = ("httpx", "alembic.runtime.migration")
+"""httpx: one INFO line per HTTP request, already counted in the turn log and metrics; alembic: two
+lines each time the schema's revision is read ("Context impl SQLiteImpl"), which say nothing."""
 
 
 def configure_logging(settings: LoggingSettings) -> None:
@@ -24,7 +26,7 @@ def configure_logging(settings: LoggingSettings) -> None:
     if not settings.include_content:
         handler.addFilter(ContentScrubber())
     logging.basicConfig(level=settings.level.upper(), handlers=[handler], force=True)
-    for chatty in QUIET_LOGGERS:  # one INFO line per HTTP request, already counted in the turn log and metrics
+    for chatty in QUIET_LOGGERS:
         logging.getLogger(chatty).setLevel(max(logging.WARNING, logging.getLogger().level))
 
 

@@ -41,7 +41,8 @@ class ContentScrubber(logging.Filter):
 
 def describe(exc: BaseException) -> str:
     """``exc`` and its causes, each as its type and what of its message carries no values."""
-    parts, seen = [], set()
+    parts: list[str] = []
+    seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen and len(parts) < MAX_CHAIN:
         seen.add(id(current))

@@ -71,7 +71,9 @@ class Found:
 def mend_typos(text: str) -> tuple[str, list[int]]:
     """Date words misspelt by a letter or two or abbreviated, mended ("tomorow", "tmrw" -> "tomorrow"), and for each
     position of the mended text the position of the original it comes from."""
-    out, where, last = [], [], 0
+    out: list[str] = []
+    where: list[int] = []
+    last = 0
     for match in _WORD.finditer(text):
         word = match.group(0)
         best = None
@@ -127,10 +129,10 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     for prefer in ("future", "past"):
         settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False}
         try:
-            found = search_dates(mended, languages=["en"], settings=settings) or []
+            phrases = search_dates(mended, languages=["en"], settings=settings) or []
         except (ValueError, OverflowError):
-            found = []
-        for phrase, value in found:
+            phrases = []
+        for phrase, value in phrases:
             if _is_date_phrase(phrase):
                 readings.setdefault(phrase, [])
                 if value.date() not in readings[phrase]:
@@ -193,9 +195,9 @@ def find_times(text: str, now: dt.time | None = None) -> tuple[Found, ...]:
     for match in _CLOCK.finditer(text):
         out.append(Found(_by_part_of_day(_clock_readings(match), text), match.start(), match.end()))
     if not out and now is not None:
-        match = _RIGHT_NOW.search(text)
-        if match:
-            out.append(Found((now,), match.start(), match.end()))
+        right_now = _RIGHT_NOW.search(text)
+        if right_now:
+            out.append(Found((now,), right_now.start(), right_now.end()))
     return tuple(out)
 
 

@@ -9,6 +9,7 @@ and negation ("I haven't submitted it" names Not Submitted when the enum has it)
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from rapidfuzz import fuzz, process
 
@@ -111,7 +112,8 @@ def _by_meaning(text: str, f: Field) -> str | None:
     return None
 
 
-def mentioned_enum_value(text: str, f: Field, ignore: set[str] = frozenset(), explicit: bool = False) -> str | None:
+def mentioned_enum_value(text: str, f: Field, ignore: AbstractSet[str] = frozenset(),
+                         explicit: bool = False) -> str | None:
     """An enum member named in a longer message (for volunteered values): verbatim, a one-word
     member by another form of the word ("drive" names Driving, "walked" names Walking, "emialed"
     Email), or by the words of its name and description (unless ``explicit``: a member named as
@@ -142,14 +144,15 @@ def described_member(text: str, f: Field) -> str | None:
     return found[0] if found else None
 
 
-def _described_values(text: str, f: Field, ignore: set[str] = frozenset(), name_weight: int = 2) -> list[str]:
+def _described_values(text: str, f: Field, ignore: AbstractSet[str] = frozenset(), name_weight: int = 2) -> list[str]:
     """The member whose name and description have the most words of the message: a word of its
     name counts twice, a word of its description only when no other member has it ("the
     waitlist" names the member described as "get onto the waitlist of a full course"); a word every
     member uses ("course" for changing a course or joining a full course's waitlist) chooses none."""
     said = {v: content_words(f"{v} {f.value_descriptions.get(v, '')}") for v in f.values}
     words = {w for w in _chosen_words(text) if len(w) > 2}  # "messed up" says nothing of credits that "show up"
-    words -= set.intersection(*said.values()) if len(said) > 1 else set()
+    every = list(said.values())
+    words -= every[0].intersection(*every[1:]) if len(every) > 1 else set()
     names = {v: content_words(v) for v in f.values}
     described = {v: content_words(f.value_descriptions.get(v, "")) - names[v] - ignore for v in f.values}
     hits = {v: name_weight * len(words & names[v]) + len(words & (described[v] - set().union(

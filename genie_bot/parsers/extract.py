@@ -348,8 +348,8 @@ _CLOCK_TIME = re.compile(r"\b\d{1,2}[:.]\d\d\s*(?:[ap]\.?m\b\.?)?|\b\d{1,2}\s*[a
 
 def _added_up(tokens: list[str], is_keyword: Callable[[str], bool]) -> float | None:
     """"6 people and 2 people": counts of the field's word joined by "and" or "plus", added up."""
-    counts = [(i, _number_token(word)) for i, word in enumerate(tokens[:-1]) if is_keyword(tokens[i + 1])]
-    counts = [(i, v) for i, v in counts if v is not None]
+    counted = [(i, _number_token(word)) for i, word in enumerate(tokens[:-1]) if is_keyword(tokens[i + 1])]
+    counts = [(i, v) for i, v in counted if v is not None]
     if len(counts) < 2 or not all(tokens[j + 2] in ("and", "plus") and j + 3 == k
                                   for (j, _), (k, _) in zip(counts, counts[1:])):
         return None
@@ -388,9 +388,9 @@ def number_with_noun(text: str, f: Field) -> float | None:
     for match in re.finditer(r"(\d+(?:\.\d+)?|[a-z]+(?: [a-z]+)?)\s+([a-z]+)", t):
         head, noun = match.groups()
         if noun in keywords or noun.rstrip("s") in keywords:
-            value = numbers(head.split()[-1]) or numbers(head)
-            if value:
-                return value[-1]
+            values = numbers(head.split()[-1]) or numbers(head)
+            if values:
+                return values[-1]
     for match in re.finditer(r"\b([a-z]+)\s+(?:(?:at|from|with|on|number|no\.?)\s+){0,2}#?\s*(\d+)\b", t):
         noun, digits = match.groups()
         if noun in keywords or noun.rstrip("s") in keywords:

@@ -97,7 +97,7 @@ def summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any]) -> li
 
 def inline_summary(spec: AgentSpec | None, ws: TaskWorksheet, values: dict[str, Any]) -> str:
     """A nested worksheet on one line: its first value, then the others with their labels."""
-    parts = []
+    parts: list[str] = []
     for f in shown_fields(ws):
         value = values.get(f.name)
         if value is None or value == NA:

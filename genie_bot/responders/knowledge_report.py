@@ -53,7 +53,7 @@ def _table(spec: AgentSpec, answer: KnowledgeAnswer | None) -> KnowledgeWorkshee
     return next(iter(spec.knowledge.values())) if len(spec.knowledge) == 1 else None
 
 
-def _parsed(sql: str) -> exp.Expression | None:
+def _parsed(sql: str) -> exp.Expr | None:
     try:
         return sqlglot.parse_one(sql, read="sqlite")
     except sqlglot.errors.ParseError:

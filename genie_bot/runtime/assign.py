@@ -88,7 +88,9 @@ def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> No
     instance.touched = turn.state.tick()
     if turn.worksheet(instance).fields[field_name].kind != "input":
         return  # results and internal values are not what the user confirmed
-    while instance is not None:
+    current: WorksheetInstance | None = instance
+    while current is not None:
+        instance = current
         if instance.status == InstanceStatus.PROPOSED:
             instance.status = InstanceStatus.ACTIVE
         else:
@@ -97,13 +99,15 @@ def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> No
         if instance.actions_done:  # a worksheet without side effects re-runs with the new values
             instance.actions_done = False
             instance.status = InstanceStatus.ACTIVE
-        parent = turn.state.instances.get(instance.parent[0]) if instance.parent else None
-        if parent is not None and turn.worksheet(parent).fields[instance.parent[1]].kind != "input":
+        if instance.parent is None:
+            break
+        parent_name, field_name = instance.parent
+        parent = turn.state.instances.get(parent_name)
+        if parent is not None and turn.worksheet(parent).fields[field_name].kind != "input":
             break  # internal bookkeeping nested in a worksheet is not what its user confirmed
-        if parent is not None and instance.parent[1] in parent.confirmed_fields:
-            parent.confirmed_fields.remove(instance.parent[1])
-        field_name = instance.parent[1] if instance.parent else field_name
-        instance = parent
+        if parent is not None and field_name in parent.confirmed_fields:
+            parent.confirmed_fields.remove(field_name)
+        current = parent
 
 
 def _clear_confirm_fields(turn: Turn, instance: WorksheetInstance, changed: str) -> None:
@@ -123,10 +127,11 @@ def confirm_fields(ws: TaskWorksheet) -> list[Field]:
 def _check_not_submitted(turn: Turn, instance: WorksheetInstance) -> None:
     if instance.status == InstanceStatus.ABANDONED:
         raise AssignmentError("That request was cancelled; start a new one instead.")
-    while instance is not None:
-        if instance.actions_done and turn.worksheet(instance).needs_confirmation:
+    current: WorksheetInstance | None = instance
+    while current is not None:
+        if current.actions_done and turn.worksheet(current).needs_confirmation:
             raise AssignmentError("That was already submitted and cannot be changed; start a new one instead.")
-        instance = turn.state.instances.get(instance.parent[0]) if instance.parent else None
+        current = turn.state.instances.get(current.parent[0]) if current.parent else None
 
 
 def typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: FieldType, value: Any) -> Any:
@@ -137,10 +142,10 @@ def typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: FieldT
         if f.required and f.kind == "input":
             raise AssignmentError("This one is required, so I can't skip it.")
         return NA
-    if ftype.kind == "list":
+    if ftype.kind == "list" and ftype.item is not None:
         items = value if isinstance(value, (list, tuple)) else [value]
         return [typed_value(turn, instance, f, ftype.item, item) for item in items]
-    if ftype.is_ref:
+    if ftype.is_ref and ftype.ref is not None:
         return _reference(turn, instance, f, ftype.ref, value)
     return coerce(ftype, value, f.values, turn.today)
 
@@ -175,7 +180,7 @@ def fill_instance(turn: Turn, instance: WorksheetInstance, kwargs: dict[str, Any
     """Assign constructor keyword arguments to an instance's fields (names snapped)."""
     ws = turn.worksheet(instance)
     for name, value in kwargs.items():
-        f = ws.fields.get(name) or ws.fields.get(snap_field_name(ws.fields, name, ws.name))
+        f = ws.fields.get(name) or ws.fields[snap_field_name(ws.fields, name, ws.name)]
         assign_field(turn, instance, f, value)
 
 

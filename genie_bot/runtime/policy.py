@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from ..acts import AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, Cancelled, Report, Say
@@ -85,7 +86,7 @@ def _knowledge_query(turn: Turn) -> None:
     kb = turn.spec.knowledge.get(answer.table) if answer.table else (
         next(iter(turn.spec.knowledge.values())) if len(turn.spec.knowledge) == 1 else None)
     missing = [c for c in (kb.required_columns() if kb else []) if answer.params.get(c) in (None, "")]
-    if missing:
+    if kb is not None and missing:
         answer.status, answer.missing = AnswerStatus.NEEDS_PARAM, missing[0]
         column = kb.columns[missing[0]]
         turn.acts.append(AskField("answer", missing[0], column.description or missing[0].replace("_", " ")))
@@ -219,16 +220,17 @@ def _api_runs(turn: Turn, instance: WorksheetInstance) -> bool:
 
 def _run_worksheet(turn: Turn, instance: WorksheetInstance) -> None:
     ws = turn.worksheet(instance)
-    if _api_runs(turn, instance):
+    api = ws.api
+    if api is not None and _api_runs(turn, instance):
         scope = WorksheetReader(turn, instance)
         try:
-            args = {name: Evaluator(scope).evaluate(code.tree) for name, code in ws.api.args.items()}
-            result = turn.executor.call_api(ApiRequest(instance.name, ws.name, ws.api.function, _plain(turn, args),
-                                                       ws.api.side_effects))
+            args = {name: Evaluator(scope).evaluate(code.tree) for name, code in api.args.items()}
+            result = turn.executor.call_api(ApiRequest(instance.name, ws.name, api.function, _plain(turn, args),
+                                                       api.side_effects))
         except Exception as exc:  # noqa: BLE001 - an API failure is reported to the user, not raised
-            log.warning("API %s of %s failed: %s", ws.api.function, instance.name, exc)
+            log.warning("API %s of %s failed: %s", api.function, instance.name, exc)
             instance.confirmed = None
-            turn.acts.append(Report(instance.name, {"error": f"{ws.api.function} failed: {exc}"}))
+            turn.acts.append(Report(instance.name, {"error": f"{api.function} failed: {exc}"}))
             return
         instance.result = result
         _store_outputs(turn, instance, result)
@@ -331,7 +333,7 @@ def _answered_ahead(turn: Turn) -> tuple[str | None, str | None]:
     """
     asked = next((a for a in reversed(turn.state.last_acts) if isinstance(a, AskField)), None)
     instance = turn.state.instances.get(asked.instance) if asked is not None else None
-    if instance is None or instance.values.get(asked.field) is not None:
+    if asked is None or instance is None or instance.values.get(asked.field) is not None:
         return None, None
     fields = turn.worksheet(instance).fields
     order = [f.name for f in fields.values() if f.askable]
@@ -382,7 +384,7 @@ def _ask_in(turn: Turn, instance: WorksheetInstance, after: str | None = None) -
 
 
 # -- completeness --------------------------------------------------------------------------------------
-def is_complete(turn: Turn, instance: WorksheetInstance, ignore: list[Field] = ()) -> bool:
+def is_complete(turn: Turn, instance: WorksheetInstance, ignore: Sequence[Field] = ()) -> bool:
     """All applicable input fields are filled; optional askable ones are filled or declined."""
     for f in turn.worksheet(instance).fields.values():
         if f.kind != "input" or f in ignore or not _field_applies(turn, instance, f):

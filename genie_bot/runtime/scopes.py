@@ -110,8 +110,8 @@ class ParserScope(StateScope):
                 if len(candidates) == 1:
                     return candidates[0]
         numbered = re.fullmatch(r"(.*?)_?(\d+)", name)
-        candidates = [i.name for i in state.instances.values() if i.open]
+        names = [i.name for i in state.instances.values() if i.open]
         if numbered:  # a typo in the name may be snapped, a different number never: order_1 is not order_0
-            candidates = [c for c in candidates if re.fullmatch(rf".*?_?{numbered.group(2)}", c)]
-        match = closest(name, candidates)
+            names = [c for c in names if re.fullmatch(rf".*?_?{numbered.group(2)}", c)]
+        match = closest(name, names)
         return state.instances[match] if match else None

@@ -190,6 +190,7 @@ class _Applier:
             self.confirm(owner, field_name, self.evaluator.eval(value_node))
             return
         if field_name is not None:
+            assert isinstance(owner, WorksheetInstance), "only an instance has fields"
             owner = self._child(owner, field_name)
         if isinstance(owner, KnowledgeAnswer):
             value = self.evaluator.eval(value_node)
@@ -202,6 +203,7 @@ class _Applier:
         f = ws.fields[snap_field_name(ws.fields, target.attr, ws.name)]
         value = self.evaluator.eval(value_node)
         if isinstance(value, _Query):
+            assert self.turn.state.answer is not None, "evaluating answer(...) made the query"
             self.turn.state.answer.target = (owner.name, f.name)
             return
         if (value is not None and is_placeholder(value)) or (
@@ -227,6 +229,7 @@ class _Applier:
         if isinstance(node, ast.Attribute):
             owner, field_name = self._resolve(node.value)
             if field_name is not None:
+                assert isinstance(owner, WorksheetInstance), "only an instance has fields"
                 owner = self._child(owner, field_name)
             if isinstance(owner, KnowledgeAnswer):
                 raise InterpreterError("knowledge query parameters are set as answer.param = value")

@@ -98,14 +98,14 @@ def _located(error: jsonschema.ValidationError, data: Any) -> list[SpecError]:
     for step in error.absolute_path:
         if isinstance(node, LocatedMap):
             loc, node = node.loc_of(step), node[step]
-        elif isinstance(node, LocatedList):
+        elif isinstance(node, LocatedList) and isinstance(step, int):
             loc, node = node.item_locs[step], node[step]
     where = "/".join(str(step) for step in error.absolute_path) or "the scenario"
     if error.absolute_path and error.absolute_path[-1] == "user" and error.validator == "type":
         return [SpecError(loc, f"{where}: {error.instance!r} is not text; write the message in quotes "
                                "(YAML reads unquoted yes/no as true/false and digits as a number)")]
     if error.validator == "additionalProperties" and isinstance(node, LocatedMap):
-        allowed = sorted(error.schema.get("properties", {}))
+        allowed = sorted(error.schema.get("properties", {}) if isinstance(error.schema, dict) else {})
         return [SpecError(node.key_locs.get(key, loc), _unknown_key(str(key), allowed))
                 for key in node if key not in allowed]
     return [SpecError(loc, f"{where}: {error.message}")]

@@ -11,6 +11,7 @@ import csv
 import datetime as dt
 import hashlib
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -66,8 +67,9 @@ class _Builder:
         self.path = path
         self.errors = errors
 
-    def error(self, loc: Loc, message: str) -> None:
-        self.errors.append(SpecError(loc, message))
+    def error(self, loc: Loc | None, message: str) -> None:
+        """A problem at ``loc`` (else at the top of agent.yaml)."""
+        self.errors.append(SpecError(loc or Loc(str(self.directory / "agent.yaml"), 1, 1), message))
 
     # -- top level ---------------------------------------------------------------------------
     def build(self, data: Any, text: str) -> AgentSpec | None:
@@ -78,7 +80,7 @@ class _Builder:
         name = self._identifier(data, "name", "agent", default=self.directory.name)
         apis, module_text = self._api_module(data)
         spec = AgentSpec(
-            name=name, directory=self.directory, description=str(data.get("description", "")),
+            name=name or self.directory.name, directory=self.directory, description=str(data.get("description", "")),
             start=data.get("start"), greeting=data.get("greeting"), policy=self._policy(data),
             version=hashlib.sha256((text + module_text).encode()).hexdigest()[:16],
         )
@@ -100,10 +102,10 @@ class _Builder:
         spec.apis = {n: ApiFunction(n, fn, n in side_effecting) for n, fn in apis.items()}
         raw_fields: dict[str, LocatedMap] = {}
         for item in raw_tasks:
-            ws = self._task_shell(item, declared)
-            if ws and ws.name not in spec.tasks and ws.name not in spec.knowledge:
-                spec.tasks[ws.name] = ws
-                raw_fields[ws.name] = item
+            task = self._task_shell(item, declared)
+            if task and task.name not in spec.tasks and task.name not in spec.knowledge:
+                spec.tasks[task.name] = task
+                raw_fields[task.name] = item
         for ws_name, item in raw_fields.items():
             spec.tasks[ws_name] = self._task_code(spec, spec.tasks[ws_name], item)
         self._check_cycles(spec, raw_fields)
@@ -167,7 +169,7 @@ class _Builder:
             if f is None:
                 continue
             if f.name in fields:
-                self.error(f.loc, f"duplicate field '{f.name}' in {name} (first declared at line {fields[f.name].loc.line})")
+                self.error(f.loc, f"duplicate field '{f.name}' in {name} (first declared at line {getattr(fields[f.name].loc, 'line', '?')})")
                 continue
             fields[f.name] = f
         examples = tuple(str(e) for e in self._list(item, "examples"))
@@ -224,7 +226,8 @@ class _Builder:
         return ftype
 
     def _enum_values(self, raw: LocatedMap, ftype: FieldType | None) -> tuple[tuple[str, ...], dict[str, str]]:
-        is_enum = ftype is not None and (ftype.kind == "enum" or (ftype.kind == "list" and ftype.item.kind == "enum"))
+        is_enum = ftype is not None and (ftype.kind == "enum" or (ftype.kind == "list" and ftype.item is not None
+                                                               and ftype.item.kind == "enum"))
         values = raw.get("values")
         if values is None:
             if is_enum:
@@ -326,6 +329,7 @@ class _Builder:
         if raw is None:
             return None
         loc = item.loc_of("api")
+        function: object
         if isinstance(raw, str):
             raw_map, function, side_effects = None, raw, False
         elif isinstance(raw, LocatedMap):
@@ -340,15 +344,15 @@ class _Builder:
         names, required, var_kw = parameters(spec.apis[function].fn)
         args: dict[str, Code] = {}
         raw_args = raw_map.get("args") if raw_map else None
-        if raw_args is not None and not isinstance(raw_args, LocatedMap):
+        if raw_map is not None and raw_args is not None and not isinstance(raw_args, LocatedMap):
             self.error(raw_map.loc_of("args"), "api args must be a mapping of parameter: expression")
-            raw_args = None
-        for param, expr in (raw_args or {}).items():
+        given = [(p, e, raw_args.loc_of(p)) for p, e in raw_args.items()] if isinstance(raw_args, LocatedMap) else []
+        for param, expr, param_loc in given:
             if param not in names and not var_kw:
-                self.error(raw_args.loc_of(param), f"{function}() has no parameter '{param}' (parameters: {', '.join(names)})")
+                self.error(param_loc, f"{function}() has no parameter '{param}' (parameters: {', '.join(names)})")
                 continue
             source = expr if isinstance(expr, str) else repr(expr)
-            code = self._code_text(spec, ws, source, raw_args.loc_of(param), getattr(expr, "code_loc", None),
+            code = self._code_text(spec, ws, source, param_loc, getattr(expr, "code_loc", None),
                                    f"api argument '{param}'", expression=True)
             if code:
                 args[param] = code
@@ -363,7 +367,8 @@ class _Builder:
         return ApiSpec(function=function, args=args, side_effects=side_effects, when=when, loc=loc)
 
     def _code(self, spec: AgentSpec, ws: TaskWorksheet, raw: LocatedMap, key: str, what: str, *,
-              expression: bool = False, field_action: bool = False, extra_names: set[str] = frozenset()) -> Code | None:
+              expression: bool = False, field_action: bool = False,
+              extra_names: AbstractSet[str] = frozenset()) -> Code | None:
         value = raw.get(key)
         if value is None:
             return None
@@ -372,7 +377,8 @@ class _Builder:
                                expression=expression, field_action=field_action, extra_names=extra_names)
 
     def _code_text(self, spec: AgentSpec, ws: TaskWorksheet, source: str, loc: Loc, code_loc: Any, what: str, *,
-                   expression: bool, field_action: bool = False, extra_names: set[str] = frozenset()) -> Code | None:
+                   expression: bool, field_action: bool = False,
+                   extra_names: AbstractSet[str] = frozenset()) -> Code | None:
         position = code_loc or (lambda line, col: loc)
         try:
             tree = parse_checked(source)
@@ -434,7 +440,7 @@ class _Builder:
             return {}
         columns = {}
         for name, value in raw.items():
-            if header and name not in header:
+            if header and csv_path is not None and name not in header:
                 self.error(raw.key_locs[name], f"column '{name}' is not in {csv_path.name} (columns: {', '.join(header)})")
             if isinstance(value, LocatedMap):
                 self._unknown_keys(value, ("type", "description", "required", "free_text"), "column")
@@ -448,7 +454,8 @@ class _Builder:
     # -- whole-spec checks -------------------------------------------------------------------------
     def _check_cycles(self, spec: AgentSpec, raw_fields: dict[str, LocatedMap]) -> None:
         """A task worksheet must not contain itself through its fields (it could never be filled)."""
-        graph = {name: [(f.name, f.type.referenced()) for f in ws.fields.values() if f.type.referenced() in spec.tasks]
+        graph = {name: [(f.name, ref) for f in ws.fields.values()
+                        if (ref := f.type.referenced()) is not None and ref in spec.tasks]
                  for name, ws in spec.tasks.items()}
         reported: set[frozenset[str]] = set()
 
@@ -509,7 +516,7 @@ class _Builder:
 class _NameChecker:
     """Finds unknown names, fields and API misuse in a piece of worksheet code."""
 
-    def __init__(self, spec: AgentSpec, ws: TaskWorksheet, extra_names: set[str], field_action: bool):
+    def __init__(self, spec: AgentSpec, ws: TaskWorksheet, extra_names: AbstractSet[str], field_action: bool):
         self.spec = spec
         self.ws = ws
         self.field_action = field_action
@@ -518,7 +525,7 @@ class _NameChecker:
 
     def problems(self, tree: ast.Module) -> list[tuple[ast.AST, str]]:
         local = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-        out = []
+        out: list[tuple[ast.AST, str]] = []
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in self.known | local:
                 hint = closest(node.id, self.known | local)
@@ -547,9 +554,10 @@ class _NameChecker:
         return None
 
     def _api_call_problems(self, node: ast.Call) -> list[str]:
+        assert isinstance(node.func, ast.Name), "a call of an API function by its name"
         api = self.spec.apis[node.func.id]
         problems = []
-        reason = check_call(api.fn, len(node.args), [k.arg for k in node.keywords])
+        reason = check_call(api.fn, len(node.args), [k.arg for k in node.keywords if k.arg is not None])
         if reason:
             problems.append(f"call to {api.name}(): {reason}")
         if api.side_effects and self.field_action:

@@ -46,7 +46,7 @@ class FieldType:
     def __str__(self) -> str:
         if self.kind == "list":
             return f"list[{self.item}]"
-        return self.ref if self.kind == "ref" else self.kind
+        return self.ref if self.kind == "ref" and self.ref else self.kind
 
     @property
     def is_ref(self) -> bool:
@@ -87,7 +87,7 @@ class CoercionError(GenieError, ValueError):
 def coerce(ftype: FieldType, value: Any, enum_values: tuple[str, ...] = (), today: dt.date | None = None) -> Any:
     """Return ``value`` converted to ``ftype`` or raise :class:`CoercionError`."""
     kind = ftype.kind
-    if kind == "list":
+    if kind == "list" and ftype.item is not None:
         items = value if isinstance(value, (list, tuple)) else [value]
         return [coerce(ftype.item, item, enum_values, today) for item in items]
     if kind == "str":

@@ -79,6 +79,7 @@ class _Converter:
             out.loc = _loc(self.file, node.start_mark)
             out.item_locs = [_loc(self.file, item.start_mark) for item in node.value]
             return out
+        assert isinstance(node, yaml.ScalarNode), "YAML has mappings, sequences and scalars"
         return self._scalar(node)
 
     def _mapping(self, node: yaml.MappingNode) -> LocatedMap:

@@ -18,11 +18,13 @@ MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 class SchemaOutdated(GenieError):
     """The database is not at the schema this version of genie-bot needs."""
 
-    def __init__(self, current: str | None, head: str, url: str, config_path: str = "genie.yaml"):
+    def __init__(self, current: str | None, head: str, url: str, config_path: str | None = "genie.yaml"):
+        """``config_path``: the genie.yaml the command to run names; None when the database is
+        given by ``DATABASE_URL`` alone."""
         self.current, self.head, self.url = current, head, url
         state = "has no genie-bot tables" if current is None else f"is at schema revision {current}"
-        super().__init__(f"the database {url} {state}, but this genie-bot needs revision {head}; "
-                         f"run: genie-bot db upgrade --config {config_path}")
+        command = "genie-bot db upgrade" + (f" --config {config_path}" if config_path else "")
+        super().__init__(f"the database {url} {state}, but this genie-bot needs revision {head}; run: {command}")
 
 
 def _config() -> Config:
@@ -32,7 +34,9 @@ def _config() -> Config:
 
 
 def head_revision() -> str:
-    return ScriptDirectory.from_config(_config()).get_current_head()
+    head = ScriptDirectory.from_config(_config()).get_current_head()
+    assert head is not None, "genie-bot ships its migrations"
+    return head
 
 
 def current_revision(db: Database) -> str | None:

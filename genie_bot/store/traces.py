@@ -36,7 +36,8 @@ class TraceRow:
     errors: list[str] = field(default_factory=list)
 
 
-_JSON_FIELDS = ("acts", "latencies", "errors")
+_JSON_FIELDS: dict[str, type] = {"acts": list, "latencies": dict, "errors": list}
+"""Fields stored as JSON, and the type of each one's empty value."""
 
 
 _INSERT = insert(turns)
@@ -56,7 +57,7 @@ def for_session(conn: Connection, session_key: str) -> list[TraceRow]:
     for row in rows:
         values = dict(row._mapping)
         for name in _JSON_FIELDS:
-            values[name] = json.loads(values[name] or "null") or TraceRow.__dataclass_fields__[name].default_factory()
+            values[name] = json.loads(values[name] or "null") or _JSON_FIELDS[name]()
         out.append(TraceRow(**values))
     return out
 

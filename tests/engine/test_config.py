@@ -9,7 +9,7 @@ import pytest
 
 from genie_bot.config import ConfigInvalid, load_config
 
-from .conftest import REPO
+from tests.conftest import copied_example
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -18,10 +18,11 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-def test_the_example_configuration_loads(monkeypatch):
-    config = load_config(REPO / "deploy" / "genie.example.yaml", environ={})
+def test_the_example_configuration_loads(tmp_path):
+    config = load_config(copied_example(tmp_path), environ={})
     assert set(config.agents) == {"tickets", "courses", "restaurants"} and config.default_agent == "tickets"
-    assert config.database_url == f"sqlite:///{REPO / 'var' / 'genie.sqlite3'}"
+    assert config.database_url == f"sqlite:///{tmp_path / 'var' / 'genie.sqlite3'}"
+    assert config.agents["tickets"].path == (tmp_path / "worksheets" / "ticket_submission").resolve()
     assert set(config.platforms) == {"slack", "discord"} and config.admins["slack"] == frozenset({"U0ADMIN"})
     assert config.agent_for("slack", "T1", "C0COURSES") == "courses"
     assert config.agent_for("discord", "112233445566778899", "998877665544332211") == "restaurants"

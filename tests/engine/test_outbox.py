@@ -78,6 +78,12 @@ def survivor_notes(store_url, shop, **settings) -> tuple[list, int]:
     return notes, run(survive())
 
 
+async def out_of_the_outbox(store_url, notes) -> None:
+    """Until the survivor has taken the events it posted out of the outbox (after their last part)."""
+    while not all(await asyncio.to_thread(lambda: [event_state(store_url, n.event_id)[1] for n in notes])):
+        await asyncio.sleep(0.01)
+
+
 def test_a_restarted_process_posts_the_replies_a_dead_one_never_posted_once(store_url, shop):
     posted, lost = dead_process_turns(store_url, shop, acknowledges=True)
     notes, again = survivor_notes(store_url, shop)
@@ -92,22 +98,23 @@ def test_replies_of_platforms_without_acknowledgements_count_as_delivered_when_c
 
 
 def running_survivor(store_url, shop, meanwhile) -> tuple[list, object]:
-    """A survivor with a short lease runs while ``meanwhile()`` (another 'process') runs in a thread;
-    returns what the survivor notified within a few heartbeats, and what ``meanwhile`` returned."""
+    """A survivor with a short lease (a heartbeat every 0.1 s) runs while ``meanwhile()`` (another
+    'process', with the default lease) runs in a thread; returns the first notification the
+    survivor posted (and any posted with it), and what ``meanwhile`` returned."""
     notes = []
+    posted = asyncio.Event()
 
     async def sink(notification):
         notes.append(notification)
+        posted.set()
 
     async def scenario():
         survivor = make_engine(store_url, shop, lease_seconds=0.3)
         survivor.add_sink("slack", sink, acknowledges=True)
         async with survivor:
             result = await asyncio.to_thread(meanwhile)
-            for _ in range(50):
-                if notes:
-                    break
-                await asyncio.sleep(0.05)
+            await asyncio.wait_for(posted.wait(), timeout=120)  # its next heartbeats; long only on failure
+            await asyncio.wait_for(out_of_the_outbox(store_url, notes), timeout=120)
         return result
 
     result = run(scenario())
@@ -151,6 +158,20 @@ def test_an_engine_on_another_host_is_dead_once_its_heartbeat_is_stale_or_gone(s
 def test_replies_a_stopped_process_on_another_host_never_posted_are_posted_by_a_survivor(store_url, shop):
     notes, lost = running_survivor(store_url, shop, lambda: dead_process_turns(store_url, shop, True, ELSEWHERE))
     assert [(n.reply.text, n.event_id) for n in notes] == [(lost[1], "m1")]
+
+
+def test_a_live_process_on_this_host_is_alive_however_long_ago_it_beat(store_url):
+    """Its lease may be longer than the observer's (it beats less often); presumed dead, its replies
+    would be posted twice. It is dead once its pid is gone, or once it stopped (its row deleted)."""
+    db = Database(store_url)
+    now = utcnow()
+    with mortal_engine_id() as mortal, mortal_engine_id() as stopped:
+        with db.write() as conn:
+            engines.beat(db, conn, mortal, now - dt.timedelta(minutes=5))
+            assert dead_among(conn, [mortal, stopped], "me:1:x", now - dt.timedelta(seconds=1)) == [stopped]
+    with db.write() as conn:
+        assert dead_among(conn, [mortal], "me:1:x", now - dt.timedelta(seconds=1)) == [mortal]
+    db.dispose()
 
 
 def event_state(store_url, event_id) -> tuple[str, bool]:

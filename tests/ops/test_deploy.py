@@ -24,7 +24,7 @@ from genie_bot.agent import settings_from_config
 from genie_bot.llm import settings as llm_settings
 from genie_bot.llm.settings import CONFIG_KEYS
 from genie_bot.engine.metrics_server import PATH as METRICS_PATH
-from tests.conftest import REPO
+from tests.conftest import REPO, copied_example
 
 DEPLOY = REPO / "deploy"
 CONFIG_PATH = "/etc/genie-bot/genie.yaml"
@@ -77,7 +77,7 @@ def kubernetes() -> dict[str, dict]:
 
 
 # -- genie.example.yaml and .env.example ------------------------------------------------------------------
-def test_the_example_documents_every_setting():
+def test_the_example_documents_every_setting(tmp_path):
     example = yaml.safe_load((DEPLOY / "genie.example.yaml").read_text(encoding="utf-8"))
     sections = {"llm": LlmConfig, "engine": EngineSettings, "confirmation": ConfirmationSettings,
                 "scheduler": SchedulerSettings, "logging": LoggingSettings, "metrics": MetricsSettings}
@@ -88,7 +88,7 @@ def test_the_example_documents_every_setting():
     assert set(example["platforms"]["slack"]) == set(SlackSettings.__dataclass_fields__)
     assert set(example["platforms"]["discord"]) == set(DiscordSettings.__dataclass_fields__)
     assert {"database", "agents", "default_agent", "routing", "admins"} <= set(example)
-    config = load_config(DEPLOY / "genie.example.yaml", environ={**SECRETS, "DISCORD_BOT_TOKEN": "d"})
+    config = load_config(copied_example(tmp_path), environ={**SECRETS, "DISCORD_BOT_TOKEN": "d"})
     SlackSettings.from_mapping(config.platforms["slack"])
     DiscordSettings.parse(config.platforms["discord"])
     assert config.llm.prices["gpt-4o-mini"].cost(1_000_000, 0) == 0.15

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from ...spec import Field
 from .. import enums, extract
-from .fields import has_pattern, has_pattern_value, is_free_text
+from .fields import has_pattern, has_pattern_value, is_free_text, pattern_of
 from .reading import Reading
 
 MAX_SHORT_ANSWER_WORDS = 4
@@ -71,7 +71,7 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
         if is_free_text(f) and g.type.kind == "enum" and len(clause.split()) <= MAX_SHORT_ANSWER_WORDS:
             return enums.mentioned_enum_value(clause, g) is not None  # "Drive, please" names no place
         if has_pattern(g) and not has_pattern(f):
-            values = extract.pattern_values(clause, g.validation.pattern)
+            values = extract.pattern_values(clause, pattern_of(g))
             return any(len(clause.replace(v, " ").split()) <= 2 for v in values)
         return extract.mentions(reading.text, g) and has_pattern_value(clause, g)
 
@@ -102,7 +102,7 @@ def _without_formatted_values(text: str, others: list[Field]) -> str:
     the name with "Alex Kim"; the email is read as the email)."""
     for g in others:
         if has_pattern(g):
-            for value in extract.pattern_values(text, g.validation.pattern):  # with the comma before it
+            for value in extract.pattern_values(text, pattern_of(g)):  # with the comma before it
                 text = re.sub(rf"[,;:]?\s*{re.escape(value)}", lambda m: " " * len(m.group(0)), text)
     return text
 

@@ -17,7 +17,7 @@ from ...state import WorksheetInstance
 from .. import enums, extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
 from .corrections import correcting
-from .fields import has_pattern, is_free_text
+from .fields import has_pattern, is_free_text, pattern_of
 from .reading import Reading
 from .records import record_value, table_of
 from .tasks import is_open, task_match
@@ -144,7 +144,7 @@ def _skipped_for_later(reading: Reading, f: Field, instance: WorksheetInstance) 
              if g.kind == "input" and g is not f and instance.values.get(g.name) is None
              and field_applies(reading.spec, reading.state, instance, g, reading.today)]
     formatted = [g for g in later if has_pattern(g)]
-    values = [v for g in formatted for v in extract.pattern_values(reading.text, g.validation.pattern)]
+    values = [v for g in formatted for v in extract.pattern_values(reading.text, pattern_of(g))]
     if not values:
         return []
     rest = reading.text
@@ -163,7 +163,7 @@ _PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 def _attempt_at_format(text: str, f: Field) -> bool:
     """A short reply written in the format's own characters (digits for an id, "@" for an email)
     that does not fit it: "jane.doe@stanford,edu", "1234567"."""
-    pattern = f.validation.pattern
+    pattern = pattern_of(f)
     needs = [c for c, sign in (("@", "@"), ("0", r"\d")) if sign in pattern]
     return (bool(needs) and len(text.split()) <= MAX_SHORT_ANSWER_WORDS and not QUESTION.search(text)
             and all(re.search(r"\d" if c == "0" else re.escape(c), text) for c in needs))
@@ -205,7 +205,7 @@ def _uncapitalised_answer(reading: Reading, f: Field) -> bool:
     """A short reply that may be the asked value written without capitals ("tyler jones" for a
     format of capitalised words); not a decline, a question or small talk."""
     text = reading.text
-    return ("[A-Z]" in f.validation.pattern and text != capitalised(text)
+    return ("[A-Z]" in pattern_of(f) and text != capitalised(text)
             and len(text.split()) <= MAX_SHORT_ANSWER_WORDS and not declines(reading, f)
             and not extract.says_unknown(text) and not QUESTION.search(text)
             and not small_talk(text) and not addresses_the_agent(text))

@@ -20,7 +20,7 @@ from ...spec import NA, Field
 from ...state import DialogueState, WorksheetInstance
 from .. import dates, enums, extract
 from .about import stated_values
-from .fields import has_pattern, is_free_text
+from .fields import has_pattern, is_free_text, pattern_of
 from .reading import Reading
 from .records import record_value, table_of
 from .values import typed
@@ -163,7 +163,7 @@ def _held_elsewhere(reading: Reading, f: Field, instance: WorksheetInstance) -> 
     held = [i.values.get(f.name) for i in reading.state.of_worksheet(instance.worksheet, open_only=False)
             if i.values.get(f.name) not in (None, NA)]  # its own record too: named again, it is no change
     names = reading.knowledge.record_names(table) if reading.knowledge is not None and table else None
-    if names is None:
+    if names is None or table is None:
         return False
     held_records = [h if isinstance(h, dict) else next((m.record for m in names.find(str(h))), None) for h in held]
     return any(m.record in held_records for m in reading.mentions(table))
@@ -193,8 +193,8 @@ def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, on
         found = dates.find_times(text) if kind == "time" else dates.find_dates(text, reading.today)
         return typed(reading, f, text, whole_answer=False, instance=instance) if found and named else None
     if kind == "str" and has_pattern(f):
-        found = extract.pattern_values(text, f.validation.pattern)
-        return found[0] if found else None
+        values = extract.pattern_values(text, pattern_of(f))
+        return values[0] if values else None
     if is_free_text(f):
         return stated_values(reading).get(f.name)
     return None

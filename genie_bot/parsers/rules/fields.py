@@ -8,11 +8,16 @@ from .. import extract
 
 def has_pattern(f: Field) -> bool:
     """The field declares a format (an email, a ticket id): a value of it is its own evidence."""
-    return bool(f.validation and f.validation.pattern)
+    return bool(pattern_of(f))
+
+
+def pattern_of(f: Field) -> str:
+    """The format the field declares (a regular expression), "" when none."""
+    return (f.validation.pattern if f.validation else None) or ""
 
 
 def has_pattern_value(text: str, f: Field) -> bool:
-    return has_pattern(f) and bool(extract.pattern_values(text, f.validation.pattern))
+    return has_pattern(f) and bool(extract.pattern_values(text, pattern_of(f)))
 
 
 def is_free_text(f: Field) -> bool:

@@ -42,7 +42,8 @@ def focus_record(reading: Reading, table: str) -> dict[str, Any] | None:
     """The record of ``table`` in focus: the one just reported, else the one the task holds."""
     answer = reading.state.answer
     rows = answer.result if answer is not None and isinstance(answer.result, list) else []
-    if _just_reported(reading) and len(rows) == 1 and isinstance(rows[0], dict) and answer.table in (None, table):
+    if answer is not None and _just_reported(reading) and len(rows) == 1 and isinstance(rows[0], dict) \
+            and answer.table in (None, table):
         return rows[0]
     for instance in reading.open_instances():
         for f in reading.spec.tasks[instance.worksheet].fields.values():

@@ -15,7 +15,7 @@ from ...runtime.policy import field_applies
 from ...spec import Field, TaskWorksheet
 from ...state import WorksheetInstance
 from .. import dates, enums, extract
-from .fields import has_pattern
+from .fields import has_pattern, pattern_of
 from .reading import Reading
 from .records import table_of
 
@@ -71,7 +71,7 @@ def _gives_value(reading: Reading, g: Field, depth: int) -> int:
     if g.type.kind in ("date", "datetime"):
         return int(dates.mentions_date(text) and bool(dates.find_dates(text, reading.today)))
     if g.type.kind == "str" and has_pattern(g):
-        return int(bool(extract.pattern_values(text, g.validation.pattern)))
+        return int(bool(extract.pattern_values(text, pattern_of(g))))
     table = table_of(reading.spec, g)
     return int(bool(table and reading.mentions(table)))
 

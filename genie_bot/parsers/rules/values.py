@@ -10,7 +10,7 @@ from ...runtime.checks import first_accepted, value_problem
 from ...spec import Field
 from ...state import WorksheetInstance
 from .. import dates, enums, extract
-from .fields import has_pattern
+from .fields import has_pattern, pattern_of
 from .implied import implied_member
 from .reading import Reading
 from .records import record_value, table_of
@@ -57,8 +57,8 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         value = first_accepted(reading.spec, reading.state, instance, f, readings, reading.today)
         accepted = value_problem(reading.spec, reading.state, instance, f, value, reading.today) is None
         if vague and accepted:  # "next week" is no day, but can be said to be too late
-            said = " ".join(reading.text[s:e] for s, e in spans[:1])
-            reading.problem = f"Which day exactly? “{said.strip()}” is more than one day (an approximate day is fine)."
+            phrase = " ".join(reading.text[s:e] for s, e in spans[:1])
+            reading.problem = f"Which day exactly? “{phrase.strip()}” is more than one day (an approximate day is fine)."
             return None
         return value
     if table_of(reading.spec, f) is not None:
@@ -67,7 +67,7 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
                 or _names_an_option(reading, f, text):
             return named  # "i wanna take a couple classes", "letter grade pls" name no course
     if kind == "str" and has_pattern(f):
-        found = extract.pattern_values(text, f.validation.pattern)
+        found = extract.pattern_values(text, pattern_of(f))
         return found[0] if found else None
     if kind == "str":
         return (extract.role_phrase(text, f) or extract.free_text(text, f)) if whole_answer else None

@@ -22,7 +22,7 @@ from ...spec import NA, Field, TaskWorksheet
 from ...state import WorksheetInstance
 from .. import dates, enums, extract
 from .about import declines_unasked, stated_values
-from .fields import fields_by_kind, has_pattern, is_free_text
+from .fields import fields_by_kind, has_pattern, is_free_text, pattern_of
 from .implied import implied_member
 from .reading import Reading
 from .records import record_value, table_of
@@ -147,7 +147,7 @@ def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any]
         described = extract.content_words(f.description) - extract.content_words(
             f"{f.name.replace('_', ' ')} {others}")
         overlaps[f.name] = len(words & described)
-    best = max(overlaps, key=overlaps.get, default=None)
+    best = max(overlaps, key=lambda name: overlaps[name], default=None)
     return {best: _untaken_text(reading)} if best and overlaps[best] else {}
 
 
@@ -201,7 +201,7 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
         if number is None and same_kind.get(kind, 0) == 1:
             number = _only_free_number(reading)  # "a table for 4 at 7pm": the one number that is nothing else
         value = None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)
-        if value is None or not _accepted(reading, f, instance, value):
+        if number is None or value is None or not _accepted(reading, f, instance, value):
             return None
         reading.take_number(number)
         return value
@@ -225,7 +225,7 @@ def _only_free_number(reading: Reading) -> float | None:
     found_dates = dates.find_dates(text, reading.today) if dates.mentions_date(text) else ()
     spans += [(found.start, found.end) for found in found_dates + dates.find_times(text)]
     for f in reading.open_fields():
-        for value in extract.pattern_values(text, f.validation.pattern) if has_pattern(f) else []:
+        for value in extract.pattern_values(text, pattern_of(f)) if has_pattern(f) else []:
             spans += [(m.start(), m.end()) for m in re.finditer(re.escape(value), text)]
     for start, end in spans:
         text = text[:start] + " " * (end - start) + text[end:]
@@ -252,10 +252,10 @@ def _pattern_value(reading: Reading, f: Field) -> str | None:
     """
     others = [g for g in reading.open_fields() if g is not f and has_pattern(g)]
     for clause in extract.clauses(reading.text):
-        for value in extract.pattern_values(clause, f.validation.pattern):
+        for value in extract.pattern_values(clause, pattern_of(f)):
             if extract.mentions(clause, f):
                 return value
-            fits_other = any(re.fullmatch(g.validation.pattern, value) for g in others)
+            fits_other = any(re.fullmatch(pattern_of(g), value) for g in others)
             if not fits_other and not dates.mentions_date(clause):
                 return value
     return None
