@@ -63,7 +63,7 @@ def run_scenario(make_agent: Callable[[Callable[[], dt.datetime]], Agent], path:
     agent = make_agent(lambda: dt.datetime.combine(today, dt.time(12, 0)))
     apis = StubbedApis(agent.runtime.executor, scenario.apis, real_side_effects=real_apis)
     result = ScenarioResult(scenario.name, path)
-    with _private_ledger():
+    with private_ledger("genie-scenario-"):
         state = agent.new_state()
         for number, turn in enumerate(scenario.turns, 1):
             made_before, missing_before = len(apis.calls), len(apis.missing)
@@ -81,10 +81,11 @@ def run_scenario(make_agent: Callable[[Callable[[], dt.datetime]], Agent], path:
 
 
 @contextmanager
-def _private_ledger() -> Iterator[None]:
-    """Real side effects of example agents (``--real-apis``) go to a ledger of the scenario's own."""
+def private_ledger(prefix: str) -> Iterator[None]:
+    """Side effects of example agents that do run (``--real-apis``, lookups) go to a ledger of the
+    run's own, a temporary directory named ``prefix...``, never ./var."""
     previous = os.environ.get(DATA_DIR_ENV)
-    with tempfile.TemporaryDirectory(prefix="genie-scenario-") as directory:
+    with tempfile.TemporaryDirectory(prefix=prefix) as directory:
         os.environ[DATA_DIR_ENV] = directory
         try:
             yield

@@ -53,7 +53,7 @@ from genie_bot.parsers import RuleParser
 from genie_bot.responders import TemplateResponder
 from genie_bot.responders.output_check import reply_problem
 from genie_bot.scenarios.format import Scenario, load_scenario
-from genie_bot.scenarios.runner import _private_ledger, scenario_files
+from genie_bot.scenarios.runner import private_ledger, scenario_files
 from genie_bot.scenarios.stubs import StubbedApis
 from genie_bot.spec import AgentSpec, load_agent
 from tests.fakes.openai_server import ScriptedOpenAIServer
@@ -122,7 +122,7 @@ def run_conversation(agent: Agent, spec: AgentSpec, scenario: Scenario, expected
     apis = StubbedApis(agent.runtime.executor, scenario.apis)
     client = getattr(agent.parser, "client", None)
     rejections = getattr(agent.responder, "rejections", Counter())
-    with _private_ledger():
+    with private_ledger("genie-scenario-"):
         state = agent.new_state()
         for turn in scenario.turns:
             if fake is not None:

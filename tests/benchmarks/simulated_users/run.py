@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import random
-import tempfile
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,10 +12,10 @@ from typing import Any
 from genie_bot.acts import Cancelled
 from genie_bot.agent import Agent
 from genie_bot.runtime.executor import ApiRequest
+from genie_bot.scenarios.runner import private_ledger
 from genie_bot.scenarios.stubs import StubbedApis
 from genie_bot.spec import AgentSpec, load_agent
 from genie_bot.state import DialogueState, InstanceStatus
-from genie_bot.submissions import DATA_DIR_ENV
 
 from .checker import Difference, differences, instance_tree
 from .goals import Goal, draw_goal
@@ -57,21 +53,6 @@ def api_stubs(spec: AgentSpec) -> dict[str, dict[str, str]]:
             outputs = [f.name for f in task.fields.values() if f.kind == "output"]
             stubs[task.api.function] = {name: f"SIM-{index + 1:05d}" for index, name in enumerate(outputs)}
     return stubs
-
-
-@contextmanager
-def private_ledger() -> Iterator[None]:
-    """API functions that do run (lookups) read and write a ledger of the run's own, never ./var."""
-    previous = os.environ.get(DATA_DIR_ENV)
-    with tempfile.TemporaryDirectory(prefix="genie-simusers-") as directory:
-        os.environ[DATA_DIR_ENV] = directory
-        try:
-            yield
-        finally:
-            if previous is None:
-                os.environ.pop(DATA_DIR_ENV, None)
-            else:
-                os.environ[DATA_DIR_ENV] = previous
 
 
 def submission_of(goal: Goal, state: DialogueState, calls: list[ApiRequest]) -> dict[str, Any] | None:
@@ -188,6 +169,6 @@ def simulate(agent_dir: Path, users: int, seed: int, today: dt.date) -> AgentFig
     """``users`` simulated users, each with a goal, against the agent in ``agent_dir`` (offline, on ``today``)."""
     spec = load_agent(agent_dir)
     agent = Agent(spec, clock=lambda: dt.datetime.combine(today, dt.time(12, 0)))
-    with private_ledger():
+    with private_ledger("genie-simusers-"):
         runs = [run_user(spec, agent, number, seed, today) for number in range(users)]
     return AgentFigures(spec.name, runs)
