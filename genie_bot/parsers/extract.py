@@ -412,7 +412,8 @@ def _field_words(f: Field) -> set[str]:
 # -- free text and content words -------------------------------------------------------------------------
 _ANSWER_PREFIX = re.compile(
     r"^(?:(?:it'?s|it is|that'?s|that is|i'?m|i am|call me|i'?d like|i want|i would like|please)(?=(\s+\S+){1,4}\s*$)|"
-    r"um+|uh+|well|so)\s+", re.I)  # "i'm on a visa so please reply soon" is a sentence to keep whole
+    r"um+|uh+|well|so|(?:oh|ah)(?:[,!]|\s+(?:and|also|plus)\b)|and also|also|btw|by the way,?)\s+", re.I)
+# "i'm on a visa so please reply soon" is a sentence to keep whole; "oh and we have a peanut allergy" starts at "we"
 _SUBJECT_PREFIX = re.compile(r"^(?:my|the) (?P<subject>\w+(?: \w+)?) is\s+", re.I)
 _TRAILING_LINK = re.compile(r"[\s,;]+(and|but|or|so|plus|also)$", re.I)
 

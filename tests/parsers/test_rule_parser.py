@@ -223,12 +223,30 @@ def test_no_thats_it_to_the_third_course_question(text):
     assert "courses_to_take_0, confirm" in result.acts[-1].formal()
 
 
-def test_no_thats_it_to_a_summary_neither_submits_nor_drops_the_ticket():
-    """"no thats it" answers "anything else?", which a summary does not ask: the bot asks plainly again."""
+@pytest.mark.parametrize("text", ["no thats it", "thats all", "that's it thanks", "ok that's everything", "i'm done"])
+def test_nothing_more_to_a_summary_neither_submits_nor_drops_the_ticket(text):
+    """"(no) thats it" answers "anything else?", which a summary does not ask: the bot asks plainly again."""
     dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY)
-    result = dialogue.reply("no thats it")
+    result = dialogue.reply(text)
     assert dialogue.state.instances["main_0"].open and dialogue.state.instances["main_0"].confirmed is None
     assert result.acts[0].formal() == "AskForConfirmation(main_0)"
+
+
+@pytest.mark.parametrize("text", ["thats all", "nothing", "i'm done"])
+def test_nothing_to_change_after_a_no_keeps_the_ticket_and_shows_the_summary(text):
+    dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY)
+    dialogue.reply("no")
+    result = dialogue.reply(text)
+    assert dialogue.state.instances["main_0"].open
+    assert result.acts[0].formal() == "AskForConfirmation(main_0)"
+
+
+@pytest.mark.parametrize("text", ["bye", "thanks, bye!"])
+def test_goodbye_after_a_no_to_the_summary_drops_the_ticket_unsubmitted(text):
+    dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY)
+    dialogue.reply("no")
+    dialogue.reply(text)
+    assert not dialogue.state.instances["main_0"].open and not dialogue.state.instances["main_0"].actions_done
 
 
 # Changes after a summary

@@ -23,9 +23,8 @@ from .records import record_value, table_of
 from .tasks import is_open, task_match
 from .values import typed
 from .volunteered import constructor
-from .words import QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
+from .words import NOTHING_MORE, QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
 
-_NOTHING_MORE = re.compile(r"^(no+|nope|nah)\b[\s,.!]*(that'?s (it|all|everything)|nothing (else|more))[\s.!]*$", re.I)
 REQUEST_FOR_A_TASK = 0.8
 """A free-text answer that matches a task this well is a request for it, not a value ("I want to check my ticket")."""
 
@@ -37,9 +36,9 @@ def answer_question(reading: Reading) -> list[str]:
         if yes and correcting(reading.text):  # "yes but change the time": nothing goes ahead on a change
             reading.problem = "What should I change? Tell me the new value (for example “make it 8pm”)."
             return []
-        if yes is False and _NOTHING_MORE.match(reading.text.strip()):
-            reading.problem = "Just to be sure: shall I go ahead with it as it is now? (yes / no)"
-            return []  # "no, that's all" answers "anything else?", which was not asked: no "no" to going ahead
+        if isinstance(act, AskForConfirmation) and NOTHING_MORE.match(reading.text.strip()):
+            reading.problem = "Got it, nothing more to add. Please answer yes or no to this:"
+            return []  # "(no,) that's all" answers "anything else?", which was not asked: neither yes nor no
         return [] if yes is None else [f"{act.instance}.confirmed = {yes}"]
     if isinstance(act, AskToCancel):
         yes = extract.yes_no(reading.text)

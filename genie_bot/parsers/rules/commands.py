@@ -7,7 +7,7 @@ import re
 from ...acts import AskField, AskForConfirmation, ProposeWorksheet
 from .. import extract
 from .reading import Reading
-from .words import START_OVER, cancels
+from .words import NOTHING_MORE, START_OVER, cancels
 
 
 def command(reading: Reading) -> str | None:
@@ -16,7 +16,8 @@ def command(reading: Reading) -> str | None:
         return "exitws()" if reading.open_instances() else "# nothing to cancel"
     if START_OVER.match(reading.text):
         return _start_over(reading)
-    if extract.is_farewell(reading.text) and not _answers_with_yes_or_no(reading) and not _declines_the_question(reading):
+    if (extract.is_farewell(reading.text) and not _answers_with_yes_or_no(reading) and not _declines_the_question(reading)
+            and not _nothing_more_to_a_summary(reading)):
         return _farewell(reading)  # "got it, thanks, bye" closes the conversation whatever was asked
     return None
 
@@ -35,6 +36,15 @@ _DROPPING_VERBS = {"drop", "cancel", "stop", "quit", "exit", "abort", "scrap"}
 def _declines_the_question(reading: Reading) -> bool:
     """"that's all" to "anything else?" is no to the question, not goodbye with the task dropped."""
     return isinstance(reading.question, AskField) and extract.declines(reading.text)
+
+
+def _nothing_more_to_a_summary(reading: Reading) -> bool:
+    """"that's all" while a summary waits for yes or no, or after a no to it while the agent asks what
+    to change, says there is nothing to add: the summary is asked again, the task is kept."""
+    if not NOTHING_MORE.match(reading.text.strip()):
+        return False
+    return isinstance(reading.question, AskForConfirmation) or any(
+        i.confirmed is False and not i.actions_done for i in reading.open_instances())
 
 
 def _answers_with_yes_or_no(reading: Reading) -> bool:

@@ -43,6 +43,12 @@ PLEA = re.compile(r"^(?:(?:hi|hello|hey|please|i|i'?m|am|me|my|a|an|in|some|real
                   r"need|needs|your|help|out|urgent|urgently|quick|quickly|hurry|desperate|situation|now)"
                   r"\b[\s,.!?]*)+$", re.I)
 CLOSING = re.compile(r"\banything else\b", re.I)
+NOTHING_MORE = re.compile(r"^((no+|nope|nah|ok(ay)?|so)\b[\s,.!]*)?(that'?s (it|all|everything)|that is (it|all|everything)|"
+                          r"that will be all|that'?ll be all|nothing (else|more)|i'?m (done|all set|finished)|"
+                          r"i am (done|all set|finished)|all done)( for now)?[\s,.!]*((thanks?|thank (you|u)|thx|ty)[\s.!]*)?$",
+                          re.I)
+"""Nothing more to add ("thats all", "no that's it thanks"): while a summary waits for yes or no, this
+neither confirms it nor drops it nor says goodbye."""
 MAX_SMALL_TALK_WORDS = 6
 """A short message of thanks or yes/no ("ok great, thank you!", "yes please") is no name or report."""
 
