@@ -18,6 +18,8 @@ from functools import lru_cache
 from dateparser.search import search_dates
 from rapidfuzz import fuzz, process
 
+from .relative_dates import relative_dates
+
 DATE_WORDS = ("today", "tonight", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
               "saturday", "sunday", "january", "february", "march", "april", "june", "july", "august", "september",
               "october", "november", "december", "weekend", "fortnight")
@@ -121,9 +123,11 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     text = _COUNT_BEFORE_DAY.sub(lambda m: " " * len(m.group(1)) + m.group(2), text)
     mended, where = mend_typos(text)
     mended = _COUNT_AFTER_DAY.sub(lambda m: m.group(1) + " " * len(m.group(2)), mended)
-    week_days = [_in_a_week(m, today, where) for m in _DAY_OF_A_WEEK.finditer(mended)]
-    for found in week_days:  # read here, not by dateparser (which takes "wednesday next week" for this one)
-        mended = mended[:found.start] + " " * (found.end - found.start) + mended[found.end:]
+    counted = []  # read by calendar arithmetic, not by dateparser (which takes "the day after tomorrow" for tomorrow)
+    for days, start, end in relative_dates(mended, today):
+        if days:
+            counted.append(Found(days, where[start], where[end - 1] + 1))
+        mended = mended[:start] + " " * (end - start) + mended[end:]
     base = dt.datetime.combine(today, dt.time(12, 0))
     readings: dict[str, list[dt.date]] = {}
     for prefer in ("future", "past"):
@@ -146,20 +150,7 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
         end = where[start + len(phrase) - 1] + 1 if phrase else where[start]
         out.append(Found(tuple(sorted(values, key=lambda d: abs((d - today).days))), where[start], end,
                          vague=bool(_VAGUE.match(phrase.strip()))))
-    return tuple(sorted(out + week_days, key=lambda f: f.start))
-
-
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_DAY_OF_A_WEEK = re.compile(rf"\b(?:(?:on\s+)?(?P<day>{'|'.join(_WEEKDAYS)})\s+(?:of\s+)?(?P<week>this|next|last) week|"
-                            rf"(?P<week2>this|next|last) week(?:\s+on)?\s+(?P<day2>{'|'.join(_WEEKDAYS)}))\b", re.I)
-
-
-def _in_a_week(match: re.Match, today: dt.date, where: list[int]) -> Found:
-    """"wednesday next week": the Wednesday of the week (Monday to Sunday) after this one."""
-    day = _WEEKDAYS.index((match.group("day") or match.group("day2")).lower())
-    week = {"last": -1, "this": 0, "next": 1}[(match.group("week") or match.group("week2")).lower()]
-    monday = today - dt.timedelta(days=today.weekday()) + dt.timedelta(weeks=week)
-    return Found((monday + dt.timedelta(days=day),), where[match.start()], where[match.end() - 1] + 1)
+    return tuple(sorted(out + counted, key=lambda f: f.start))
 
 
 def _is_date_phrase(phrase: str) -> bool:

@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 
 from ..spec import Field
+from .head_count import head_count
+from .number_words import NUMBER_WORDS, VAGUE_NUMBER_WORDS
 
 # -- yes and no ------------------------------------------------------------------------------------------
 YES = {"yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "confirm", "confirmed", "definitely",
@@ -275,14 +277,6 @@ def role_phrase(text: str, f: Field) -> str | None:
 
 
 # -- numbers ---------------------------------------------------------------------------------------------
-NUMBER_WORDS = {"zero": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "three": 3,
-                "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
-                "twelve": 12, "dozen": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-                "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
-VAGUE_NUMBER_WORDS = ("a", "an", "single", "couple", "pair", "dozen")
-"""Words that count only loosely ("a couple of classes"): a number only next to what they count."""
-
-
 def numbers(text: str, loose: bool = True) -> list[float]:
     """Numbers written with digits or words ("four", "twenty two", and unless not ``loose``, "a couple")."""
     out: list[float] = [float(m.replace(",", "")) for m in re.findall(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![A-Za-z])", text)]
@@ -311,6 +305,9 @@ def without_pronoun_one(text: str) -> str:
 
 def number_for(text: str, f: Field | None = None) -> float | None:
     """The single number in ``text`` or, with several, the one next to a word of the field's name."""
+    heads = head_count(text) if f is not None and counts_people(f) else None
+    if heads is not None:
+        return float(heads)  # "me plus 3 friends" is 4
     found = numbers(without_pronoun_one(text))
     if len(found) == 1:
         return found[0]
@@ -359,6 +356,9 @@ def _added_up(tokens: list[str], is_keyword: Callable[[str], bool]) -> float | N
 def number_with_noun(text: str, f: Field) -> float | None:
     """A number next to one of the field's words: "question 5", "starting at number 4", "question
     four", then "4 people", "three units", "the second question"."""
+    heads = head_count(text) if counts_people(f) else None
+    if heads is not None:
+        return float(heads)
     keywords = _field_words(f)
     t = _NOUN_ABBREVIATION.sub(lambda m: NOUN_ABBREVIATIONS[m.group(1)], normalise(text))
     t = _CLOCK_TIME.sub(" ", t)  # "5 people, 12:30pm": 12 counts no people
@@ -402,11 +402,20 @@ _STOP = {"the", "of", "a", "an", "to", "for", "in", "is", "are", "and", "or", "n
 
 
 def _field_words(f: Field) -> set[str]:
-    words = set(f.name.lower().split("_")) | set(_WORD.findall(f.description.lower()))
-    words = {w.rstrip("s") for w in words} | words
-    if {"people", "person", "party", "guest"} & words:
+    words = _name_words(f)
+    if counts_people(f):
         words |= {"people", "person", "persons", "guests", "guest", "of us", "adults", "party"}
     return words - _STOP
+
+
+def _name_words(f: Field) -> set[str]:
+    words = set(f.name.lower().split("_")) | set(_WORD.findall(f.description.lower()))
+    return {w.rstrip("s") for w in words} | words
+
+
+def counts_people(f: Field) -> bool:
+    """A number field whose name or description counts people (a party size, guests)."""
+    return f.type.kind in ("int", "float") and bool({"people", "person", "party", "guest"} & _name_words(f))
 
 
 # -- free text and content words -------------------------------------------------------------------------

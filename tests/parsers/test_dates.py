@@ -39,6 +39,27 @@ def test_readings_nearest_to_today_first(text, readings):
     assert find_dates(text, TODAY)[0].readings == readings
 
 
+@pytest.mark.parametrize("text, readings", [
+    ("the day after tomorrow", (D(2026, 11, 23),)),
+    ("day before yesterday", (D(2026, 11, 19),)),
+    ("a week from today", (D(2026, 11, 28),)),
+    ("two weeks from now", (D(2026, 12, 5),)),
+    ("a week from friday", (D(2026, 12, 4),)),
+    ("3 days after monday", (D(2026, 11, 26),)),
+    ("wednesday next week", (D(2026, 11, 25),)),
+    ("the first monday of december", (D(2026, 12, 7), D(2025, 12, 1))),
+    ("the last Friday of January 2027", (D(2027, 1, 29),)),
+    ("can we do the 2nd tuesday in march", (D(2027, 3, 9), D(2026, 3, 10))),
+])
+def test_a_day_said_through_another_day(text, readings):
+    """dateparser reads these wrong (tomorrow, a week ago, December 23): they are counted on the calendar."""
+    assert find_dates(text, TODAY)[0].readings == readings
+
+
+def test_a_day_that_does_not_exist_gives_no_reading():
+    assert find_dates("the fifth monday of february", TODAY) == ()
+
+
 def test_a_count_before_a_day_is_no_part_of_the_date():
     found = find_dates("a table for 2 tomorrow", TODAY)[0]
     assert (found.start, found.end) == (14, 22)

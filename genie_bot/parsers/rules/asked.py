@@ -15,6 +15,7 @@ from ...runtime.policy import field_applies
 from ...spec import Field, TaskWorksheet
 from ...state import WorksheetInstance
 from .. import enums, extract
+from ..head_count import uncounted
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
 from .corrections import correcting
 from .fields import has_pattern, is_free_text, pattern_of
@@ -115,6 +116,8 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
         value = False if f.type.is_boolean else "NA"  # "that's all" answers "anything else?" with no
     if value is None and has_pattern(f) and _attempt_at_format(reading.text, f):
         value = extract.free_text(reading.text)  # refused with the worksheet's message, so the user learns why
+    if value is None and extract.counts_people(f) and uncounted(reading.text):  # "me, my wife and the kids"
+        reading.problem = f"How many people is that in total, counting the {uncounted(reading.text)}?"
     return value
 
 

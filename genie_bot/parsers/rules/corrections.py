@@ -73,16 +73,18 @@ def corrections(reading: Reading) -> list[str]:
 
 
 _WRONG = re.compile(r"\b(?:the|my)\s+(?P<label>[a-z][\w ]{1,40}?)\s+(?:is|are|was|were)\s+(?:wrong|incorrect|not right|"
-                    r"a mistake|off)\s*[.!]*$|\bwrong\s+(?P<label2>[a-z][\w ]{1,40}?)\s*[.!]*$", re.I)
+                    r"a mistake|off)\s*[.!]*$|\bwrong\s+(?P<label2>[a-z][\w ]{1,40}?)\s*[.!]*$|"
+                    r"\b(?:change|update|fix|edit|correct|modify)\s+(?:the|my)\s+(?P<label3>[a-z][\w ]{1,40}?)"
+                    r"(?:\s+please)?\s*[.!?]*$", re.I)
 
 
 def _said_wrong(text: str, f: Field) -> bool:
-    """The message only says the field's value is wrong, without the right one ("no, the extra
-    details is wrong"; "wrong email")."""
+    """The message only says the field's value is wrong or to be changed, without the right one ("no,
+    the extra details is wrong"; "wrong email"; "can I change the number of people?")."""
     match = _WRONG.search(text)
     if match is None:
         return False
-    said = extract.content_words(match.group("label") or match.group("label2"))
+    said = extract.content_words(match.group("label") or match.group("label2") or match.group("label3"))
     named = extract.content_words(f"{f.name.replace('_', ' ')} {label(f)}")
     return bool(said) and said <= named | {"the", "my"}
 

@@ -35,6 +35,17 @@ def test_no_with_a_correction_corrects_rather_than_declines():
         "main_0.full_name = 'Jayne Doe'"
 
 
+@pytest.mark.parametrize("text, field", [("actually change the number of people", "num_people"),
+                                         ("can i change the time?", "time"), ("yes but change the date", "date"),
+                                         ("the time is wrong", "time")])
+def test_naming_a_field_to_change_without_its_new_value_asks_for_it(text, field):
+    dialogue = booking(*BOOKING_SUMMARY)
+    result = dialogue.reply(text)
+    assert dialogue.values("book_restaurant_0").get(field) is None
+    assert [a.formal().split(",")[:2] for a in result.acts] == [["AskField(book_restaurant_0", f" {field}"]]
+    assert dialogue.state.instances["book_restaurant_0"].confirmed is None
+
+
 def test_a_plain_no_is_no_correction():
     reading = Dialogue(TICKET).do(*LEAVE_SUMMARY).reading("no")
     assert corrections(reading) == []
