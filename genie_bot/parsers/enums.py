@@ -96,17 +96,29 @@ _MISTAKEN = re.compile(r"\b(?:wrong|missed)\b((?:\s+[\w']+){1,2})", re.I)
 
 
 def _chosen_words(text: str) -> set[str]:
-    """Content words of ``text`` except those under a negation or a mistake ("not by email", "the wrong course")."""
+    """Content words of ``text``, those under a negation marked as negated ("not by email" says "not
+    email", never "email"), those under a mistake left out ("the wrong course")."""
     spans = [m.group(1) for pattern in (_NEGATED, _MISTAKEN) for m in pattern.finditer(text)]
-    return content_words(text) - content_words(" ".join(spans))
+    return content_words(text) - content_words(" ".join(spans)) | _negated_words(text)
+
+
+def _member_words(f: Field, value: str) -> set[str]:
+    """The words of a member's name and description, a word its description negates marked as such:
+    "the credits do not show up" is what "they never showed up" says."""
+    description = f.value_descriptions.get(value, "")
+    negated = _negated_words(description)
+    return content_words(value) | content_words(description) - {w.removeprefix("not ") for w in negated} | negated
+
+
+def _negated_words(text: str) -> set[str]:
+    return {f"not {w}" for m in _NEGATED.finditer(text) for w in content_words(m.group(1))}
 
 
 def _by_meaning(text: str, f: Field) -> str | None:
     """The one value whose name and description share the most content words with the text
     (words under a negation do not count: "I don't know the way" does not mean "I know the way")."""
     words = _chosen_words(text)
-    overlaps = sorted(((len(words & content_words(f"{v} {f.value_descriptions.get(v, '')}")), v) for v in f.values),
-                      reverse=True)
+    overlaps = sorted(((len(words & _member_words(f, v)), v) for v in f.values), reverse=True)
     if overlaps and overlaps[0][0] > 0 and (len(overlaps) == 1 or overlaps[0][0] > overlaps[1][0]):
         return overlaps[0][1]
     return None
@@ -149,12 +161,12 @@ def _described_values(text: str, f: Field, ignore: AbstractSet[str] = frozenset(
     name counts twice, a word of its description only when no other member has it ("the
     waitlist" names the member described as "get onto the waitlist of a full course"); a word every
     member uses ("course" for changing a course or joining a full course's waitlist) chooses none."""
-    said = {v: content_words(f"{v} {f.value_descriptions.get(v, '')}") for v in f.values}
+    said = {v: _member_words(f, v) for v in f.values}
     words = {w for w in _chosen_words(text) if len(w) > 2}  # "messed up" says nothing of credits that "show up"
     every = list(said.values())
     words -= every[0].intersection(*every[1:]) if len(every) > 1 else set()
     names = {v: content_words(v) for v in f.values}
-    described = {v: content_words(f.value_descriptions.get(v, "")) - names[v] - ignore for v in f.values}
+    described = {v: said[v] - names[v] - ignore for v in f.values}
     hits = {v: name_weight * len(words & names[v]) + len(words & (described[v] - set().union(
         *(names[o] | described[o] for o in f.values if o != v)))) for v in f.values}
     best = max(hits.values(), default=0)

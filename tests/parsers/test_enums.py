@@ -40,6 +40,17 @@ def test_a_member_by_its_description_only_when_not_explicit(f, text, member):
     assert enum_value(text, f, explicit=True) is None
 
 
+@pytest.mark.parametrize("text, member", [("they never showed up", "Missing Credits"),
+                                          ("my credits dont show up anywhere", "Missing Credits")])
+def test_a_negation_matches_a_description_that_negates_the_same_words(text, member):
+    """"the credits do not show up" describes Missing Credits: "never showed up" says it, negated as it is."""
+    assert enum_value(text, ISSUE) == member
+
+
+def test_a_negated_word_chooses_no_member_described_with_it_plainly():
+    assert enum_value("I don't want to change my course", ISSUE_TYPE) != "Change Course"
+
+
 def test_a_form_of_a_one_word_member_is_mentioned_explicitly():
     assert mentioned_enum_value("I emailed it", METHOD, explicit=True) == "Email"
 

@@ -437,8 +437,6 @@ def test_the_course_of_a_waitlist_request_is_taken():
     assert dialogue.values("join_waitlist_0") == {"course_name": "cs 161", "quarter": "Winter"}
 
 
-@pytest.mark.xfail(strict=True, reason="'my AP calc credits never showed up' sets the test type but not the issue "
-                                       "(Missing Credits: 'the credits do not show up')")
 def test_credits_that_never_showed_up_are_missing():
     dialogue = Dialogue(TICKET)
     dialogue.reply("hey so my AP calc credits never showed up")
