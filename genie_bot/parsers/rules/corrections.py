@@ -61,7 +61,7 @@ def corrections(reading: Reading) -> list[str]:
     for instance, f in filled:
         if f.name in reading.corrected or (instance.worksheet, f.name) in given_by_part:
             continue  # "the units for cs 236 should be 3" was read for that course
-        if _said_wrong(reading.text, f):  # "the extra details is wrong": asked again, "wrong" is no value
+        if _said_wrong(reading.text, f) and not instance.actions_done:  # "the extra details is wrong": asked again
             out.append(reading.assign(instance, f, None))
             reading.corrected.add(f.name)
             continue
