@@ -106,7 +106,7 @@ def _member_words(f: Field, value: str) -> set[str]:
     """The words of a member's name and description, a word its description negates marked as such:
     "the credits do not show up" is what "they never showed up" says."""
     description = f.value_descriptions.get(value, "")
-    negated = _negated_words(description)
+    negated = _negated_words(re.sub(r"\([^)]*\)", " ", description))  # listed phrases are examples: "(no I'm good)"
     return content_words(value) | content_words(description) - {w.removeprefix("not ") for w in negated} | negated
 
 

@@ -63,13 +63,18 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
     """
     others = [g for g in [*reading.open_fields(), *siblings] if g is not f and not g.type.referenced()]
     stated = stated_values(reading)
+    chosen = {(i.worksheet, name) for i in reading.open_instances() for name, value in i.values.items() if value is not None}
+    answered = {id(g) for g in others if any((ws, g.name) in chosen and reading.spec.tasks[ws].fields.get(g.name) is g
+                                             for ws in reading.spec.tasks)}
 
     def claimed_by(clause: str, g: Field) -> bool:
         if extract.mentions(clause, g):  # "my PIN is ...", "I forgot my id", "(make it) 3 units"
             return (extract.says_unknown(clause) or g.name in stated or has_pattern_value(reading.text, g)
                     or (g.type.kind in ("int", "float") and extract.number_with_noun(clause, g) is not None))
         if is_free_text(f) and g.type.kind == "enum" and len(clause.split()) <= MAX_SHORT_ANSWER_WORDS:
-            return enums.mentioned_enum_value(clause, g) is not None  # "Drive, please" names no place
+            # "Drive, please" names no place; "it conflicts with another class" is a reason, not the
+            # kind of problem already chosen (a course problem): a chosen option is claimed only by name
+            return enums.mentioned_enum_value(clause, g, explicit=id(g) in answered) is not None
         if has_pattern(g) and not has_pattern(f):
             values = extract.pattern_values(clause, pattern_of(g))
             return any(len(clause.replace(v, " ").split()) <= 2 for v in values)

@@ -147,6 +147,13 @@ def test_no_to_the_optional_reason_declines_it(text):
     assert answer(TICKET, CHANGE_REASON, text) == ["change_course_0.reason = 'NA'"]
 
 
+@pytest.mark.parametrize("text", ["it conflicts with another class", "the time clashes with my job",
+                                  "i need another class for my major"])
+def test_a_reason_that_talks_of_courses_is_the_reason(text):
+    """The kind of problem is chosen already: words of its options ("class") in a reason do not claim it."""
+    assert answer(TICKET, CHANGE_REASON, text) == [f"change_course_0.reason = {text!r}"]
+
+
 @pytest.mark.parametrize("point, field", [(LEAVE_ANYTHING_ELSE, "main_0.extra_details"),
                                           (CHANGE_REASON, "change_course_0.reason")])
 def test_free_text_keeps_its_commas(point, field):
