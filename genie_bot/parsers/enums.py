@@ -12,6 +12,7 @@ import re
 from collections.abc import Set as AbstractSet
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from ..spec import Field
 from .extract import _WORD, content_words, normalise, yes_no
@@ -24,7 +25,11 @@ def enum_value(text: str, f: Field, threshold: int = 85, explicit: bool = False)
     for v in values:
         if t == v.lower():
             return v
+    other = the_other_member(text, f)
+    if other is not None:
+        return other
     contained = [v for v in values if re.search(_as_written(v), t)]
+    contained = _not_denied(contained, t)
     if len(contained) == 1:
         return negation_aware(text, f, contained[0])
     if len(contained) > 1:
@@ -57,6 +62,40 @@ def enum_value(text: str, f: Field, threshold: int = 85, explicit: bool = False)
     if len(partial) == 1 and len(t) <= 3 * len(partial[0][0]) + 20:
         return partial[0][0]
     return _by_meaning(t, f)
+
+
+_NONE_OF_THESE = re.compile(r"\b(something else|some other|(?:an|some) other (?:one|kind|type|test)|a different (?:one|kind|type)|"
+                            r"none of (?:those|these|them|the above)|neither|not (?:any|one) of (?:those|these|them))\b", re.I)
+_STANDS_FOR_THE_REST = re.compile(r"^(?:an?other|other|others|something else|none|none of the above)\b", re.I)
+
+
+def the_other_member(text: str, f: Field) -> str | None:
+    """The member that stands for every other case ("Other: another external test") when the message
+    says it is none of the members named ("something else", "neither", "not AP or IB"), or None."""
+    others = [v for v in f.values if _STANDS_FOR_THE_REST.match(v) or _STANDS_FOR_THE_REST.match(f.value_descriptions.get(v, ""))]
+    if len(others) != 1:
+        return None
+    t = normalise(text)
+    named = [v for v in f.values if re.search(_as_written(v), t)]
+    negated = _negated_list(t)
+    if named and others[0] not in named and all(re.search(_as_written(v), negated) for v in named):
+        return others[0]  # "not ap or ib": every member named is negated
+    return others[0] if not named and _NONE_OF_THESE.search(t) else None
+
+
+def _negated_list(text: str) -> str:
+    """The words a "not" or "neither" denies, with the list it starts ("not ap or ib", "neither x nor y")."""
+    return " ".join(m.group(0) for m in re.finditer(r"\b(?:not|no|neither|nor)\b(?:\s+(?:an?|the|my)\b)?(?:\s+[\w'-]+)"
+                                                    r"(?:\s*(?:,|or|nor|and)\s+(?:an?\s+)?[\w'-]+)*", text))
+
+
+def _not_denied(members: list[str], text: str) -> list[str]:
+    """Of several members a message names, the one it does not deny ("it's not AP, it's IB"), else all."""
+    if len(members) < 2:
+        return members
+    negated = _negated_list(text)
+    affirmed = [v for v in members if not re.search(_as_written(v), negated)]
+    return affirmed if len(affirmed) == 1 else members
 
 
 def otherwise_value(f: Field) -> str | None:
@@ -130,8 +169,11 @@ def mentioned_enum_value(text: str, f: Field, ignore: AbstractSet[str] = frozens
     member by another form of the word ("drive" names Driving, "walked" names Walking, "emialed"
     Email), or by the words of its name and description (unless ``explicit``: a member named as
     such). ``ignore``: words that say nothing about this choice (those of the field's worksheet)."""
+    other = the_other_member(text, f)
+    if other is not None:
+        return other
     t = normalise(text)
-    found = [v for v in f.values if len(v) > 1 and re.search(_as_written(v), t)]
+    found = _not_denied([v for v in f.values if len(v) > 1 and re.search(_as_written(v), t)], t)
     if not found:
         roots = {word_root(w) for w in _WORD.findall(t)}
         found = [v for v in f.values if " " not in v and len(v) > 3 and word_root(v.lower()) in roots]
@@ -184,11 +226,18 @@ def _misspelt_values(text: str, f: Field) -> list[str]:
     found = []
     for v in f.values:
         long_words = [word for word in v.lower().split() if len(word) >= 4]
-        matches = [max((fuzz.ratio(w, form), word_root(w) == word_root(word)) for w in words for form in _forms(word))
+        matches = [max((_typo_score(w, form), word_root(w) == word_root(word)) for w in words for form in _forms(word))
                    for word in long_words] if words else []
         if matches and all(score >= TYPO_SCORE for score, _ in matches) and not all(exact for _, exact in matches):
             found.append(v)  # every word of the member, at least one of them misspelt
     return found if len(found) == 1 else []
+
+
+def _typo_score(said: str, word: str) -> float:
+    """How alike two words are, two neighbouring letters swapped ("otehr") counting as alike ("wound" is no
+    "found": a letter changed is a typo only in a longer word, as the ratio says)."""
+    swapped = sorted(said) == sorted(word) and OSA.distance(said, word) == 1
+    return 100.0 if swapped else fuzz.ratio(said, word)
 
 
 def _forms(word: str) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rapidfuzz import fuzz, process
 
 from ..spec import Field
 from .head_count import head_count
@@ -109,8 +110,18 @@ def is_thanks(text: str) -> bool:
     return bool(THANKS.search(text))
 
 
+_DECLINE_PHRASES = ("nothing else", "nothing more", "nothing", "no thanks", "no idea", "not sure", "skip", "skip it",
+                    "no comment", "rather not say", "prefer not to say")
+DECLINE_TYPO_SCORE = 90
+"""A short reply this close to a decline phrase is one mistyped ("nohing else", "noting else", "skp it")."""
+
+
 def declines(text: str) -> bool:
-    return bool(DECLINE.match(normalise(text).strip(" .!")))
+    t = normalise(text).strip(" .!")
+    if DECLINE.match(t):
+        return True
+    return len(t.split()) <= 3 and process.extractOne(t, _DECLINE_PHRASES, scorer=fuzz.ratio,
+                                                      score_cutoff=DECLINE_TYPO_SCORE) is not None
 
 
 def says_unknown(text: str) -> bool:
@@ -449,7 +460,7 @@ _STOPWORDS = {"i", "me", "my", "we", "our", "you", "your", "a", "an", "the", "to
               "could", "do", "does", "have", "has", "some", "about", "from", "get", "help", "hi", "hello", "hey",
               "just", "so", "also", "there", "what", "how", "which", "will", "am", "was", "im", "id", "yes", "no", "as",
               "by", "not", "all", "after", "whether", "why", "had", "were", "been", "its", "if", "than", "but",
-              "really", "very"}
+              "really", "very", "else", "something", "anything"}
 
 
 def stem(word: str) -> str:
@@ -475,6 +486,7 @@ def content_words(text: str) -> set[str]:
 
 
 SAME_MEANING = {"switch": "chang", "swap": "chang", "swapp": "chang", "class": "cours", "reserv": "book",
+                "additional": "extra", "info": "detail", "information": "detail",
                 "reservation": "book", "child": "kid", "children": "kid", "kiddo": "kid"}
 """Everyday words for the same thing, by stem: a user who wants to "switch classes" wants to
 change a course, whatever words a worksheet's descriptions use."""

@@ -16,6 +16,7 @@ METHOD = TASKS["LeaveOfAbsence"].fields["submission_method"]
 TASK = TASKS["Main"].fields["student_task"]
 ISSUE_TYPE = TASKS["TroubleShoot"].fields["issue_type"]
 ISSUE = TASKS["ExternalTestCredits"].fields["issue"]
+TEST = TASKS["ExternalTestCredits"].fields["test_type"]
 REPLY = loaded(TRIP)[0].tasks["Directions"].fields["reply"]
 
 
@@ -49,6 +50,22 @@ def test_a_negation_matches_a_description_that_negates_the_same_words(text, memb
 
 def test_a_negated_word_chooses_no_member_described_with_it_plainly():
     assert enum_value("I don't want to change my course", ISSUE_TYPE) != "Change Course"
+
+
+@pytest.mark.parametrize("text", ["something else", "something else not ap or ib", "not AP or IB", "neither",
+                                  "none of those", "a different one"])
+def test_none_of_the_named_members_is_the_member_for_the_rest(text):
+    """"Other: another external test" stands for every test not listed."""
+    assert enum_value(text, TEST) == "Other" and mentioned_enum_value(text, TEST) == "Other"
+
+
+def test_no_member_stands_for_the_rest_of_an_enum_without_one():
+    assert enum_value("something else", QUARTER) is None
+
+
+@pytest.mark.parametrize("text, member", [("it's not AP, it's IB", "IB"), ("otehr", "Other"), ("winetr", "Winter")])
+def test_the_member_not_denied_and_a_slip_of_the_finger(text, member):
+    assert enum_value(text, TEST if member in TEST.values else QUARTER) == member
 
 
 def test_a_form_of_a_one_word_member_is_mentioned_explicitly():

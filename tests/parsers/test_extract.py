@@ -25,7 +25,9 @@ def test_yes_no(text, said):
 
 @pytest.mark.parametrize("text, declines, unknown", [("skip", True, False), ("pass", True, False),
                                                      ("I don't know", True, True), ("no idea", True, True),
-                                                     ("I forgot it", False, True), ("jane doe", False, False)])
+                                                     ("I forgot it", False, True), ("jane doe", False, False),
+                                                     ("nohing else", True, False), ("skp it", True, False),
+                                                     ("something else", False, False), ("Notting Hill", False, False)])
 def test_declines_and_says_unknown(text, declines, unknown):
     assert extract.declines(text) is declines and extract.says_unknown(text) is unknown
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from ...acts import AskForConfirmation
 from ...responders.wording import label
 from ...spec import NA, Field
@@ -46,7 +48,8 @@ def correcting(text: str) -> bool:
 def corrections(reading: Reading) -> list[str]:
     """Statements that change values the user gave before; the fields changed count as taken."""
     out = _replacement(reading)
-    at_a_summary = isinstance(reading.question, AskForConfirmation) and AT_A_SUMMARY.match(reading.text)
+    at_a_summary = isinstance(reading.question, AskForConfirmation) and (
+        AT_A_SUMMARY.match(reading.text) or _REMOVED.search(extract.normalise(reading.text)))
     if out or not (correcting(reading.text) or at_a_summary):
         return out
     family = _in_progress(reading.state)
@@ -63,6 +66,10 @@ def corrections(reading: Reading) -> list[str]:
             continue  # "the units for cs 236 should be 3" was read for that course
         if _said_wrong(reading.text, f) and not instance.actions_done:  # "the extra details is wrong": asked again
             out.append(reading.assign(instance, f, None))
+            reading.corrected.add(f.name)
+            continue
+        if _said_removed(reading.text, f) and not instance.actions_done:  # "remove the extra details"
+            out.append(reading.assign(instance, f, None if f.required else NA))
             reading.corrected.add(f.name)
             continue
         value = _corrected_value(reading, f, instance, only_of_its_kind=kinds.count(f.type.kind) == 1)
@@ -84,9 +91,34 @@ def _said_wrong(text: str, f: Field) -> bool:
     match = _WRONG.search(text)
     if match is None:
         return False
-    said = extract.content_words(match.group("label") or match.group("label2") or match.group("label3"))
-    named = extract.content_words(f"{f.name.replace('_', ' ')} {label(f)}")
-    return bool(said) and said <= named | {"the", "my"}
+    return _names_the_field(match.group("label") or match.group("label2") or match.group("label3"), f)
+
+
+TYPO_SCORE = 80
+_REMOVING_VERBS = ("remove", "delete", "erase", "clear", "scrap")
+_REMOVED = re.compile(r"\b(?:take out|get rid of|leave out|no need for|(?:there'?s|there is|i have|i've got)\s+no|"
+                      r"(?:don'?t|do not) (?:need|want) (?:the|any|an?))\s+(?:the\s+|my\s+|any\s+)?"
+                      r"(?P<label>[a-z][\w ]{1,40}?)\s*(?:please)?[.!]*$|^(?:no\s+)?(?P<verb>\w+)\s+(?:the\s+|my\s+|that\s+)?"
+                      r"(?P<label2>[a-z][\w ]{1,40}?)\s*(?:please)?[.!]*$", re.I)
+
+
+def _said_removed(text: str, f: Field) -> bool:
+    """The message asks to take the field's value out ("no remove the additional info", "there's no
+    extra details"): an optional field is then declined, a required one asked again. A removing verb
+    may be mistyped ("remoe")."""
+    match = _REMOVED.search(extract.normalise(text))
+    if match is None:
+        return False
+    if match.group("verb") and process.extractOne(match.group("verb"), _REMOVING_VERBS, scorer=fuzz.ratio,
+                                                  score_cutoff=TYPO_SCORE) is None:
+        return False
+    return _names_the_field(match.group("label") or match.group("label2"), f)
+
+
+def _names_the_field(said: str, f: Field) -> bool:
+    """Every word of ``said`` is a word of the field's name or label ("the extra details", "email")."""
+    words = extract.content_words(said)
+    return bool(words) and words <= extract.content_words(f"{f.name.replace('_', ' ')} {label(f)}") | {"the", "my"}
 
 
 def _replacement(reading: Reading) -> list[str]:

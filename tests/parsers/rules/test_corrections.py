@@ -46,6 +46,28 @@ def test_naming_a_field_to_change_without_its_new_value_asks_for_it(text, field)
     assert dialogue.state.instances["book_restaurant_0"].confirmed is None
 
 
+@pytest.mark.parametrize("text", ["no remoe the additional info", "remove the extra details please",
+                                  "there's no extra details", "i don't want any extra details"])
+def test_taking_out_an_optional_value_at_the_summary_declines_it(text):
+    dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY, "main_0.extra_details = 'please hurry'")
+    result = dialogue.reply(text)
+    assert dialogue.values("main_0")["extra_details"] == "NA"
+    assert [a.formal() for a in result.acts] == ["AskForConfirmation(main_0)"]
+
+
+def test_taking_out_a_required_value_asks_for_it_again():
+    dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY)
+    dialogue.reply("delete my email")
+    assert dialogue.values("main_0").get("email") is None
+
+
+@pytest.mark.parametrize("text", ["remember the extra details", "no extra charge please"])
+def test_other_verbs_and_other_words_take_nothing_out(text):
+    dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY, "main_0.extra_details = 'please hurry'")
+    dialogue.reply(text)
+    assert dialogue.values("main_0")["extra_details"] == "please hurry"
+
+
 def test_a_plain_no_is_no_correction():
     reading = Dialogue(TICKET).do(*LEAVE_SUMMARY).reading("no")
     assert corrections(reading) == []
