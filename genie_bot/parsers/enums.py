@@ -38,6 +38,10 @@ def enum_value(text: str, f: Field, threshold: int = 85, explicit: bool = False)
     misspelt = _misspelt_values(t, f)
     if misspelt:
         return misspelt[0]
+    pair = _opposite_pair(f)
+    said = _yes_or_no_reply(text)
+    if pair is not None and said is not None:  # "yes" to "have you submitted the form, or not yet?"
+        return pair[0] if said else pair[1]
     listed = listed_phrase_value(t, f)
     if listed is not None or explicit:
         return listed
@@ -98,6 +102,28 @@ def _not_denied(members: list[str], text: str) -> list[str]:
     return affirmed if len(affirmed) == 1 else members
 
 
+_DID = re.compile(r"^(?:(?:i|we)\s+)?(?:already\s+)?(?:did|have|had|do)(?:\s+(?:it|that|so))?(?:\s+already)?$|^already(?:\s+did)?$")
+_NOT_YET = re.compile(r"^(?:no,?\s+)?not yet$|^(?:(?:i|we)\s+)?(?:haven'?t|didn'?t|have not|did not|don'?t)(?:\s+(?:yet|it))?$")
+
+
+def _yes_or_no_reply(text: str) -> bool | None:
+    """Yes or no, also said with a verb alone ("already did", "I have", "not yet", "I haven't")."""
+    t = normalise(text).strip(" .!?")
+    return True if _DID.match(t) else False if _NOT_YET.match(t) else yes_no(text)
+
+
+def _opposite_pair(f: Field) -> tuple[str, str] | None:
+    """(X, Not X) when the enum is a yes/no choice between a member and its negation ("Submitted",
+    "Not Submitted"): yes answers the one, no the other."""
+    if len(f.values) != 2:
+        return None
+    for v in f.values:
+        opposite = next((o for o in f.values if o.lower() in (f"not {v.lower()}", f"no {v.lower()}")), None)
+        if opposite is not None:
+            return v, opposite
+    return None
+
+
 def otherwise_value(f: Field) -> str | None:
     """The member an enum's description marks as the answer to a remark that names none ("otherwise")."""
     marked = [v for v in f.values if re.search(r"\botherwise\b", f.value_descriptions.get(v, ""), re.I)]
@@ -130,15 +156,31 @@ def listed_phrase_value(text: str, f: Field) -> str | None:
 _NEGATED = re.compile(r"\b(?:not|no|never|don'?t|doesn'?t|isn'?t|can'?t|cannot|won'?t)\b((?:\s+[\w']+){1,3})", re.I)
 
 
-_MISTAKEN = re.compile(r"\b(?:wrong|missed)\b((?:\s+[\w']+){1,2})", re.I)
+_MISTAKEN = re.compile(r"\b(?:wrong|missed)\b(?!\s+with\b)((?:\s+[\w']+){1,2})", re.I)
 """What went wrong is no choice: "I got the wrong form" does not choose the form."""
 
 
 def _chosen_words(text: str) -> set[str]:
     """Content words of ``text``, those under a negation marked as negated ("not by email" says "not
-    email", never "email"), those under a mistake left out ("the wrong course")."""
+    email", never "email"), those under a mistake left out ("the wrong course"), and "wrong" in
+    "something is wrong with my enrollment" too (the enrollment is what it is about)."""
     spans = [m.group(1) for pattern in (_NEGATED, _MISTAKEN) for m in pattern.finditer(text)]
+    spans += [m.group(1) for m in _WRONG_WITH.finditer(text)]
     return content_words(text) - content_words(" ".join(spans)) | _negated_words(text)
+
+
+_WRONG_WITH = re.compile(r"\b(wrong|the (?:matter|problem|issue))\s+with\b", re.I)
+
+
+def _words_as_meant(words: set[str], f: Field) -> set[str]:
+    """The words, a long one misspelt taken as the word of a member it is close to ("enrollmet")."""
+    known = set().union(*(_member_words(f, v) for v in f.values))
+    meant = set()
+    for word in words:
+        close = None if word in known or len(word) < MIN_TYPO_LENGTH + 1 else process.extractOne(
+            word, [k for k in known if k[:1] == word[:1]], scorer=fuzz.ratio, score_cutoff=TYPO_SCORE + 3)
+        meant.add(close[0] if close else word)  # the first letter is kept: "mother" is no "other"
+    return meant
 
 
 def _member_words(f: Field, value: str) -> set[str]:
@@ -156,7 +198,7 @@ def _negated_words(text: str) -> set[str]:
 def _by_meaning(text: str, f: Field) -> str | None:
     """The one value whose name and description share the most content words with the text
     (words under a negation do not count: "I don't know the way" does not mean "I know the way")."""
-    words = _chosen_words(text)
+    words = _words_as_meant(_chosen_words(text), f)
     overlaps = sorted(((len(words & _member_words(f, v)), v) for v in f.values), reverse=True)
     if overlaps and overlaps[0][0] > 0 and (len(overlaps) == 1 or overlaps[0][0] > overlaps[1][0]):
         return overlaps[0][1]
@@ -175,7 +217,7 @@ def mentioned_enum_value(text: str, f: Field, ignore: AbstractSet[str] = frozens
     t = normalise(text)
     found = _not_denied([v for v in f.values if len(v) > 1 and re.search(_as_written(v), t)], t)
     if not found:
-        roots = {word_root(w) for w in _WORD.findall(t)}
+        roots = {word_root(w) for w in _WORD.findall(t) if not content_words(w) & ignore}
         found = [v for v in f.values if " " not in v and len(v) > 3 and word_root(v.lower()) in roots]
     if not found:
         found = _misspelt_values(t, f)
@@ -204,7 +246,7 @@ def _described_values(text: str, f: Field, ignore: AbstractSet[str] = frozenset(
     waitlist" names the member described as "get onto the waitlist of a full course"); a word every
     member uses ("course" for changing a course or joining a full course's waitlist) chooses none."""
     said = {v: _member_words(f, v) for v in f.values}
-    words = {w for w in _chosen_words(text) if len(w) > 2}  # "messed up" says nothing of credits that "show up"
+    words = {w for w in _words_as_meant(_chosen_words(text), f) if len(w) > 2}  # "messed up" says nothing of credits that "show up"
     every = list(said.values())
     words -= every[0].intersection(*every[1:]) if len(every) > 1 else set()
     names = {v: content_words(v) for v in f.values}
@@ -221,15 +263,19 @@ MIN_TYPO_LENGTH = 5
 
 
 def _misspelt_values(text: str, f: Field) -> list[str]:
-    """Members a word of the message misspells ("autum" for Autumn, "emialed" for Email)."""
+    """Members a word of the message misspells ("autum" for Autumn, "emialed" for Email, "submited"
+    for Submitted); a word written as it is or in one of its forms ("emailed") is no misspelling."""
     words = [w for w in _WORD.findall(text) if len(w) >= MIN_TYPO_LENGTH]
     found = []
+    said = set(_WORD.findall(text))
     for v in f.values:
+        if any(word in ("not", "no") and word not in said for word in v.lower().split()):
+            continue  # "submited" is no "Not Submitted": a member's negation must be said
         long_words = [word for word in v.lower().split() if len(word) >= 4]
-        matches = [max((_typo_score(w, form), word_root(w) == word_root(word)) for w in words for form in _forms(word))
+        matches = [max((_typo_score(w, form), w in _forms(word)) for w in words for form in _forms(word))
                    for word in long_words] if words else []
         if matches and all(score >= TYPO_SCORE for score, _ in matches) and not all(exact for _, exact in matches):
-            found.append(v)  # every word of the member, at least one of them misspelt
+            found.append(v)  # every word of the member, at least one of them misspelt ("submited")
     return found if len(found) == 1 else []
 
 

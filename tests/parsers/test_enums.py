@@ -68,6 +68,14 @@ def test_the_member_not_denied_and_a_slip_of_the_finger(text, member):
     assert enum_value(text, TEST if member in TEST.values else QUARTER) == member
 
 
+@pytest.mark.parametrize("text", ["something is wrong with my enrollment", "something is wrong with my enrollmet",
+                                  "whats the matter with my enrolment"])
+def test_what_is_wrong_with_something_is_about_that_thing(text):
+    """"wrong with my enrollment" is about enrollment, not the credits described as "missing or wrong";
+    a long word misspelt counts as the word it is close to."""
+    assert enum_value(text, TASK) == "TroubleShoot"
+
+
 def test_a_form_of_a_one_word_member_is_mentioned_explicitly():
     assert mentioned_enum_value("I emailed it", METHOD, explicit=True) == "Email"
 

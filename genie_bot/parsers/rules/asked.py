@@ -21,7 +21,8 @@ from .corrections import correcting
 from .fields import has_pattern, is_free_text, pattern_of
 from .reading import Reading
 from .records import record_value, table_of
-from .tasks import is_open, task_match
+from .requested import task_match
+from .tasks import is_open
 from .values import typed
 from .volunteered import constructor
 from .words import NOTHING_MORE, QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only

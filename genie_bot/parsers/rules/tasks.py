@@ -7,29 +7,9 @@ from ...state import InstanceStatus
 from .. import extract
 from .fields import top_level_tasks
 from .reading import Reading
+from .requested import TASK_THRESHOLD, task_match
 from .volunteered import constructor
 from .words import CHITCHAT, plea_for_help, thanks_only
-
-TASK_THRESHOLD = 0.5
-"""The share of a task description's (or example's) content words a message must use to ask for it."""
-
-
-def task_match(reading: Reading) -> tuple[TaskWorksheet | None, float]:
-    """The top-level task whose description or examples the message is most like, and how much."""
-    words = extract.content_words(reading.text)
-    if not words:
-        return None, 0.0
-    best, best_score = None, 0.0
-    for ws in top_level_tasks(reading.spec):
-        for phrase in (ws.description, *ws.examples):
-            phrase_words = extract.content_words(phrase)
-            if not phrase_words:
-                continue
-            overlap = len(words & phrase_words)
-            score = overlap / len(phrase_words) if overlap else 0.0
-            if score > best_score:
-                best, best_score = ws, score
-    return best, best_score
 
 
 def start(reading: Reading, ws: TaskWorksheet) -> None:

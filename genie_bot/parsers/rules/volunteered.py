@@ -26,6 +26,7 @@ from .fields import fields_by_kind, has_pattern, is_free_text, pattern_of
 from .implied import implied_member
 from .reading import Reading
 from .records import record_value, table_of
+from .requested import request_words
 from .values import typed
 
 
@@ -192,10 +193,11 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
     text = reading.text
     if table_of(reading.spec, f) is not None:
         return record_value(reading, f)
-    if kind == "enum":  # the words of the worksheet itself ("external test credits") choose no member of it
-        ws = reading.spec.tasks[instance.worksheet]
-        return (enums.mentioned_enum_value(text, f, explicit=True) or implied_member(reading, instance, f)
-                or enums.mentioned_enum_value(text, f, ignore=extract.content_words(f"{ws.name} {ws.description}")))
+    if kind == "enum":  # the words of the worksheet itself ("external test credits"), or those asking for a
+        ws = reading.spec.tasks[instance.worksheet]  # task ("submit a ticket"), choose no member of it
+        asking = request_words(reading)
+        return (enums.mentioned_enum_value(text, f, ignore=asking, explicit=True) or implied_member(reading, instance, f)
+                or enums.mentioned_enum_value(text, f, ignore=extract.content_words(f"{ws.name} {ws.description}") | asking))
     if kind in ("int", "float"):
         number = extract.number_with_noun(text, f)
         if number is None and same_kind.get(kind, 0) == 1:

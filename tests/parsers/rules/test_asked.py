@@ -27,14 +27,13 @@ def test_an_enum_answer_names_its_member_by_name_or_description(text, value):
     assert answer(TICKET, (), text) == [f"main_0.student_task = {value!r}"]
 
 
-@pytest.mark.parametrize("text, value", [("not yet", "Not Submitted"), ("I haven't submitted it", "Not Submitted")])
+@pytest.mark.parametrize("text, value", [("not yet", "Not Submitted"), ("I haven't submitted it", "Not Submitted"),
+                                         ("nope", "Not Submitted"), ("i haven't", "Not Submitted")])
 def test_a_negated_member_names_its_opposite(text, value):
     assert answer(TICKET, LEAVE, text) == [f"leave_of_absence_0.form_status = {value!r}"]
 
 
-@pytest.mark.parametrize("text", ["yes", "already did", "submited"])
-@pytest.mark.xfail(strict=True, reason="'Have you already submitted the form, or not yet?' answered yes / 'already "
-                                       "did' / misspelt 'submited' gives no form_status (yes -> '', others a remark)")
+@pytest.mark.parametrize("text", ["yes", "already did", "submited", "yeah i sent it in already", "i have"])
 def test_yes_to_have_you_submitted_is_submitted(text):
     assert answer(TICKET, LEAVE, text) == ["leave_of_absence_0.form_status = 'Submitted'"]
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from genie_bot.parsers.rules.tasks import opens_the_only_task, restates_open_task, start_requested_task, task_match
+from genie_bot.parsers.rules.requested import task_match
+from genie_bot.parsers.rules.tasks import opens_the_only_task, restates_open_task, start_requested_task
 
 from ..support import LEAVE, RESTAURANT, TICKET, Dialogue, booking, lines, record
 from genie_bot.acts import formal_value

@@ -26,6 +26,15 @@ def test_values_for_fields_not_asked_yet(text, expected):
     assert volunteered(Dialogue(TICKET).do(*LEAVE).reading(text)) == expected
 
 
+@pytest.mark.parametrize("text, status", [("hi submit a ticket please not yet", "Not Submitted"),
+                                          ("i want to submit a ticket, my leave form is submitted", "Submitted")])
+def test_the_words_asking_for_the_task_choose_no_option_of_it(text, status):
+    """"submit a ticket" asks for the ticket: it says nothing of whether the leave form was submitted."""
+    dialogue = Dialogue(TICKET)
+    dialogue.reply(text)
+    assert dialogue.values("leave_of_absence_0")["form_status"] == status
+
+
 def test_a_field_the_user_cannot_give_is_declined():
     reading = Dialogue(TICKET).do(*LEAVE_ANYTHING_ELSE).reading("I forgot my email")
     assert volunteered(reading) == ["main_0.email = 'NA'"]
