@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ...spec import TaskWorksheet
 from ...state import InstanceStatus
-from .. import extract
 from .fields import top_level_tasks
 from .reading import Reading
 from .requested import TASK_THRESHOLD, task_match
