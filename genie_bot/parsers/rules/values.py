@@ -10,6 +10,7 @@ from ...runtime.checks import first_accepted, value_problem
 from ...spec import Field
 from ...state import WorksheetInstance
 from .. import dates, enums, extract
+from ..person_names import names_a_person, person_name
 from .fields import has_pattern, pattern_of
 from .implied import implied_member
 from .reading import Reading
@@ -69,6 +70,8 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
     if kind == "str" and has_pattern(f):
         found = extract.pattern_values(text, pattern_of(f))
         return found[0] if found else None
+    if kind == "str" and whole_answer and names_a_person(f):
+        return person_name(extract.free_text(text, f))  # "this is so frustrating" is no name
     if kind == "str":
         return (extract.role_phrase(text, f) or extract.free_text(text, f)) if whole_answer else None
     return None

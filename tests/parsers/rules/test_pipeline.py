@@ -48,7 +48,5 @@ def test_a_remark_is_understood_as_a_remark():
     assert Dialogue(TICKET).do(*LEAVE).parse("this is so frustrating").statements == "# a remark, not a request"
 
 
-@pytest.mark.xfail(strict=True, reason="asked for the full name, 'this is so frustrating' is stored as "
-                                       "full_name = 'this is so frustrating'")
 def test_a_remark_is_no_name():
     assert "full_name" not in Dialogue(TICKET).do(*LEAVE_NAME).parse("this is so frustrating").statements

@@ -66,7 +66,6 @@ def test_the_whole_student_record_in_one_message():
                                                  "student_email_address": "jane.doe@stanford.edu"}
 
 
-@pytest.mark.xfail(strict=True, reason="asked for the name, 'my id is 06123456' also sets student_name = '06123456'")
 def test_an_id_given_for_the_name_question_is_no_name():
     assert Dialogue(COURSES).do(*STUDENT).parse("my id is 06123456").statements == \
         "student_info_0.student_id = '06123456'"
