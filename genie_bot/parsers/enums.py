@@ -221,6 +221,9 @@ def mentioned_enum_value(text: str, f: Field, ignore: AbstractSet[str] = frozens
         found = [v for v in f.values if " " not in v and len(v) > 3 and word_root(v.lower()) in roots]
     if not found:
         found = _misspelt_values(t, f)
+    if not found:  # a phrase the description lists for the member is as good as its name ("cr/nc")
+        listed = listed_phrase_value(t, f)
+        found = [listed] if listed is not None else []
     if not found and not explicit:
         found = _described_values(t, f, ignore)
     return negation_aware(text, f, max(found, key=len)) if found else None

@@ -62,7 +62,24 @@ def yes_no(text: str) -> bool | None:
         if yes_word != no_word:
             return yes_word
     said = {answer for answer in map(_clause_yes_no, clauses(t)) if answer is not None}
-    return said.pop() if len(said) == 1 else None  # "I really thought it was a boat! yes please"
+    if len(said) == 1:
+        return said.pop()  # "I really thought it was a boat! yes please"
+    return _mistyped_yes_no(t) if not said else None
+
+
+_LONG_YES_NO = {"correct": True, "confirm": True, "confirmed": True, "absolutely": True, "definitely": True,
+                "perfect": True, "sounds good": True, "looks good": True, "go ahead": True, "incorrect": False,
+                "negative": False, "not really": False}
+TYPO_SCORE = 85
+
+
+def _mistyped_yes_no(text: str) -> bool | None:
+    """A short yes or no with a typo ("corect", "looks goood", "defintely"); short words are not
+    guessed at ("yse" could be anything)."""
+    if len(text.split()) > 2 or len(text) < 5:
+        return None
+    best = process.extractOne(text, list(_LONG_YES_NO), scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
+    return _LONG_YES_NO[best[0]] if best else None
 
 
 _YES_WORD = re.compile(r"y+e+[sahp]*|yu+p+|ya+h*|ok+a*y*|okie|yay+")

@@ -18,7 +18,8 @@ EMAIL_PATTERN = loaded(TICKET)[0].tasks["Main"].fields["email"].validation.patte
     ("yes", True), ("yeah sure", True), ("yesss", True), ("okie", True), ("sure, CS 161", True), ("keep going", True),
     ("nope", False), ("no thats it", False), ("not really", False), ("that's all", False), ("no more", False),
     ("I think that's enough", False), ("maybe", None), ("CS 107", None), ("give me another one please", True),
-    ("it conflicts with another class", None)])
+    ("it conflicts with another class", None), ("corect", True), ("looks goood", True), ("incorect", False),
+    ("coffee", None), ("Corey", None)])
 def test_yes_no(text, said):
     assert extract.yes_no(text) is said
 

@@ -27,7 +27,7 @@ from .reading import Reading
 from .records import record_value, table_of
 from .values import typed
 
-CORRECTION = re.compile(r"\b(actually|instead|change|make it|i meant|correction|sorry|wait|wrong|mistake|typo|"
+CORRECTION = re.compile(r"\b(actually|instead|change|make (?!a\b|an\b|sure\b|me\b)|i meant|correction|sorry|wait|wrong|mistake|typo|"
                         r"spelled|spelt|should be|is not|isn'?t|not\b.*\bbut|how about|what about|move it|switch|"
                         r"can we (do|make|move|change)|let'?s do (?!it\b|that\b|this\b))", re.I)
 AT_A_SUMMARY = re.compile(r"^(no|nope|nah|and|also|plus)\b[\s,]+\w", re.I)
@@ -41,6 +41,16 @@ REPLACEMENTS = (
 """A correction that says the old value and the new one."""
 
 
+def _at_a_summary(reading: Reading) -> bool:
+    """The agent shows what it has and asks whether it is right (the whole task, or a list of it)."""
+    act = reading.question
+    if isinstance(act, AskForConfirmation):
+        return True
+    instance = reading.state.instances.get(getattr(act, "instance", None) or "")
+    f = reading.spec.tasks[instance.worksheet].fields.get(getattr(act, "field", None) or "") if instance else None
+    return f is not None and f.type.kind == "confirm"
+
+
 def correcting(text: str) -> bool:
     return bool(CORRECTION.search(text))
 
@@ -48,8 +58,8 @@ def correcting(text: str) -> bool:
 def corrections(reading: Reading) -> list[str]:
     """Statements that change values the user gave before; the fields changed count as taken."""
     out = _replacement(reading)
-    at_a_summary = isinstance(reading.question, AskForConfirmation) and (
-        AT_A_SUMMARY.match(reading.text) or _REMOVED.search(extract.normalise(reading.text)))
+    at_a_summary = _at_a_summary(reading) and (AT_A_SUMMARY.match(reading.text) or extract.statements_of_value(
+        reading.text) or _REMOVED.search(extract.normalise(reading.text)))  # "the grading for cs 103 is cr/nc"
     if out or not (correcting(reading.text) or at_a_summary):
         return out
     family = _in_progress(reading.state)
@@ -139,14 +149,24 @@ def _replaced(reading: Reading, match: re.Match) -> list[str] | None:
             if f.kind == "input" and _names(instance.values.get(f.name), old):
                 reading.used.append(match.span("old"))  # the old value names no new one
                 said = _last_said(match.group("new"))
-                counted = _counted_field(ws.fields.values(), said)
-                if counted is not None:  # "change cs 231n to 3 units": the units of that course
+                counted = _counted_field(ws.fields.values(), said) or _chosen_option(ws.fields.values(), said, f)
+                if counted is not None:  # "change cs 231n to 3 units", "... to credit/no credit": that course's
                     f, new = counted
                 else:
                     new = typed(reading, f, said, whole_answer=True, instance=instance)
                 reading.corrected.add(f.name)
                 return [] if new is None else [reading.assign(instance, f, new)]
     return None
+
+
+def _chosen_option(fields: Any, text: str, replaced: Field) -> tuple[Field, Any] | None:
+    """The other enum field of the record the text names an option of ("credit/no credit" for the
+    grading), when the field whose value was named is no enum: the course keeps its name."""
+    if replaced.type.kind == "enum":
+        return None
+    named = [(g, enums.enum_value(text, g, explicit=True)) for g in fields if g.type.kind == "enum" and g.kind == "input"]
+    named = [(g, member) for g, member in named if member is not None]
+    return named[0] if len(named) == 1 else None
 
 
 def _last_said(text: str) -> str:
