@@ -269,7 +269,8 @@ _DIGIT_GROUPS = re.compile(r"\b\d{2,}(?:[ -]\d{2,})+\b")
 
 
 ROLE_PREPOSITIONS = ("from", "to", "at", "near", "in", "for", "with", "on")
-_PHRASE_END = (r"(?=\s+(?:at|by|on|for|around|via|using|with|because|please|so|then|and then|leaving|starting|"
+_PHRASE_END = (r"(?=\s+(?:right now|at the moment|at|by|on|for|around|via|using|with|because|please|so|then|and then|"
+               r"leaving|starting|i want|i'?d like|"
                r"departing|arriving|tomorrow|today|tonight|now|asap|if|but|when|where|as|to|from|towards|into)\b|"
                r"[.!?,;:(]|$)")
 _VERBS = {"get", "go", "be", "have", "head", "make", "find", "reach", "take", "walk", "drive", "meet", "see", "do",
@@ -277,10 +278,23 @@ _VERBS = {"get", "go", "be", "have", "head", "make", "find", "reach", "take", "w
           "report"}
 
 
+_NOW = ("now", "currently", "at present")
+MAX_ROLE_WORDS = 6
+
+
+def _says_now(f: Field) -> bool:
+    """The description is of a present state: "the course the student is enrolled in now"."""
+    return f.description.lower().rstrip(" .").endswith(_NOW)
+
+
 def role_prepositions(f: Field) -> list[str]:
-    """The prepositions a field's description ends with: "the place the user goes to or near" -> [near, to]."""
+    """The prepositions a field's description ends with: "the place the user goes to or near" -> [near, to];
+    "the course the student is enrolled in now" -> [in]."""
     found = []
-    for word in reversed(f.description.lower().rstrip(" .").split()):
+    description = f.description.lower().rstrip(" .")
+    for adverb in _NOW:
+        description = description.removesuffix(f" {adverb}")
+    for word in reversed(description.split()):
         if word in ROLE_PREPOSITIONS:
             found.append(word)
         elif word not in ("or", "and"):
@@ -288,15 +302,26 @@ def role_prepositions(f: Field) -> list[str]:
     return found
 
 
+_WANTING = re.compile(r"\b(?:want|wanna|would like|'d like|rather (?:have|take|do)|switch(?:ing)? to|chang(?:e|ing) to|"
+                      r"move to|get)\s+(?:to (?:take|do|get|switch to)\s+)?(?:the\s+)?", re.I)
+
+
 def role_phrase(text: str, f: Field) -> str | None:
     """The phrase after a preposition a field's description ends with: "the place the user leaves from"
-    takes "Palo Alto" from "I'm driving from Palo Alto to the office"; the last fitting one wins."""
+    takes "Palo Alto" from "I'm driving from Palo Alto to the office"; the last fitting one wins. A
+    description ending "instead" takes what is wanted instead ("i want physics 148c instead")."""
+    if f.description.lower().rstrip(" .").endswith(" instead"):
+        instead = re.search(r"\s+instead\b", text, re.I)
+        wants = list(_WANTING.finditer(text, 0, instead.start())) if instead else []
+        phrase = text[wants[-1].end():instead.start()].strip(" ,") if wants and instead else ""
+        return phrase if 0 < len(phrase.split()) <= MAX_ROLE_WORDS else None
     prepositions = role_prepositions(f)
     if not prepositions:
         return None
     found = None
     phrase_at = re.compile(rf"(?:the\s+)?[\"'‘“]?(?P<phrase>[^.!?,;:\"'’”]+?)[\"'’”]?{_PHRASE_END}", re.I)
-    for start in re.finditer(rf"\b(?:{'|'.join(prepositions)})\s+", text, re.I):  # each one: "to my date near X"
+    lead = r"(?:i'?m|i am|currently|still|now)\s+" if _says_now(f) else ""  # "i'm in history 156 right now"
+    for start in re.finditer(rf"\b{lead}(?:{'|'.join(prepositions)})\s+", text, re.I):  # each: "to my date near X"
         match = phrase_at.match(text, start.end())
         phrase = match.group("phrase").strip() if match else ""
         if phrase and phrase.split()[0].lower() not in _VERBS | {"me", "you", "my", "a", "it", "there", "here"}:

@@ -112,3 +112,18 @@ def test_mentions_a_field_by_its_distinctive_name_words():
     student_id = loaded(COURSES)[0].tasks["StudentInfo"].fields["student_id"]
     assert extract.mentions("my student id is 06123456", student_id)
     assert not extract.mentions("CS 107", student_id)
+
+
+CURRENT = loaded(TICKET)[0].tasks["ChangeCourse"].fields["current_course"]  # "... enrolled in now"
+NEW = loaded(TICKET)[0].tasks["ChangeCourse"].fields["new_course"]  # "... wants instead"
+
+
+@pytest.mark.parametrize("text, current, new", [
+    ("i'm in history 156 right now i want physics 148c instead", "history 156", "physics 148c"),
+    ("i want to switch courses, i'd like cs 107 instead", None, "cs 107"),
+    ("I'm currently in CS 106A", "CS 106A", None),
+    ("i need help with a course in winter", None, None),  # "in" alone says nothing of where one is now
+])
+def test_the_course_one_is_in_now_and_the_one_wanted_instead(text, current, new):
+    assert extract.role_phrase(text, CURRENT) == current and extract.role_phrase(text, NEW) == new
+
