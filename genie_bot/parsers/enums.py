@@ -36,8 +36,8 @@ def enum_value(text: str, f: Field, threshold: int = 85, explicit: bool = False)
         longest = max(contained, key=len) if len({len(c) for c in contained}) == len(contained) else None
         return longest and negation_aware(text, f, longest)
     misspelt = _misspelt_values(t, f)
-    if misspelt:
-        return misspelt[0]
+    if misspelt:  # "i haven't submited it" is Not Submitted
+        return negation_aware(text, f, misspelt[0])
     pair = _opposite_pair(f)
     said = _yes_or_no_reply(text)
     if pair is not None and said is not None:  # "yes" to "have you submitted the form, or not yet?"

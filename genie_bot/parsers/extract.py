@@ -161,7 +161,8 @@ def is_farewell(text: str) -> bool:
 
 
 # -- clauses and the fields they talk about --------------------------------------------------------------
-_CLAUSE_BREAK = re.compile(r"[!?;]+|[.,]+(?=\s|$)|\b(?:but|though|however|although)\b|\band\s+(?=(?:my|her|his|the)\b)",
+_CLAUSE_BREAK = re.compile(r"[!?;]+|[.,]+(?=\s|$)|\b(?:but|though|however|although)\b|"
+                           r"\band\s+(?=(?:my|her|his|the|in|on|during|for)\b)",
                            re.I)
 GENERIC_NAME_WORDS = {"name", "number", "date", "of", "the", "details", "detail", "id", "code", "type", "value", "my"}
 

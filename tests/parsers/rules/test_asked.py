@@ -28,7 +28,8 @@ def test_an_enum_answer_names_its_member_by_name_or_description(text, value):
 
 
 @pytest.mark.parametrize("text, value", [("not yet", "Not Submitted"), ("I haven't submitted it", "Not Submitted"),
-                                         ("nope", "Not Submitted"), ("i haven't", "Not Submitted")])
+                                         ("nope", "Not Submitted"), ("i haven't", "Not Submitted"),
+                                         ("i haven't submited it", "Not Submitted")])
 def test_a_negated_member_names_its_opposite(text, value):
     assert answer(TICKET, LEAVE, text) == [f"leave_of_absence_0.form_status = {value!r}"]
 
@@ -255,3 +256,10 @@ def test_naming_the_test_says_nothing_of_what_is_wrong():
                                           ("I want to change my course", "Change Course")])
 def test_kinds_of_enrollment_problem(text, member):
     assert answer(TICKET, TROUBLE, text) == [f"trouble_shoot_0.issue_type = {member!r}"]
+
+
+def test_the_quarter_said_after_the_course_is_no_part_of_its_name():
+    dialogue = Dialogue(TICKET).do(*WAITLIST)
+    dialogue.reply("chem 146a and in sprng")
+    assert dialogue.values("join_waitlist_0") == {"course_name": "chem 146a", "quarter": "Spring"}
+

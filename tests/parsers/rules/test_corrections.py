@@ -8,7 +8,7 @@ import pytest
 
 from genie_bot.parsers.rules.corrections import corrections, correcting
 
-from ..support import BOOKING_SUMMARY, COURSES, ENROLL_SUMMARY, LEAVE_NAME, LEAVE_SUMMARY, TICKET, Dialogue, booking
+from ..support import BOOKING_SUMMARY, EXTERNAL_DATE, COURSES, ENROLL_SUMMARY, LEAVE_NAME, LEAVE_SUMMARY, TICKET, Dialogue, booking
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -133,3 +133,12 @@ def test_the_corrected_field_counts_as_taken():
     reading = Dialogue(TICKET).do(*LEAVE_SUMMARY).reading("actually it starts in spring")
     corrections(reading)
     assert "start_quarter" in reading.corrected and ("leave_of_absence_0", "start_quarter") in reading.assigned
+
+
+def test_a_mistyped_actually_still_corrects():
+    """"actualy the date is 6 days ago" at "anything else?" changes the date; it is no note for the staff."""
+    dialogue = Dialogue(TICKET).do(*EXTERNAL_DATE, "external_test_credits_0.submission_time = '2026-11-16'")
+    dialogue.reply("actualy the date is 6 days ago")
+    assert dialogue.value("external_test_credits_0.submission_time") == dt.date(2026, 11, 15)
+    assert dialogue.values("main_0").get("extra_details") is None
+
