@@ -53,10 +53,12 @@ _ACRONYM_DAY = re.compile(r"\b(?:MON|TUE|WED|THU|FRI|SAT|SUN)\b")
 _LATER_IN_THE_DAY = re.compile(r"\b(tonight|evening|night|dinner|supper|afternoon|lunch)\b", re.I)
 _MORNING = re.compile(r"\b(morning|breakfast|brunch)\b", re.I)
 
-_COUNT_AFTER_DAY = re.compile(r"\b((?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)[\s,;]+(?:for\s+)?)"
+_COUNT_AFTER_DAY = re.compile(r"\b((?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{1,2}(?:st|nd|rd|th))"
+                              r"[\s,;]+(?:(?:for|at)\s+)*)"
                               r"(\d+)(?!\d|\s*(?:st|nd|rd|th)\b|\s*[/.-]\s*\d|\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
                               re.I)
-"""A number right after a day that is no part of it: "saturday 7pm, 2 of us" (the time already blanked)."""
+"""A number right after a day that is no part of it: "saturday 7pm, 2 of us", "january 22nd at 20:45 1 person"
+(the time already blanked)."""
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,10 @@ import re
 from .number_words import NUMBER_WORDS
 
 _LINK = r"(?:,|\band\b|\bplus\b|&|\+|\bwith\b)"
-SELF = re.compile(rf"\b(?:me|myself|i)\s*{_LINK}|{_LINK}\s*(?:me|myself|i)\b|^\W*(?:just|only)?\s*(?:me|myself)"
-                  rf"(?:\s+alone)?\W*$|\b(?:i'?ll|i will|i'?m|i am)\s+(?:be\s+)?bring(?:ing)?\b", re.I)
+SELF = re.compile(rf"\b(?:me|myself)\s*{_LINK}|{_LINK}\s*(?:me|myself)\b|\bi\s+(?:and|plus|&)\s|"
+                  rf"(?:\band|&|\bplus)\s+i\b(?=\s*(?:$|[,.!;]|are\b|will\b|would\b|both\b))|"
+                  rf"^\W*(?:just|only)?\s*(?:me|myself)(?:\s+alone)?\W*$|\b(?:i'?ll|i will|i'?m|i am)\s+(?:be\s+)?"
+                  rf"bring(?:ing)?\b", re.I)
 """The writer, as one of the people listed ("me and my wife", "my wife and I", "just me", "I'll bring
 3 friends"); not "book me a table for 2", where the writer is no item of a list."""
 ONE_PERSON = re.compile(

@@ -65,6 +65,11 @@ def test_a_count_before_a_day_is_no_part_of_the_date():
     assert (found.start, found.end) == (14, 22)
 
 
+def test_a_count_after_a_day_of_the_month_is_no_part_of_the_date():
+    found = find_dates("Ramen Mori january 22nd at 20:45 1 person", TODAY)
+    assert [f.readings[0] for f in found] == [D(2027, 1, 22)]
+
+
 def test_a_time_is_no_day_of_the_month():
     assert find_dates("saturday at 8", TODAY)[0].readings[0] == D(2026, 11, 28)
 

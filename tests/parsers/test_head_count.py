@@ -12,6 +12,7 @@ from genie_bot.parsers.head_count import head_count
     ("my wife, me and our 2 kids", 4), ("me plus 3 friends", 4), ("me and my 2 kids", 3),
     ("me, my husband and his mom", 3), ("I'll bring 3 friends", 4), ("my parents and my sister", 3),
     ("6 adults and 2 kids", 8), ("for me and 3 other people", 4), ("table for my wife and me", 2),
+    ("my wife and i are coming", 2), ("my husband and I, plus our 2 kids", 4),
 ])
 def test_the_people_listed_are_counted(text, people):
     assert head_count(text) == people
@@ -25,6 +26,7 @@ def test_the_people_listed_are_counted(text, people):
     "4 of us including me",
     "3 friends",                    # with or without the writer
     "tomorrow at 7",
+    "no, i didn't ask for a special request",  # "i" in a sentence is no one listed
 ])
 def test_no_count_when_someone_cannot_be_counted_or_nobody_is_listed(text):
     assert head_count(text) is None

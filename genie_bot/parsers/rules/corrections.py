@@ -41,6 +41,9 @@ REPLACEMENTS = (
 """A correction that says the old value and the new one."""
 
 
+_NEW_VALUE = re.compile(r"\b(?:should be|to be|is now|change it to|make it|to)\s+(?P<value>[\w:. ]{1,20}?)\s*[.!]*$", re.I)
+
+
 def _at_a_summary(reading: Reading) -> bool:
     """The agent shows what it has and asks whether it is right (the whole task, or a list of it)."""
     act = reading.question
@@ -59,7 +62,7 @@ def corrections(reading: Reading) -> list[str]:
     """Statements that change values the user gave before; the fields changed count as taken."""
     out = _replacement(reading)
     at_a_summary = _at_a_summary(reading) and (AT_A_SUMMARY.match(reading.text) or extract.statements_of_value(
-        reading.text) or _REMOVED.search(extract.normalise(reading.text)))  # "the grading for cs 103 is cr/nc"
+        reading.text) or _removed_labels(reading.text))
     if out or not (correcting(reading.text) or at_a_summary):
         return out
     family = _in_progress(reading.state)
@@ -69,6 +72,7 @@ def corrections(reading: Reading) -> list[str]:
     filled = [(i, f) for i in family for f in reading.spec.tasks[i.worksheet].fields.values()
               if f.kind == "input" and i.values.get(f.name) not in (None, NA)]
     kinds = [f.type.kind for _, f in filled]
+    named = [f for _, f in filled if extract.mentions(reading.text, f)]
     given_by_part = {(reading.state.instances[i].worksheet, name) for i, name in reading.assigned
                      if i in reading.state.instances}
     for instance, f in filled:
@@ -82,7 +86,8 @@ def corrections(reading: Reading) -> list[str]:
             out.append(reading.assign(instance, f, None if f.required else NA))
             reading.corrected.add(f.name)
             continue
-        value = _corrected_value(reading, f, instance, only_of_its_kind=kinds.count(f.type.kind) == 1)
+        value = _corrected_value(reading, f, instance, only_of_its_kind=kinds.count(f.type.kind) == 1 and (
+            not named or f in named))  # "the time ... should be 9" is no party of 9
         if value is not None and value != instance.values.get(f.name):
             out.append(reading.assign(instance, f, value))
             reading.corrected.add(f.name)
@@ -106,23 +111,29 @@ def _said_wrong(text: str, f: Field) -> bool:
 
 TYPO_SCORE = 80
 _REMOVING_VERBS = ("remove", "delete", "erase", "clear", "scrap")
-_REMOVED = re.compile(r"\b(?:take out|get rid of|leave out|no need for|(?:there'?s|there is|i have|i've got)\s+no|"
-                      r"(?:don'?t|do not) (?:need|want) (?:the|any|an?))\s+(?:the\s+|my\s+|any\s+)?"
-                      r"(?P<label>[a-z][\w ]{1,40}?)\s*(?:please)?[.!]*$|^(?:no\s+)?(?P<verb>\w+)\s+(?:the\s+|my\s+|that\s+)?"
-                      r"(?P<label2>[a-z][\w ]{1,40}?)\s*(?:please)?[.!]*$", re.I)
+_REMOVED = re.compile(r"(?:\b(?:take out|get rid of|leave out|no need for|(?:there'?s|there is|i have|i've got)\s+no|"
+                      r"(?:don'?t|do not) (?:need|want) (?:the|any|an?)|(?:didn'?t|did not|never) ask(?:ed)? for(?: an?)?)|"
+                      r"^no)\s+(?:the\s+|my\s+|any\s+)?(?P<label>[a-z][\w ]{1,40}?)\s*(?:please)?[.!]*$", re.I)
+_REMOVED_BY_VERB = re.compile(r"^(?:(?:no+|nope|nah)[,.!]*\s+)?(?P<verb>\w+)\s+(?:the\s+|my\s+|that\s+)?"
+                              r"(?P<label>[a-z][\w ]{1,40}?)\s*(?:please)?[.!]*$", re.I)
 
 
 def _said_removed(text: str, f: Field) -> bool:
     """The message asks to take the field's value out ("no remove the additional info", "there's no
-    extra details"): an optional field is then declined, a required one asked again. A removing verb
-    may be mistyped ("remoe")."""
-    match = _REMOVED.search(extract.normalise(text))
-    if match is None:
-        return False
-    if match.group("verb") and process.extractOne(match.group("verb"), _REMOVING_VERBS, scorer=fuzz.ratio,
-                                                  score_cutoff=TYPO_SCORE) is None:
-        return False
-    return _names_the_field(match.group("label") or match.group("label2"), f)
+    extra details", "no special request please"): an optional field is then declined, a required one
+    asked again."""
+    return any(_names_the_field(said, f) for said in _removed_labels(text))
+
+
+def _removed_labels(text: str) -> list[str]:
+    """What the message asks to take out, as it names it; a removing verb may be mistyped ("remoe")."""
+    text = extract.normalise(text)
+    said = _REMOVED.search(text)
+    by_verb = _REMOVED_BY_VERB.search(text)
+    if by_verb and process.extractOne(by_verb.group("verb"), _REMOVING_VERBS, scorer=fuzz.ratio,
+                                      score_cutoff=TYPO_SCORE) is None:
+        by_verb = None
+    return [m.group("label") for m in (said, by_verb) if m is not None]
 
 
 def _names_the_field(said: str, f: Field) -> bool:
@@ -245,7 +256,10 @@ def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, on
         return None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)
     if kind in ("date", "time", "datetime"):
         found = dates.find_times(text) if kind == "time" else dates.find_dates(text, reading.today)
-        return typed(reading, f, text, whole_answer=False, instance=instance) if found and named else None
+        if found and named:
+            return typed(reading, f, text, whole_answer=False, instance=instance)
+        new = _NEW_VALUE.search(text) if extract.mentions(text, f) else None  # "the time ... should be 9"
+        return typed(reading, f, new.group("value"), whole_answer=True, instance=instance) if new else None
     if kind == "str" and has_pattern(f):
         values = extract.pattern_values(text, pattern_of(f))
         return values[0] if values else None

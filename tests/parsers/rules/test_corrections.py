@@ -142,3 +142,20 @@ def test_a_mistyped_actually_still_corrects():
     assert dialogue.value("external_test_credits_0.submission_time") == dt.date(2026, 11, 15)
     assert dialogue.values("main_0").get("extra_details") is None
 
+
+@pytest.mark.parametrize("text", ["no special request please", "no, i didn't ask for a special request",
+                                  "nope, delete the special request please"])
+def test_a_special_request_taken_out_at_the_booking_summary(text):
+    dialogue = booking(*BOOKING_SUMMARY, "book_restaurant_0.special_request = 'a high chair'")
+    dialogue.reply(text)
+    assert dialogue.values("book_restaurant_0")["special_request"] == "NA"
+    assert dialogue.values("book_restaurant_0")["num_people"] == 4
+
+
+def test_a_bare_hour_for_the_named_time_is_no_party_size():
+    """"the time ... should be 9" changes the time (9 pm: the restaurant opens at 17:00), never the party to 9."""
+    dialogue = booking(*BOOKING_SUMMARY)
+    dialogue.reply("oops, the time of the reservation should be 9")
+    assert dialogue.values("book_restaurant_0")["num_people"] == 4
+    assert dialogue.value("book_restaurant_0.time") == dt.time(21, 0)
+
