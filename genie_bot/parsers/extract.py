@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from ..spec import Field
 from .head_count import head_count
@@ -365,7 +366,22 @@ def number_for(text: str, f: Field | None = None) -> float | None:
     found = numbers(without_pronoun_one(text))
     if len(found) == 1:
         return found[0]
+    if not found:
+        found = [NUMBER_WORDS[w] for w in [_mistyped_number_word(text)] if w]  # "thre", "there" for three
+        if found:
+            return float(found[0])
     return number_with_noun(text, f) if f is not None else None
+
+
+def _mistyped_number_word(text: str) -> str | None:
+    """The number word a one-word reply mistypes ("thre", "fiev", "there"), or None."""
+    word = normalise(text).strip(" .!?")
+    if not re.fullmatch(r"[a-z]{4,}", word) or word in NUMBER_WORDS:
+        return None
+    long_words = [w for w in NUMBER_WORDS if len(w) >= 4 and w not in VAGUE_NUMBER_WORDS]
+    swapped = [w for w in long_words if sorted(w) == sorted(word) and OSA.distance(w, word) == 1]
+    best = process.extractOne(word, long_words, scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
+    return swapped[0] if swapped else best[0] if best else None
 
 
 _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,

@@ -127,3 +127,9 @@ NEW = loaded(TICKET)[0].tasks["ChangeCourse"].fields["new_course"]  # "... wants
 def test_the_course_one_is_in_now_and_the_one_wanted_instead(text, current, new):
     assert extract.role_phrase(text, CURRENT) == current and extract.role_phrase(text, NEW) == new
 
+
+@pytest.mark.parametrize("text, number", [("thre", 3), ("there", 3), ("fiev", 5), ("sevn", 7), ("free", None),
+                                          ("those", None)])
+def test_a_one_word_number_mistyped(text, number):
+    assert extract.number_for(text) == number
+
