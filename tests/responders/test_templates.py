@@ -55,8 +55,6 @@ def test_a_search_lists_names():
     assert reply.startswith("I found 5 restaurants") and "**Siam Cafe**" in reply and shows_no_code(reply)
 
 
-@pytest.mark.xfail(strict=True, reason="after a search for Thai places in Seattle, 'is it good for kids?' lists 10 "
-                                       "restaurants of every city (Sushi Umi, Palo Alto, ...)")
 def test_a_follow_up_question_stays_with_the_results_in_focus():
     dialogue = Dialogue(RESTAURANT)
     say(dialogue, "any good thai places in seattle?")

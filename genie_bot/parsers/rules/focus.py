@@ -79,6 +79,16 @@ def _listed_names(reading: Reading) -> list[str]:
     return [n for n in names if n] if all(names) else []
 
 
+def results_listed(reading: Reading) -> str | None:
+    """The question whose results the agent just listed, when they are several records: a question
+    that names nothing is asked of them ("is it good for kids?" after Thai places in Seattle)."""
+    answer = reading.state.answer
+    rows = answer.result if answer is not None and isinstance(answer.result, list) else []
+    if not _just_reported(reading) or len(rows) < 2 or _reported_record(reading) is not None:
+        return None
+    return answer.question if answer is not None else None
+
+
 def _reported_record(reading: Reading) -> str | None:
     """The one thing the agent just reported on: one record, or rows that all name the same one
     (a course's offerings)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .asked import answer_question
-from .focus import in_focus, resolved
+from .focus import in_focus, resolved, results_listed
 from .reading import Reading
 
 _ASKING_WORD = re.compile(r"^(what|what'?s|whats|which|who|who'?s|whos|where|when|how|is|are|does|do|did|can|could|"
@@ -57,7 +57,10 @@ def knowledge_question(reading: Reading) -> list[str]:
         return []
     question = resolved(reading, question)
     focus = in_focus(reading)
-    if focus is not None and not _names_anything(reading, question):
+    listed = results_listed(reading)
+    if listed is not None and not _names_anything(reading, question):
+        question = f"{question} (of: {listed})"  # "which one has the best rating?" after Italian places in SF
+    elif focus is not None and not _names_anything(reading, question):
         question = f"{question} ({focus})"  # "what's the max units?" while CS224N is being enrolled in
     return [f"answer({question!r})"]
 

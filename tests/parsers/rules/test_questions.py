@@ -100,3 +100,11 @@ def test_questions_without_a_question_mark(text, asked):
 
 def test_a_question_with_no_subject_is_about_the_course_in_focus():
     assert "107" in Dialogue(COURSES).do(*UNITS).parse("how many seats are left").statements
+
+
+@pytest.mark.parametrize("text", ["which one has the best rating?", "is it good for kids?", "which is cheapest?"])
+def test_a_question_after_a_list_is_asked_of_the_records_listed(text):
+    dialogue = Dialogue(RESTAURANT)
+    dialogue.reply("somewhere italian in sf?")
+    assert dialogue.parse(text).statements == f"answer({text + ' (of: somewhere italian in sf?)'!r})"
+
