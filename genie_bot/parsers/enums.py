@@ -305,10 +305,11 @@ def negation_aware(text: str, f: Field, value: str) -> str:
     opposite = next((v for v in f.values if v.lower() in (f"not {value.lower()}", f"no {value.lower()}")), None)
     if opposite is None:
         return value
-    root = word_root(value.lower().split()[-1])
+    word = value.lower().split()[-1]
     tokens = _WORD.findall(normalise(text))
     for index, token in enumerate(tokens):
-        if word_root(token) == root and any(_NEGATION.fullmatch(t) for t in tokens[max(0, index - 3):index]):
+        said = word_root(token) == word_root(word) or (len(token) >= MIN_TYPO_LENGTH and _typo_score(token, word) >= TYPO_SCORE)
+        if said and any(_NEGATION.fullmatch(t) for t in tokens[max(0, index - 3):index]):  # "haven't submittde"
             return opposite
     return value
 

@@ -200,7 +200,8 @@ def _counted_field(fields: Any, text: str) -> tuple[Field, Any] | None:
 
 
 def _referred_part(reading: Reading, family: list[WorksheetInstance]) -> WorksheetInstance | None:
-    """The part of the task the message names by its label ("the second course")."""
+    """The part of the task the message names by its label ("the second course") or by a code it
+    holds ("the grade option for cs 242": the course whose name is CS 242)."""
     text = extract.normalise(reading.text)
     for instance in family:
         for g in reading.spec.tasks[instance.worksheet].fields.values():
@@ -208,7 +209,23 @@ def _referred_part(reading: Reading, family: list[WorksheetInstance]) -> Workshe
             words = label(g).lower()
             if isinstance(child, WorksheetInstance) and " " in words and re.search(rf"\b{re.escape(words)}\b", text):
                 return child
-    return None
+    coded = [(i, span) for i in family if i.parent for value in i.values.values() for span in [_code_in(value, reading.text)]
+             if span is not None]
+    if len({i.name for i, _ in coded}) != 1:
+        return None
+    reading.used.append(coded[0][1])  # "cs 103" names the course: 103 is no number of units
+    return coded[0][0]
+
+
+def _code_in(value: Any, text: str) -> tuple[int, int] | None:
+    """Where ``text`` says the code ``value`` is ("cs242" or "CS 242" for "cs 242": letters and digits), or None."""
+    if isinstance(value, dict):
+        value = value.get("name") or value.get("title")
+    if not isinstance(value, str) or not re.search(r"[a-z]", value, re.I) or not re.search(r"\d", value):
+        return None
+    spaced = r"\W*".join(map(re.escape, re.sub(r"\W", "", value.lower())))
+    found = re.search(rf"(?<![a-z0-9]){spaced}(?![a-z0-9])", text, re.I)
+    return found.span() if found else None
 
 
 def _names(value: Any, text: str) -> bool:
@@ -251,6 +268,7 @@ def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, on
     if kind == "enum":  # "wrong" in "the email is wrong" is no member Wrong Credits
         return enums.mentioned_enum_value(text, f, explicit=not named)
     if kind in ("int", "float"):  # "make it 5" when only one field counts something
+        text = reading.masked()  # not the 103 of "cs 103"
         bare = only_of_its_kind and not dates.mentions_date(text) and not dates.find_times(text)  # not "december 3"
         number = extract.number_with_noun(text, f) or (extract.number_for(text, f) if bare else None)
         return None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)

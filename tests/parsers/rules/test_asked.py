@@ -29,7 +29,7 @@ def test_an_enum_answer_names_its_member_by_name_or_description(text, value):
 
 @pytest.mark.parametrize("text, value", [("not yet", "Not Submitted"), ("I haven't submitted it", "Not Submitted"),
                                          ("nope", "Not Submitted"), ("i haven't", "Not Submitted"),
-                                         ("i haven't submited it", "Not Submitted")])
+                                         ("i haven't submited it", "Not Submitted"), ("i haven't submittde it", "Not Submitted")])
 def test_a_negated_member_names_its_opposite(text, value):
     assert answer(TICKET, LEAVE, text) == [f"leave_of_absence_0.form_status = {value!r}"]
 

@@ -88,8 +88,6 @@ def test_change_x_to_y_finds_the_course_whose_value_is_x():
         "course_0.course_name = 'CS 221'"]
 
 
-@pytest.mark.xfail(strict=True, reason="'actually make CS 229 pass/fail' changes nothing ('# a remark, not a "
-                                       "request'); expected course_1.grade_type = 'Credit/No Credit'")
 def test_a_grading_change_for_a_named_course():
     assert Dialogue(COURSES).do(*ENROLL_SUMMARY).parse("actually make CS 229 pass/fail").statements == \
         "course_1.grade_type = 'Credit/No Credit'"
@@ -158,4 +156,15 @@ def test_a_bare_hour_for_the_named_time_is_no_party_size():
     dialogue.reply("oops, the time of the reservation should be 9")
     assert dialogue.values("book_restaurant_0")["num_people"] == 4
     assert dialogue.value("book_restaurant_0.time") == dt.time(21, 0)
+
+
+def test_a_course_named_by_its_code_takes_the_correction_and_its_number_is_no_units():
+    dialogue = Dialogue(COURSES)
+    for text in ("cs 103 letter 3 units", "cs 242 letter 3 units", "no"):
+        dialogue.reply(text)
+    dialogue.reply("no the grade otion for cs 242 should be pass/fail")
+    assert dialogue.values("course_1")["grade_type"] == "Credit/No Credit"
+    assert dialogue.values("course_0")["grade_type"] == "Letter"
+    dialogue.reply("the grading for cs 103 is cr/nc")
+    assert dialogue.values("course_0") == {"course_name": "cs 103", "grade_type": "Credit/No Credit", "course_num_units": 3}
 
