@@ -43,8 +43,17 @@ def display_value(value: Any, f: Field | None = None, state: DialogueState | Non
     if isinstance(value, (list, tuple)):
         return join_words([display_value(v, None, state, spec) for v in value])
     if f is not None and f.type.kind == "enum":
-        return enum_words(str(value))
+        return _as_the_worksheet_writes(str(value), f) or enum_words(str(value))
     return str(value)
+
+
+def _as_the_worksheet_writes(value: str, f: Field) -> str | None:
+    """A CamelCase member as the field's own wording writes it as one word ("TroubleShoot" is
+    "Troubleshoot" when the question says "troubleshooting"), or None."""
+    joined = value.lower()
+    if " " in value or joined == value or not re.search(rf"\b{re.escape(joined)}", f"{f.ask or ''} {f.description}".lower()):
+        return None
+    return joined.capitalize()
 
 
 def enum_words(value: str) -> str:

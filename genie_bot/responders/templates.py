@@ -32,7 +32,9 @@ class TemplateResponder:
         if (parse.reason or not parse.understood) and not any(isinstance(a, Report) for a in acts):
             parts.append(parse.reason or NOT_UNDERSTOOD)
         if not any(isinstance(a, AskForConfirmation) or _asks_to_check(spec, state, a) for a in acts):
-            parts.append(_changes(spec, state, parse.corrected))  # a summary shows the change itself
+            refused = {f"{a.instance}.{a.field}" for a in acts if isinstance(a, AskField) and a.reason}
+            parts.append(_changes(spec, state, tuple(p for p in parse.corrected if p not in refused)))
+            # a summary shows the change itself; a change refused is asked for again with its reason
         for index, act in enumerate(acts):
             if isinstance(act, Report) and _told_by_worksheet(acts[index + 1:]):
                 continue  # the worksheet's own message after its API ran says it better

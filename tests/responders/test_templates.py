@@ -7,8 +7,8 @@ import pytest
 from genie_bot.parse import Parse
 from genie_bot.responders import TemplateResponder
 from genie_bot.responders.templates import NOT_UNDERSTOOD, offer
-from tests.parsers.support import (COURSE_LIST, COURSES, LEAVE_EMAIL, LEAVE_SUMMARY, RESTAURANT, TICKET, TWO_COURSES,
-                                   UNITS, WAITLIST, Dialogue, booking, loaded)
+from tests.parsers.support import (BOOKING_SUMMARY, COURSE_LIST, COURSES, LEAVE_EMAIL, LEAVE_SUMMARY, RESTAURANT, TICKET,
+                                   TWO_COURSES, UNITS, WAITLIST, Dialogue, booking, loaded)
 
 CODE_WORDS = ("SELECT", "_", "TroubleShoot", "main_0", "None", "answer(")
 
@@ -105,17 +105,23 @@ def test_with_nothing_started_the_agent_says_what_it_can_do():
                                            "What would you like to do?")
 
 
-@pytest.mark.xfail(strict=True, reason="the summary shows the enum member's code name split in two: "
-                                       "'What you need help with: Trouble Shoot'")
 def test_the_troubleshoot_member_is_shown_in_words():
     dialogue = Dialogue(TICKET).do(*WAITLIST, "join_waitlist_0.course_name = 'CS 107'",
                                    "join_waitlist_0.quarter = 'Winter'", "main_0.extra_details = NA",
                                    "main_0.full_name = 'Jane Doe'")
     reply = say(dialogue, "jane@stanford.edu")
-    assert "Trouble Shoot" not in reply
+    assert "Trouble Shoot" not in reply and "What you need help with: Troubleshoot" in reply
 
 
 def test_what_a_course_covers_is_answered_from_its_row():
     reply = say(Dialogue(COURSES).do(*UNITS), "what does CS 224N cover?")
     assert "Natural Language Processing with Deep Learning" in reply and "Neural approaches to language" in reply
     assert shows_no_code(reply)
+
+
+def test_a_correction_refused_is_not_said_to_be_made():
+    """"the time ... should be 4" when the restaurant opens at 17:00: the reason and the question, not
+    "Got it: the time is now 7:30 PM" (the old value, kept)."""
+    reply = say(booking(*BOOKING_SUMMARY), "oops, the time of the reservation should be 4")
+    assert "is now" not in reply and "closed" in reply and reply.endswith("At what time?")
+
