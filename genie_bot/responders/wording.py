@@ -69,12 +69,14 @@ def label(f: Field) -> str:
         return _capital(to_user(description))  # "what the student needs help with" -> "What you need help with"
     if not words or words[0] in _WH + ("whether", "if"):
         return _capital(name)
-    head = _POSSESSIVE.sub("", description)
+    head = _POSSESSIVE.sub("your", description)  # "the maiden name of the customer's mother": of your mother
     head = re.sub(r"^(?:the|a|an|your)\s+", "", head.strip(), flags=re.I)
     head = re.sub(r"^(\w+)['’]s\s+", r"\1 ", head)  # "course's code" -> "course code"
-    head = _before_relative_clause(_LABEL_END.sub("", head).strip())
-    if not head or (" " not in head and len(name.split()) > 1 and head.lower() in name.lower().split()):
-        return _capital(name)  # "the course the student is in now" says less than current_course
+    whole = _LABEL_END.sub("", head).strip()
+    head = _before_relative_clause(whole)
+    says_less = " " not in head and len(name.split()) > 1 and (head.lower() in name.lower().split() or head != whole)
+    if not head or says_less:  # "the course the student is in now", "the place the user leaves from": the name
+        return _capital(name)
     return _capital(head)
 
 
@@ -111,8 +113,12 @@ def question(f: Field) -> str:
         return _capital(_wh_question(lead, rest)) + "?"
     if f.type.kind in ("bool", "confirm"):
         return f"Could you tell me {description}?"
-    noun = rest.split(" ", 1)[0] if lead in ("the", "your", "a", "an") else first
-    verb = "are" if noun.lower().endswith("s") and not noun.lower().endswith(("ss", "us", "is")) else "is"
+    words = description.split()
+    index = 1 if lead in ("the", "your", "a", "an") and len(words) > 1 else 0
+    while index + 1 < len(words) and words[index].lower().endswith(("'s", "’s")):
+        index += 1  # "the player's answer": the answer is what is asked for
+    noun = words[index].lower()
+    verb = "are" if noun.endswith("s") and not noun.endswith(("ss", "us", "is", "'s", "’s")) else "is"
     if lead in ("the", "your", "a", "an"):
         return f"What {verb} {description}?"
     return f"What {verb} the {description}?"
