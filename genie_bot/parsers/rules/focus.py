@@ -105,8 +105,14 @@ def _just_reported(reading: Reading) -> bool:
 
 
 def _record_name(record: dict[str, Any]) -> str | None:
-    """A record's name or title, else its first text value (a code such as CS107)."""
+    """A record's name or title, after its code when it has one ("CS231N Deep Learning for Computer
+    Vision": other tables, such as a course's offerings, know it by the code), else its first text value."""
+    code = next((v for v in record.values() if isinstance(v, str) and _CODE.fullmatch(v)), None)
     for key in ("name", "title"):
         if record.get(key):
-            return str(record[key])
+            return f"{code} {record[key]}" if code and code != record[key] else str(record[key])
     return next((v for v in record.values() if isinstance(v, str) and v), None)
+
+
+_CODE = re.compile(r"(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{3,12}")
+"""A code: letters and digits, both (CS231N)."""
