@@ -62,6 +62,8 @@ class TemplateResponder:
             return (f"Do you want me to stop and drop your request to {_task_phrase(spec.tasks.get(act.worksheet))}? "
                     "Nothing has been submitted, and what you told me so far would be lost. (yes / no)")
         if isinstance(act, Cancelled):
+            if _untouched_start(spec, state, act.instance):
+                return "Okay! Goodbye, and come back any time."  # the task the greeting opened, never taken up
             return f"Okay, I've dropped your request to {_task_phrase(spec.tasks.get(act.worksheet))}. Nothing was submitted."
         if isinstance(act, ProposeWorksheet):
             ws = spec.tasks.get(act.worksheet)
@@ -158,6 +160,14 @@ def _which_one(spec: AgentSpec, state: DialogueState, name: str, asked: Field) -
     naming = next((f for f in ws.fields.values() if (f.values_from or f.type.ref in spec.knowledge)
                    and f is not asked and instance.values.get(f.name) not in (None, "NA")), None)
     return f" ({display_value(instance.values[naming.name], naming)})" if naming else ""
+
+
+def _untouched_start(spec: AgentSpec, state: DialogueState, name: str) -> bool:
+    """Whether the instance is the start task the greeting opened, which the user gave nothing (they
+    came to check a ticket, say): dropping it is no request dropped."""
+    instance = state.instances.get(name)
+    return (instance is not None and instance.worksheet == spec.start
+            and all(value is None for value in instance.values.values()))
 
 
 def _asks_to_check(spec: AgentSpec, state: DialogueState, act: Act) -> bool:
