@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from genie_bot.parse import Parse
 from genie_bot.responders import TemplateResponder

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ...acts import formal_value
+from ...acts import Report, formal_value
 from ...runtime.checks import value_problem
 from ...runtime.policy import field_applies
 from ...spec import NA, Field, TaskWorksheet
@@ -61,6 +61,7 @@ def constructor(reading: Reading, ws: TaskWorksheet, name: str, given: dict[str,
     values.update({f.name: v for f, v in volunteer_values(reading, ws, name, None, target)
                    if f.name not in values and f.name not in (nested_args or {})})
     values.update(_carried_over(reading, ws, set(values)))
+    values.update(_said_in_the_search(reading, ws, target, set(values)))
     values.update(described_problem(reading, ws, set(values)))
     target.values.update(values)
     args = {k: formal_value(v) for k, v in values.items()}
@@ -172,6 +173,26 @@ def _carried_over(reading: Reading, ws: TaskWorksheet, taken: set[str]) -> dict[
                       key=lambda i: -i.touched)
         if done and done[0].values[f.name] not in (None, NA):
             out[f.name] = done[0].values[f.name]
+    return out
+
+
+def _said_in_the_search(reading: Reading, ws: TaskWorksheet, target: WorksheetInstance,
+                        taken: set[str]) -> dict[str, Any]:
+    """The day, time or party size said with the search the agent just answered, for a task started
+    on its results: "somewhere italian in sf for friday night", then "book osteria alba for 4" is
+    for Friday."""
+    answer = reading.state.answer
+    if answer is None or not any(isinstance(a, Report) and a.query_or_instance.startswith("answer(")
+                                 for a in reading.state.last_acts):
+        return {}
+    search = Reading(reading.spec, reading.state, answer.question, reading.today, reading.knowledge)
+    out = {}
+    for f in ws.fields.values():
+        if f.kind != "input" or f.name in taken or f.type.kind not in ("date", "time", "datetime"):
+            continue
+        value = typed(search, f, search.text, whole_answer=False, instance=target)
+        if value is not None and search.problem is None:
+            out[f.name] = value
     return out
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from genie_bot.parsers.rules.volunteered import described_problem, volunteered
 
-from ..support import (COURSES, LEAVE, LEAVE_ANYTHING_ELSE, LEAVE_DATE, STUDENT, TICKET, WAITLIST, Dialogue, booking,
+from ..support import (COURSES, RESTAURANT, LEAVE, LEAVE_ANYTHING_ELSE, LEAVE_DATE, STUDENT, TICKET, WAITLIST, Dialogue, booking,
                        lines)
 
 
@@ -155,3 +155,20 @@ def test_a_described_problem_needs_a_word_distinctive_of_a_free_text_field():
         strict=True, reason="\"I don't know\" to the waitlist's course also declines waitlist_position_known"))])
 def test_i_dont_know_declines_only_the_question_asked(point, declined):
     assert Dialogue(TICKET).do(*point).parse("I don't know").statements == declined
+
+
+def test_the_day_said_with_a_search_is_the_booking_s_when_one_of_its_results_is_booked():
+    dialogue = Dialogue(RESTAURANT)
+    dialogue.reply("looking for somewhere italian in sf for friday night")
+    dialogue.reply("book osteria alba for 4")
+    assert dialogue.values("book_restaurant_0")["date"] == dt.date(2026, 11, 27)
+    assert dialogue.values("book_restaurant_0")["num_people"] == 4
+
+
+def test_a_booking_not_started_from_the_results_takes_no_day_from_an_older_search():
+    dialogue = Dialogue(RESTAURANT)
+    dialogue.reply("looking for somewhere italian in sf for friday night")
+    dialogue.reply("thanks")
+    dialogue.reply("book osteria alba for 4")
+    assert "date" not in dialogue.values("book_restaurant_0")
+
