@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from genie_bot.parse import Parse
 from genie_bot.responders import TemplateResponder
 from genie_bot.responders.templates import NOT_UNDERSTOOD, offer
