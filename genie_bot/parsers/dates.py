@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from dateparser.search import search_dates
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from .relative_dates import relative_dates
 
@@ -82,7 +83,8 @@ def mend_typos(text: str) -> tuple[str, list[int]]:
         word = match.group(0)
         best = None
         if len(word) >= MIN_TYPO_LENGTH and word.lower() not in DATE_WORDS:
-            best = process.extractOne(word.lower(), DATE_WORDS, scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
+            best = _swapped(word.lower()) or process.extractOne(word.lower(), DATE_WORDS, scorer=fuzz.ratio,
+                                                                score_cutoff=TYPO_SCORE)
         replacement = ABBREVIATIONS.get(word.lower()) or (best[0] if best else word)
         out.append(text[last:match.start()])
         where.extend(range(last, match.start()))
@@ -92,6 +94,12 @@ def mend_typos(text: str) -> tuple[str, list[int]]:
     out.append(text[last:])
     where.extend(range(last, len(text) + 1))
     return "".join(out), where
+
+
+def _swapped(word: str) -> tuple[str, float, int] | None:
+    """The date word ``word`` is with two neighbouring letters swapped ("frdiay", "sudnay"), as extractOne gives it."""
+    found = next((w for w in DATE_WORDS if sorted(w) == sorted(word) and OSA.distance(w, word) == 1), None)
+    return (found, 100.0, DATE_WORDS.index(found)) if found else None
 
 
 MAX_SEARCHED_CHARS = 300

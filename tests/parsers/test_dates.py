@@ -15,7 +15,8 @@ D = dt.date
 
 @pytest.mark.parametrize("text, mended", [("tomorow see you", "tomorrow see you"), ("wendesday", "wednesday"),
                                           ("tommorrow", "tomorrow"), ("thursdy", "thursday"),
-                                          ("I need it Tuesday", "I need it Tuesday"), ("tomato", "tomato")])
+                                          ("I need it Tuesday", "I need it Tuesday"), ("tomato", "tomato"),
+                                          ("this frdiay", "this friday"), ("on sudnay", "on sunday")])
 def test_date_words_misspelt_are_mended(text, mended):
     assert mend_typos(text)[0] == mended
 
