@@ -35,7 +35,7 @@ def answers_a_later_question(reading: Reading) -> list[str]:
             or SENTENCE.search(extract.free_text(text)) or re.fullmatch(r"[\d\s.,:/#-]+", text)
             or addresses_the_agent(reading.text) or small_talk(reading.text) or extract.says_unknown(reading.text)
             or extract.yes_no(reading.text) is not None or extract.without_pronoun_one(text) != text
-            or _a_typed_value(reading, text)):
+            or _a_typed_value(reading, text) or _a_day_attempted(asked.type.kind, text)):
         return []  # "the second one" points at a list, "tomorrow" is a date: no free text
     for f in ws.fields.values():
         if (f.kind == "input" and is_free_text(f) and f is not asked and instance.values.get(f.name) is None
@@ -43,6 +43,15 @@ def answers_a_later_question(reading: Reading) -> list[str]:
             value = extract.role_phrase(text, f) or extract.free_text(text, f)
             return [reading.assign(instance, f, value)]
     return []
+
+
+_DAY_LEAD = re.compile(r"^(?:on|this|next|last|by|until|coming|this coming)\s+\S+$", re.I)
+
+
+def _a_day_attempted(kind: str, text: str) -> bool:
+    """Asked for a date, "on blursday" or "this frday" tries to say a day that was not understood: it
+    is asked again, not filed as a note."""
+    return kind in ("date", "datetime") and bool(_DAY_LEAD.match(text))
 
 
 def _a_typed_value(reading: Reading, text: str) -> bool:

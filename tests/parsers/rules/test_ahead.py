@@ -22,7 +22,7 @@ def test_a_bare_phrase_given_when_asked_for_the_date_is_the_special_request():
 
 
 @pytest.mark.parametrize("text", ["7", "hmm", "yes", "who are you?", "I don't know", "a message that is far too long "
-                                  "to be a bare value"])
+                                  "to be a bare value", "on blursday", "this frday"])
 def test_numbers_fillers_yes_no_questions_and_sentences_are_no_later_answer(text):
     assert answers_a_later_question(booking().reading(text)) == []
 
