@@ -191,7 +191,7 @@ def _restates_a_choice(reading: Reading, text: str) -> bool:
     said = extract.content_words(text)
     for instance in reading.open_instances():
         for g in reading.spec.tasks[instance.worksheet].fields.values():
-            member = enums.enum_value(text, g, explicit=True) if g.type.kind == "enum" else None
+            member = enums.mentioned_enum_value(text, g) if g.type.kind == "enum" else None  # "join the waitlist"
             if member is not None and instance.values.get(g.name) is not None and not said - extract.content_words(
                     f"{member} {g.value_descriptions.get(member, '')}"):
                 return True

@@ -263,3 +263,9 @@ def test_the_quarter_said_after_the_course_is_no_part_of_its_name():
     dialogue.reply("chem 146a and in sprng")
     assert dialogue.values("join_waitlist_0") == {"course_name": "chem 146a", "quarter": "Spring"}
 
+
+@pytest.mark.parametrize("point, text", [(WAITLIST, "join the waitlist"), (CHANGE_REASON[:2], "change a course")])
+def test_restating_the_option_chosen_is_no_course_name(point, text):
+    """Asked which course, "join the waitlist" repeats what was chosen: no course is named."""
+    assert answer(TICKET, point, text) == []
+
