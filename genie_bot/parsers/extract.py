@@ -87,7 +87,8 @@ _YES_WORD = re.compile(r"y+e+[sahp]*|yu+p+|ya+h*|ok+a*y*|okie|yay+")
 _NO_WORD = re.compile(r"no+|no+pe+|na+h+")
 
 
-_GOES_ON = re.compile(r"\b(one more|another(?=(?:\s+(?:one|question|round|game|try|go))?(?:\s+please)?\s*[.!?]*$)|next(?!\s+(?:week|month|year|weekend|time|day|quarter|semester|"
+_GOES_ON = re.compile(r"\b(one more|another(?=(?:\s+(?:one|question|round|game|try|go))?(?:\s+please)?\s*[.!?]*$)|"
+                      r"next(?!\s+(?:week|month|year|weekend|time|day|quarter|semester|"
                       r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun)\b)|last one|keep (going|playing|on)|continue|go on|go again|"
                       r"(once|play|some|a few|two|couple) more|more (please|questions?)|"
                       r"let'?s (play|go|do|keep|continue))\b", re.I)

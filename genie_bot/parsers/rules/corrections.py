@@ -27,7 +27,8 @@ from .reading import Reading
 from .records import record_value, table_of
 from .values import typed
 
-CORRECTION = re.compile(r"\b(actually|actualy|acutally|actully|instead|change|make (?!a\b|an\b|sure\b|me\b)|i meant|correction|sorry|wait|wrong|mistake|typo|"
+CORRECTION = re.compile(r"\b(actually|actualy|acutally|actully|instead|change|make (?!a\b|an\b|sure\b|me\b)|i meant|"
+                        r"correction|sorry|wait|wrong|mistake|typo|"
                         r"spelled|spelt|should be|is not|isn'?t|not\b.*\bbut|how about|what about|move it|switch|"
                         r"can we (do|make|move|change)|let'?s do (?!it\b|that\b|this\b))", re.I)
 AT_A_SUMMARY = re.compile(r"^(no|nope|nah|and|also|plus)\b[\s,]+\w", re.I)
