@@ -160,7 +160,7 @@ _MISTAKEN = re.compile(r"\b(?:wrong|missed)\b(?!\s+with\b)((?:\s+[\w']+){1,2})",
 """What went wrong is no choice: "I got the wrong form" does not choose the form."""
 
 
-def _chosen_words(text: str) -> set[str]:
+def _chosen_words(text: str) -> frozenset[str]:
     """Content words of ``text``, those under a negation marked as negated ("not by email" says "not
     email", never "email"), those under a mistake left out ("the wrong course"), and "wrong" in
     "something is wrong with my enrollment" too (the enrollment is what it is about)."""
@@ -172,7 +172,7 @@ def _chosen_words(text: str) -> set[str]:
 _WRONG_WITH = re.compile(r"\b(wrong|the (?:matter|problem|issue))\s+with\b", re.I)
 
 
-def _words_as_meant(words: set[str], f: Field) -> set[str]:
+def _words_as_meant(words: AbstractSet[str], f: Field) -> set[str]:
     """The words, a long one misspelt taken as the word of a member it is close to ("enrollmet")."""
     known = set().union(*(_member_words(f, v) for v in f.values))
     meant = set()
@@ -183,7 +183,7 @@ def _words_as_meant(words: set[str], f: Field) -> set[str]:
     return meant
 
 
-def _member_words(f: Field, value: str) -> set[str]:
+def _member_words(f: Field, value: str) -> frozenset[str]:
     """The words of a member's name and description, a word its description negates marked as such:
     "the credits do not show up" is what "they never showed up" says."""
     description = f.value_descriptions.get(value, "")

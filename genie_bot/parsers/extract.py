@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -538,11 +539,13 @@ def stem(word: str) -> str:
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
-def content_words(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def content_words(text: str) -> frozenset[str]:
     """Stemmed words that carry meaning, for matching a message against descriptions and examples
-    (a name written in CamelCase is its words: "TroubleShoot" is "trouble" and "shoot")."""
+    (a name written in CamelCase is its words: "TroubleShoot" is "trouble" and "shoot"). Cached: the
+    same descriptions are read at every turn."""
     words = _WORD.findall(_CAMEL.sub(" ", text).lower().replace("'", ""))
-    return {SAME_MEANING.get(stem(w), stem(w)) for w in words if w not in _STOPWORDS and len(w) > 1}
+    return frozenset(SAME_MEANING.get(stem(w), stem(w)) for w in words if w not in _STOPWORDS and len(w) > 1)
 
 
 SAME_MEANING = {"switch": "chang", "swap": "chang", "swapp": "chang", "class": "cours", "reserv": "book",

@@ -41,7 +41,7 @@ def _in_use(spec: AgentSpec, state: DialogueState) -> set[str]:
     return used
 
 
-def _vocabulary(spec: AgentSpec, name: str) -> set[str]:
+def _vocabulary(spec: AgentSpec, name: str) -> frozenset[str]:
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", name)
     if name in spec.tasks:
         ws = spec.tasks[name]

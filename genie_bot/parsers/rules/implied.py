@@ -10,6 +10,7 @@ Submitted; "the university never received my IB scores" is about External Test C
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from ...runtime.policy import field_applies
 from ...spec import Field, TaskWorksheet
@@ -42,7 +43,7 @@ def implied_member(reading: Reading, instance: WorksheetInstance, f: Field) -> s
     return winners[0] if best > 0 and len(winners) == 1 else None
 
 
-def _without_request_words(text: str, request: set[str]) -> str:
+def _without_request_words(text: str, request: AbstractSet[str]) -> str:
     return re.sub(r"[A-Za-z']+", lambda m: " " * len(m.group(0)) if extract.content_words(m.group(0)) & request
                   else m.group(0), text)
 

@@ -29,11 +29,11 @@ def task_match(reading: Reading) -> tuple[TaskWorksheet | None, float]:
     return best, best_score
 
 
-def request_words(reading: Reading) -> set[str]:
+def request_words(reading: Reading) -> frozenset[str]:
     """The content words with which the message asks for a task ("submit a ticket"): they choose the
     task, not an option of it (the leave form's status "Submitted")."""
     ws, score = task_match(reading)
     if ws is None or score < TASK_THRESHOLD:
-        return set()
+        return frozenset()
     words = extract.content_words(reading.text)
     return max((words & extract.content_words(phrase) for phrase in (ws.description, *ws.examples)), key=len)
