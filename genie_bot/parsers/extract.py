@@ -492,11 +492,24 @@ def counts_people(f: Field) -> bool:
 
 # -- free text and content words -------------------------------------------------------------------------
 _ANSWER_PREFIX = re.compile(
-    r"^(?:(?:it'?s|it is|that'?s|that is|i'?m|i am|call me|i'?d like|i want|i would like|please)(?=(\s+\S+){1,4}\s*$)|"
-    r"um+|uh+|well|so|(?:oh|ah)(?:[,!]|\s+(?:and|also|plus)\b)|and also|also|btw|by the way,?)\s+", re.I)
-# "i'm on a visa so please reply soon" is a sentence to keep whole; "oh and we have a peanut allergy" starts at "we"
+    r"^(?:it'?s|it is|that'?s|that is|i'?m|i am|call me|i'?d like|i want|i would like|please)(?=(\s+\S+){1,4}\s*$)\s+",
+    re.I)  # "i'm on a visa so please reply soon" is a sentence to keep whole
 _SUBJECT_PREFIX = re.compile(r"^(?:my|the) (?P<subject>\w+(?: \w+)?) is\s+", re.I)
 _TRAILING_LINK = re.compile(r"[\s,;]+(and|but|or|so|plus|also)$", re.I)
+
+
+def without_lead_in(text: str) -> str:
+    """The text without the words that lead into it ("oh and", "um", "also", "btw")."""
+    for _ in range(3):
+        stripped = _LEAD_IN.sub("", text)
+        if stripped == text:
+            break
+        text = stripped
+    return text
+
+
+_LEAD_IN = re.compile(r"^(?:um+|uh+|well|so|and|but|plus|(?:oh|ah)(?:[,!]|\s+(?:and|also|plus)\b)|and also|also|btw|"
+                      r"by the way,?)\s+", re.I)
 
 
 def free_text(text: str, f: Field | None = None) -> str:
@@ -504,7 +517,7 @@ def free_text(text: str, f: Field | None = None) -> str:
     is dropped only when X names the field: "my adviser is cc'd on this" is all a note."""
     value = text.strip()
     for _ in range(3):
-        stripped = _ANSWER_PREFIX.sub("", value)
+        stripped = _ANSWER_PREFIX.sub("", without_lead_in(value))  # "oh and we have a peanut allergy": "we ..."
         subject = _SUBJECT_PREFIX.match(stripped)
         if subject and (f is None or content_words(subject.group("subject")) & content_words(
                 f"{f.name.replace('_', ' ')} {f.description}")):

@@ -159,7 +159,7 @@ def _untaken_text(reading: Reading) -> str:
     spans = [(s, e) for s, e in extract.clause_spans(reading.text)
              if not any(us <= s and e <= ue for us, ue in reading.used)]
     text = extract.joined(reading.text, spans) if spans else reading.text
-    return re.sub(r"^(and|but|also|so|plus)\s+", "", text, flags=re.I)
+    return extract.without_lead_in(text)  # "oh and we have a peanut allergy"
 
 
 def _carried_over(reading: Reading, ws: TaskWorksheet, taken: set[str]) -> dict[str, Any]:

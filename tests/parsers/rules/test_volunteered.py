@@ -8,7 +8,7 @@ import pytest
 
 from genie_bot.parsers.rules.volunteered import described_problem, volunteered
 
-from ..support import (COURSES, RESTAURANT, LEAVE, LEAVE_ANYTHING_ELSE, LEAVE_DATE, STUDENT, TICKET, WAITLIST, Dialogue, booking,
+from ..support import (BOOKING_SUMMARY, COURSES, RESTAURANT, LEAVE, LEAVE_ANYTHING_ELSE, LEAVE_DATE, STUDENT, TICKET, WAITLIST, Dialogue, booking,
                        lines)
 
 
@@ -171,4 +171,10 @@ def test_a_booking_not_started_from_the_results_takes_no_day_from_an_older_searc
     dialogue.reply("thanks")
     dialogue.reply("book osteria alba for 4")
     assert "date" not in dialogue.values("book_restaurant_0")
+
+
+def test_a_special_request_added_at_the_summary_starts_at_what_is_requested():
+    dialogue = booking(*BOOKING_SUMMARY)
+    dialogue.reply("oh and we have a peanut allergy")
+    assert dialogue.values("book_restaurant_0")["special_request"] == "we have a peanut allergy"
 
