@@ -495,7 +495,8 @@ _ANSWER_PREFIX = re.compile(
     r"^(?:it'?s|it is|that'?s|that is|i'?m|i am|call me|i'?d like|i want|i would like|please)(?=(\s+\S+){1,4}\s*$)\s+",
     re.I)  # "i'm on a visa so please reply soon" is a sentence to keep whole
 _SUBJECT_PREFIX = re.compile(r"^(?:my|the) (?P<subject>\w+(?: \w+)?) is\s+", re.I)
-_TRAILING_LINK = re.compile(r"[\s,;]+(and|but|or|so|plus|also)$", re.I)
+_TRAILING_LINK = re.compile(r"[\s,;]+(and|but|or|so|plus|also|please|pls|plz|thanks|thank you|thx|ty)$", re.I)
+"""A word that ends a value without being part of it: "bio 284 and", "cs107 please"."""
 
 
 def without_lead_in(text: str) -> str:
@@ -525,7 +526,7 @@ def free_text(text: str, f: Field | None = None) -> str:
         if stripped == value:
             break
         value = stripped
-    value = _TRAILING_LINK.sub("", value.strip().rstrip(".!"))  # "bio 284 and" is "bio 284"
+    value = _TRAILING_LINK.sub("", value.strip().rstrip(".!"))
     return value or text.strip()
 
 

@@ -39,8 +39,8 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         return enums.enum_value(text, f) if whole_answer else enums.mentioned_enum_value(text, f)
     if kind in ("bool", "confirm"):
         said = extract.yes_no(text)
-        if said is None and kind == "bool" and whole_answer and _restates(text, f):
-            said = not _NEGATED.search(text)  # "i am an international student", "I'm not"
+        if said is None and kind == "bool" and whole_answer:
+            said = stated_yes_no(text, f)  # "i am an international student", "I'm not"
         return said
     if kind in ("int", "float"):
         number = extract.number_for(text, f) if whole_answer else extract.number_with_noun(text, f)
@@ -80,11 +80,13 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
 _NEGATED = re.compile(r"\b(not|never|no|n't|isn'?t|aren'?t|am not|i'?m not)\b", re.I)
 
 
-def _restates(text: str, f: Field) -> bool:
-    """The reply says the question back as a statement: every word of the field's name is in it."""
+def stated_yes_no(text: str, f: Field) -> bool | None:
+    """The yes or no a statement gives a yes/no field by saying it back ("I'm an international
+    student", "i am not"), or None: every word of the field's name is in it."""
     words = set(re.findall(r"[a-z]+", text.lower()))
     named = [w for w in extract.name_words(f) if len(w) >= 3]
-    return bool(named) and all(any(w.startswith(n) for w in words) for n in named)
+    restated = bool(named) and all(any(w.startswith(n) for w in words) for n in named)
+    return (not _NEGATED.search(text)) if restated else None
 
 
 MAX_NAME_WORDS = 6

@@ -27,7 +27,7 @@ from .implied import implied_member
 from .reading import Reading
 from .records import record_value, table_of
 from .requested import request_words
-from .values import typed
+from .values import stated_yes_no, typed
 
 
 def volunteered(reading: Reading, free_text: bool = True) -> list[str]:
@@ -233,12 +233,17 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
         calendar_date = kind != "date" or dates.mentions_date(text)  # "9503" is an id, not a year
         if (same_kind.get(kind, 0) == 1 and calendar_date) or mentioned:
             return typed(reading, f, text, whole_answer=False, instance=instance)
+    if kind == "bool" and _ABOUT_ME.match(text):
+        return stated_yes_no(text, f)  # "I'm an international student", said before it is asked
     if kind == "str" and has_pattern(f):
         return _pattern_value(reading, f)
     if kind == "str":
         return (stated_values(reading).get(f.name) or extract.role_phrase(text, f)
                 or extract.named_after(reading.masked(), f))  # not a name another value was read from
     return None
+
+
+_ABOUT_ME = re.compile(r"^\W*(?:(?:yes|yeah|no|oh|and|also|btw)[,.!]?\s+)*(?:i'?m|i am|im)\b", re.I)
 
 
 def _only_free_number(reading: Reading) -> float | None:

@@ -71,8 +71,6 @@ def test_an_id_given_for_the_name_question_is_no_name():
         "student_info_0.student_id = '06123456'"
 
 
-@pytest.mark.xfail(strict=True, reason="asked for the name, \"I'm an international student\" sets student_name = "
-                                       "'an international student' (expected is_international_student = True)")
 def test_being_an_international_student_is_no_name():
     assert Dialogue(COURSES).do(*STUDENT).parse("I'm an international student").statements == \
         "student_info_0.is_international_student = True"
