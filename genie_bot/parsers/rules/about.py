@@ -68,6 +68,8 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
                                              for ws in reading.spec.tasks)}
 
     def claimed_by(clause: str, g: Field) -> bool:
+        if g.name in stated and str(stated[g.name]) in clause:  # "my name is Jane Doe" states the name
+            return True
         if extract.mentions(clause, g):  # "my PIN is ...", "I forgot my id", "(make it) 3 units"
             return (extract.says_unknown(clause) or g.name in stated or has_pattern_value(reading.text, g)
                     or (g.type.kind in ("int", "float") and extract.number_with_noun(clause, g) is not None))
