@@ -32,7 +32,7 @@ def answers_a_later_question(reading: Reading) -> list[str]:
         return []
     text = reading.text.strip().rstrip("?.! ")  # "Wong?" is an unsure answer, not a question
     if (not text or len(text.split()) > MAX_SHORT_ANSWER_WORDS or FILLER.fullmatch(text)
-            or SENTENCE.search(extract.free_text(text)) or re.fullmatch(r"[\d\s.,:/#-]+", text)
+            or SENTENCE.search(extract.without_lead_in(text)) or re.fullmatch(r"[\d\s.,:/#-]+", text)
             or addresses_the_agent(reading.text) or small_talk(reading.text) or extract.says_unknown(reading.text)
             or extract.yes_no(reading.text) is not None or extract.without_pronoun_one(text) != text
             or _a_typed_value(reading, text) or _a_day_attempted(asked.type.kind, text)):

@@ -40,3 +40,11 @@ def test_a_free_text_question_is_answered_by_the_asked_strategy_not_this_one():
 def test_a_value_of_a_typed_field_is_no_special_request(text):
     dialogue = booking("book_restaurant_0.date = '2026-11-27'")
     assert "special_request" not in dialogue.parse(text).statements
+
+
+def test_asking_for_the_task_politely_is_no_later_answer():
+    """"file a ticket please" at "what can I help you with?" asks for the ticket: it is no note for the staff."""
+    dialogue = Dialogue(TICKET)
+    dialogue.reply("file a ticket please")
+    assert dialogue.values("main_0").get("extra_details") is None
+

@@ -94,7 +94,5 @@ def test_an_agent_with_several_tasks_opens_none_by_default():
     assert not opens_the_only_task(Dialogue(TICKET).reading("I'm hungry"))
 
 
-@pytest.mark.xfail(strict=True, reason="a remark at 'what can I help you with?' becomes "
-                                       "main_0.extra_details = 'hungry'")
 def test_a_remark_at_the_first_question_is_no_extra_detail():
     assert "extra_details" not in Dialogue(TICKET).parse("I'm hungry").statements
