@@ -28,7 +28,7 @@ def enum_value(text: str, f: Field, threshold: int = 85, explicit: bool = False)
     other = the_other_member(text, f)
     if other is not None:
         return other
-    contained = [v for v in values if re.search(_as_written(v), t)]
+    contained = [v for v in values if re.search(as_written(v), t)]
     contained = _not_denied(contained, t)
     if len(contained) == 1:
         return negation_aware(text, f, contained[0])
@@ -80,9 +80,9 @@ def the_other_member(text: str, f: Field) -> str | None:
     if len(others) != 1:
         return None
     t = normalise(text)
-    named = [v for v in f.values if re.search(_as_written(v), t)]
+    named = [v for v in f.values if re.search(as_written(v), t)]
     negated = _negated_list(t)
-    if named and others[0] not in named and all(re.search(_as_written(v), negated) for v in named):
+    if named and others[0] not in named and all(re.search(as_written(v), negated) for v in named):
         return others[0]  # "not ap or ib": every member named is negated
     return others[0] if not named and _NONE_OF_THESE.search(t) else None
 
@@ -98,7 +98,7 @@ def _not_denied(members: list[str], text: str) -> list[str]:
     if len(members) < 2:
         return members
     negated = _negated_list(text)
-    affirmed = [v for v in members if not re.search(_as_written(v), negated)]
+    affirmed = [v for v in members if not re.search(as_written(v), negated)]
     return affirmed if len(affirmed) == 1 else members
 
 
@@ -174,7 +174,7 @@ _WRONG_WITH = re.compile(r"\b(wrong|the (?:matter|problem|issue))\s+with\b", re.
 
 def _words_as_meant(words: AbstractSet[str], f: Field) -> set[str]:
     """The words, a long one misspelt taken as the word of a member it is close to ("enrollmet")."""
-    known = set().union(*(_member_words(f, v) for v in f.values))
+    known = set().union(*(member_words(f, v) for v in f.values))
     meant = set()
     for word in words:
         close = None if word in known or len(word) < MIN_TYPO_LENGTH + 1 else process.extractOne(
@@ -183,7 +183,7 @@ def _words_as_meant(words: AbstractSet[str], f: Field) -> set[str]:
     return meant
 
 
-def _member_words(f: Field, value: str) -> frozenset[str]:
+def member_words(f: Field, value: str) -> frozenset[str]:
     """The words of a member's name and description, a word its description negates marked as such:
     "the credits do not show up" is what "they never showed up" says."""
     description = f.value_descriptions.get(value, "")
@@ -199,7 +199,7 @@ def _by_meaning(text: str, f: Field) -> str | None:
     """The one value whose name and description share the most content words with the text
     (words under a negation do not count: "I don't know the way" does not mean "I know the way")."""
     words = _words_as_meant(_chosen_words(text), f)
-    overlaps = sorted(((len(words & _member_words(f, v)), v) for v in f.values), reverse=True)
+    overlaps = sorted(((len(words & member_words(f, v)), v) for v in f.values), reverse=True)
     if overlaps and overlaps[0][0] > 0 and (len(overlaps) == 1 or overlaps[0][0] > overlaps[1][0]):
         return overlaps[0][1]
     return None
@@ -215,7 +215,7 @@ def mentioned_enum_value(text: str, f: Field, ignore: AbstractSet[str] = frozens
     if other is not None:
         return other
     t = normalise(text)
-    found = _not_denied([v for v in f.values if len(v) > 1 and re.search(_as_written(v), t)], t)
+    found = _not_denied([v for v in f.values if len(v) > 1 and re.search(as_written(v), t)], t)
     if not found:
         roots = {word_root(w) for w in _WORD.findall(t) if not content_words(w) & ignore}
         found = [v for v in f.values if " " not in v and len(v) > 3 and word_root(v.lower()) in roots]
@@ -229,7 +229,7 @@ def mentioned_enum_value(text: str, f: Field, ignore: AbstractSet[str] = frozens
     return negation_aware(text, f, max(found, key=len)) if found else None
 
 
-def _as_written(value: str) -> str:
+def as_written(value: str) -> str:
     """A pattern for ``value`` as a message writes it: any punctuation or spaces between its words
     ("credit no credit", "credit/no credit" for Credit/No Credit)."""
     words = re.findall(r"[a-z0-9']+", value.lower())
@@ -248,7 +248,7 @@ def _described_values(text: str, f: Field, ignore: AbstractSet[str] = frozenset(
     name counts twice, a word of its description only when no other member has it ("the
     waitlist" names the member described as "get onto the waitlist of a full course"); a word every
     member uses ("course" for changing a course or joining a full course's waitlist) chooses none."""
-    said = {v: _member_words(f, v) for v in f.values}
+    said = {v: member_words(f, v) for v in f.values}
     words = {w for w in _words_as_meant(_chosen_words(text), f) if len(w) > 2}  # "messed up" says nothing of credits that "show up"
     every = list(said.values())
     words -= every[0].intersection(*every[1:]) if len(every) > 1 else set()
@@ -280,6 +280,12 @@ def _misspelt_values(text: str, f: Field) -> list[str]:
         if matches and all(score >= TYPO_SCORE for score, _ in matches) and not all(exact for _, exact in matches):
             found.append(v)  # every word of the member, at least one of them misspelt ("submited")
     return found if len(found) == 1 else []
+
+
+def misspells(word: str, value: str) -> bool:
+    """Whether ``word`` is a long word of the member ``value`` misspelt ("sprng" for Spring)."""
+    return len(word) >= MIN_TYPO_LENGTH - 1 and any(
+        _typo_score(word, part) >= TYPO_SCORE - 5 for part in value.lower().split() if len(part) >= 4)
 
 
 def _typo_score(said: str, word: str) -> float:

@@ -2,55 +2,59 @@
 
 It writes the same statements an LLM parser would, driven by what the spec declares (field
 types, descriptions, enum values and their descriptions, formats, knowledge tables), so a new
-agent is understood without rules of its own. A message is read by a pipeline of strategies,
-each a module of this package, tested on its own:
+agent is understood without rules of its own.
 
-1. ``commands``: cancel, start over, goodbye (the whole message is the command);
-2. ``questions``: a question starts the task it asks for, or goes to the knowledge base about
-   the thing in focus (``focus``); it is never a field's value;
-3. ``searches``: a description of records the agent asks for, or that no task is requested with,
-   is a search ("quiet places in Seattle"), with the typed values it also gives;
-4. ``asked``: the answer to the question just asked;
-5. ``other_field``: else, a short typed answer to another open field;
-6. ``tasks``: starting the task the message asks for, with every value it gives;
-7. ``volunteered``: values for other fields of the open tasks, and corrections (``corrections``),
-   and values said for each of several parts by naming it (``per_record``: "4 for 229 and 3 for 231n");
-8. ``ahead`` and ``otherwise``: when nothing else was read, a bare value for the question
-   asked next, or a remark meaning "go on";
-9. the agent's only task; small talk and remarks.
+A message is read by matchers, one module each, that propose readings of it; none decides. Each
+proposal says which words it explains, which fields it fills, what it means and how strongly the
+evidence supports it (``proposals``, ``evidence``); one resolver (``resolver``) picks the best set
+of proposals that explain different words and fill different fields. The matchers:
 
-When it understands nothing it says so (``understood=False``) rather than guessing, so no
-action ever runs on a guess.
+- ``commands``: cancel, start over, goodbye, a question about the agent (the whole message);
+- ``questions``: a question for the knowledge base about the thing in focus (``focus``);
+- ``searches``: a description of records ("quiet places in Seattle"), with the typed values it gives;
+- ``corrections``: changes of values given before, and values given per part by naming it (``per_record``);
+- ``asked``: the answer to the question just asked, with the nested worksheets it opens;
+- ``other_field``: a short typed answer to another open field;
+- ``tasks``: the task the message asks for, started with every value it gives;
+- ``volunteered``: each value for another field of the open tasks;
+- ``ahead`` and ``otherwise``: a bare value for the question asked next, or a remark meaning "go on";
+- last resorts: the agent's only task, a request restated, small talk and remarks.
+
+A message naming several records each with details of its own ("cs 106a for 5 units and cs 103
+letter") is read one part at a time (``segments``), each part resolved in turn. When nothing is
+understood the parse says so (``understood=False``) rather than guessing, so no action ever runs
+on a guess.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
-from ...acts import AskField, AskForConfirmation, ProposeWorksheet
+from ...acts import AskField
+from ...parse import Parse
 from ...spec import AgentSpec
 from ...state import DialogueState
 from .. import extract
-from ...parse import Parse
-from .ahead import answers_a_later_question
+from . import ahead, asked, commands, corrections, other_field, otherwise, questions, searches, tasks, volunteered
 from .asked import answer_question
-from .commands import command
-from .corrections import corrections
-from .fields import is_free_text
-from .other_field import answers_another_field
-from .otherwise import otherwise
-from .questions import information_question, knowledge_question, tentative_answer
-from .per_record import values_per_record
+from .evidence import whole
+from .proposals import NOTHING, Proposal
 from .reading import Reading
-from .searches import record_search
+from .tasks import requests_a_new_task
+from .resolver import resolve
 from .segments import parts
-from .tasks import (opens_the_only_task, requests_a_new_task, restates_open_task, start_requested_task,
-                    task_match_requested)
-from .volunteered import volunteered
-from .words import ABOUT_THE_AGENT, CHITCHAT, QUESTION, REQUEST, SENTENCE, plea_for_help
+from .words import CHITCHAT, QUESTION, REQUEST, SENTENCE, plea_for_help
 
 __all__ = ["QUESTION", "RuleParser"]
+
+Matcher = Callable[[Reading], list[Proposal]]
+WHOLE_MESSAGE_MATCHERS: tuple[Matcher, ...] = (commands.propose, questions.propose, searches.propose)
+"""Matchers that read the message as a whole."""
+VALUE_MATCHERS: tuple[Matcher, ...] = (corrections.propose, asked.propose, other_field.propose, tasks.propose,
+                                       volunteered.propose, ahead.propose, otherwise.propose, tasks.propose_fallbacks)
+"""Matchers that read values, of the whole message or of one part of it."""
 
 
 class RuleParser:
@@ -76,87 +80,101 @@ TOO_LONG = ("That message is too long for me to read in one go. Could you send j
 
 
 def read(reading: Reading) -> Parse:
-    """Run the pipeline on one message."""
+    """Propose readings of the message, resolve them, and write the chosen ones as a parse."""
     if not reading.text:
         return Parse("# nothing was said")  # a bare @mention: the agent greets or asks its question again
     if len(reading.text) > MAX_MESSAGE_CHARS:
         return Parse("", understood=False, reason=TOO_LONG)
-    steered = command(reading)
-    if steered is not None:
-        return Parse(steered)
-    if ABOUT_THE_AGENT.match(reading.text):  # "what can you do?": what the agent is for, then its question
-        return Parse("# a question about the agent", reason=" ".join((reading.spec.greeting or reading.spec.description).split()))
-    statements = reading.statements
-    if information_question(reading.text) is not None and not tentative_answer(reading):
-        if start_requested_task(reading, answered_already=False):  # "what's the status of TKT-00042?"
-            statements.extend(volunteered(reading))
-            return Parse("\n".join(statements))
-        asked = knowledge_question(reading)
-        if asked:
-            return Parse("\n".join(asked))
-    searched = record_search(reading)
-    if searched and not task_match_requested(reading):
-        return Parse("\n".join(searched + volunteered(reading, free_text=False)))
+    proposals = [p for matcher in WHOLE_MESSAGE_MATCHERS for p in matcher(reading)]
     spans = parts(reading) if reading.open_instances() and not requests_a_new_task(reading) else []
     if spans:  # "cs 106a for credit/no credit 5 units and cs 103 letter 4 units": each course its own details
-        said = [read_values(reading.part(start, end)) for start, end in spans]
-        statements.extend(line for parse in said for line in parse.statements.splitlines() if parse.understood)
-        return Parse("\n".join(statements)) if statements else _nothing_to_do(reading)
-    return read_values(reading, searched)
+        proposals.extend(_read_in_parts(reading, spans))
+    else:
+        proposals.extend(_value_proposals(reading))
+    proposals.append(_nothing_to_do(reading))
+    return _written(resolve(proposals))
 
 
-def read_values(reading: Reading, searched: list[str] | None = None) -> Parse:
-    """The pipeline from corrections on: the values a message (or one part of it) gives."""
-    statements = reading.statements
-    corrected = values_per_record(reading)
-    corrected += corrections(reading)
-    statements.extend(corrected)
-    answered = [] if corrected and _not_an_answer(reading) else answer_question(reading)
-    statements.extend(answered)
-    if not answered:
-        statements.extend(answers_another_field(reading))
-    started = start_requested_task(reading, answered_already=bool(answered))
-    statements.extend(volunteered(reading))
+def _value_proposals(reading: Reading) -> list[Proposal]:
+    """The value matchers' proposals, and for each matcher that found a value it could not take
+    (and nothing else), a proposal to say why."""
+    out = []
+    for matcher in VALUE_MATCHERS:
+        out.extend(matcher(reading))
+    problem = _problem(reading)
+    if problem is not None:
+        out.append(problem)
+    return out
+
+
+def _problem(reading: Reading) -> Proposal | None:
+    """Why a value the message gives cannot be taken ("in august" is no day), found by reading it as
+    the answer and as values: told when nothing else is understood."""
+    for read_as in (answer_question, volunteered.volunteered):
+        scratch = reading.fresh()
+        read_as(scratch)
+        if scratch.problem:
+            return Proposal("problem", (), 3 * NOTHING, whole(reading), exclusive=True, understood=False,
+                            reason=scratch.problem)
+    return None
+
+
+def _read_in_parts(reading: Reading, spans: list[tuple[int, int]]) -> list[Proposal]:
+    """One proposal for the whole message from its parts, each resolved in turn: what a part gave is
+    taken when the next is read ("letter" goes to the course named just before it)."""
+    statements: list[str] = []
+    score, corrected = 0.0, ()
+    for start, end in spans:
+        part = reading.part(start, end)
+        chosen = [p for p in resolve(_value_proposals(part)) if p.understood]
+        for p in chosen:
+            _take(reading, p)
+        statements.extend(line for p in sorted(chosen, key=_order) for line in p.statements)
+        score += sum(p.score for p in chosen)
+        corrected += tuple(c for p in chosen for c in p.corrects)
     if not statements:
-        statements.extend(answers_a_later_question(reading))
-    if not statements:
-        statements.extend(otherwise(reading))
-    if not statements and opens_the_only_task(reading):
-        started = True
-    if not statements and restates_open_task(reading):
-        return Parse("# the request is already being handled")
-    if not statements:
-        return _nothing_to_do(reading)
-    if searched and started:  # "a table for two tonight somewhere romantic in new york": and the places
-        statements.extend(record_search(reading, " ".join(reading.masked().split())))
-    return Parse("\n".join(statements), answers_question=bool(answered) and not started
-                 and len(statements) == len(answered),
-                 corrected=tuple(line.split(" = ", 1)[0] for line in corrected if " = " in line))
+        return []
+    return [Proposal("segments", tuple(statements), score, whole(reading), corrects=corrected, phase=1)]
 
 
-def _not_an_answer(reading: Reading) -> bool:
-    """A correction answers no free-text question, and is no "no" to a summary: the change itself
-    makes the agent show the summary again."""
-    act = reading.question
-    if isinstance(act, (AskForConfirmation, ProposeWorksheet)):
-        return True
-    instance = reading.state.instances.get(getattr(act, "instance", None) or "")
-    f = reading.spec.tasks[instance.worksheet].fields.get(act.field) if instance and isinstance(act, AskField) else None
-    return f is not None and (is_free_text(f) or f.type.kind == "confirm")  # "is this list correct?" too
+def _take(reading: Reading, chosen: Proposal) -> None:
+    """What a chosen reading of one part gave, taken before the next part is read."""
+    for taken in chosen.details.get("taken", []):
+        reading.assigned.add((taken.instance, taken.field.name))
+        reading.given[(taken.instance, taken.field.name)] = taken.value
+        reading.note_choice(taken.field, taken.value)
+    for slot in chosen.slots:
+        instance, _, name = slot.partition(".")
+        reading.assigned.add((instance, name))
+    reading.corrected.update(c.split(".", 1)[-1] for c in chosen.corrects)
 
 
-def _nothing_to_do(reading: Reading) -> Parse:
-    """Small talk is understood as such, and so is a remark said in passing (the agent asks its
-    question again, as a person would); a short reply that tries to answer and gives nothing
-    the agent can use was not understood (the agent says so, rather than repeating itself as
-    if nothing had been said)."""
+def _order(p: Proposal) -> tuple[int, int]:
+    """Where a chosen reading's statements go: by phase, then where the message says it."""
+    return p.phase, min(p.claims, default=0)
+
+
+def _written(chosen: list[Proposal]) -> Parse:
+    """The parse of the chosen readings."""
+    chosen = sorted(chosen, key=_order)
+    statements = "\n".join(line for p in chosen for line in p.statements)
+    if any(not p.understood for p in chosen):
+        return Parse(statements, understood=False, reason=next(p.reason for p in chosen if not p.understood))
+    reason = next((p.reason for p in chosen if p.reason), None)
+    return Parse(statements, reason=reason, answers_question=bool(chosen) and all(p.answers for p in chosen),
+                 corrected=tuple(c for p in chosen for c in p.corrects))
+
+
+def _nothing_to_do(reading: Reading) -> Proposal:
+    """The reading of last resort. Small talk is understood as such, and so is a remark said in
+    passing (the agent asks its question again, as a person would); a short reply that tries to
+    answer and gives nothing the agent can use was not understood (the agent says so, rather than
+    repeating itself as if nothing had been said)."""
     text = reading.text
-    if reading.problem:  # a value was given but cannot be taken as said ("in august" is no day)
-        return Parse("", understood=False, reason=reading.problem)
     if CHITCHAT.match(text) or extract.is_thanks(text) or plea_for_help(text):
-        return Parse("# chit-chat")
+        return Proposal("nothing", ("# chit-chat",), NOTHING, whole(reading), exclusive=True)
     attempt = isinstance(reading.question, AskField) and len(text.split()) <= MAX_ATTEMPT_WORDS \
         and not SENTENCE.search(text)
     if not (QUESTION.search(text) or REQUEST.search(text) or attempt):
-        return Parse("# a remark, not a request")
-    return Parse("", understood=False)
+        return Proposal("nothing", ("# a remark, not a request",), NOTHING, whole(reading), exclusive=True)
+    return Proposal("nothing", (), NOTHING, whole(reading), exclusive=True, understood=False)

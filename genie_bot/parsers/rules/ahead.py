@@ -16,9 +16,19 @@ from ...runtime.policy import field_applies
 from ...state import InstanceStatus
 from .. import dates, extract
 from .about import MAX_SHORT_ANSWER_WORDS, declines
+from .evidence import proposal, whole
 from .fields import is_free_text
+from .proposals import LATER_QUESTION, Proposal
 from .reading import Reading
 from .words import FILLER, SENTENCE, addresses_the_agent, small_talk
+
+
+def propose(reading: Reading) -> list[Proposal]:
+    """Matcher: a bare value that fits no typed question answers the free-text question asked next;
+    weak evidence, read only when nothing better explains the message."""
+    scratch = reading.fresh()
+    found = answers_a_later_question(scratch)
+    return [proposal(scratch, "ahead", found, LATER_QUESTION, claims=whole(reading), phase=6)] if found else []
 
 
 def answers_a_later_question(reading: Reading) -> list[str]:

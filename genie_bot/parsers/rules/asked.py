@@ -17,18 +17,52 @@ from ...state import WorksheetInstance
 from .. import enums, extract
 from ..head_count import uncounted
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
-from .corrections import correcting
+from .evidence import claims_of, proposal, whole
 from .fields import has_pattern, is_free_text, pattern_of
 from .reading import Reading
 from .records import record_value, table_of
 from .requested import task_match
 from .tasks import is_open
+from .proposals import ASKED, CONFIRMATION, PHRASING_PENALTY, Proposal
 from .values import typed
-from .volunteered import constructor
-from .words import NOTHING_MORE, QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
+from .volunteered import constructor, opened
+from .words import correcting, NOTHING_MORE, QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
 
 REQUEST_FOR_A_TASK = 0.8
 """A free-text answer that matches a task this well is a request for it, not a value ("I want to check my ticket")."""
+
+
+def propose(reading: Reading) -> list[Proposal]:
+    """Matcher: the answer to the question the agent just asked, with the nested worksheets it opens.
+
+    A yes or no to a summary is read from the whole message, and counts fully only when it is all
+    the message says ("no, my name is Jayne" corrects more than it declines). A free-text answer of
+    a message that reads as a correction or as a request for a task counts less."""
+    scratch = reading.fresh()
+    answered = answer_question(scratch)
+    if not answered:
+        return []
+    act = reading.question
+    if isinstance(act, (AskForConfirmation, ProposeWorksheet, AskToCancel, AskForFieldConfirmation)):
+        alone = all(small_talk(clause) for clause in extract.clauses(reading.text))
+        return [proposal(scratch, "asked", answered, CONFIRMATION if alone else CONFIRMATION / 4, claims=whole(reading),
+                         slots=frozenset({f"{getattr(act, 'instance', '')}.confirmed"}), answers=True, phase=2)]
+    f = _asked_field(reading)
+    base = ASKED
+    if f is not None and is_free_text(f) and correcting(reading.text):
+        base -= PHRASING_PENALTY  # "actually I sent it in person" is no note for the staff
+    extended = opened(scratch)
+    slots = frozenset(slot for _, slot in extended) | frozenset(
+        f"{t.instance}.{t.field.name}" for t in scratch.taken if t.instance) | (
+        frozenset({f"{act.instance}.{act.field}"}) if isinstance(act, AskField) else frozenset())
+    return [proposal(scratch, "asked", answered + [s for s, _ in extended], base, slots=slots,
+                     answers=not extended, phase=2)]
+
+
+def _asked_field(reading: Reading) -> Field | None:
+    instance, name = reading.asked
+    found = reading.state.instances.get(instance or "")
+    return reading.spec.tasks[found.worksheet].fields.get(name or "") if found else None
 
 
 def answer_question(reading: Reading) -> list[str]:

@@ -6,8 +6,22 @@ import re
 
 from ...acts import AskField, AskForConfirmation, ProposeWorksheet
 from .. import extract
+from .evidence import whole
+from .proposals import WHOLE_MESSAGE_COMMAND, Proposal
 from .reading import Reading
-from .words import NOTHING_MORE, START_OVER, cancels
+from .words import ABOUT_THE_AGENT, NOTHING_MORE, START_OVER, cancels
+
+
+def propose(reading: Reading) -> list[Proposal]:
+    """Matcher: a message that is a command, or a question about the agent, is read whole."""
+    steered = command(reading)
+    if steered is not None:
+        return [Proposal("commands", tuple(steered.splitlines()), WHOLE_MESSAGE_COMMAND, whole(reading), exclusive=True)]
+    if ABOUT_THE_AGENT.match(reading.text):  # "what can you do?": what the agent is for, then its question
+        said = " ".join((reading.spec.greeting or reading.spec.description).split())
+        return [Proposal("commands", ("# a question about the agent",), WHOLE_MESSAGE_COMMAND, whole(reading),
+                         exclusive=True, reason=said)]
+    return []
 
 
 def command(reading: Reading) -> str | None:

@@ -22,15 +22,16 @@ from ...spec import NA, Field
 from ...state import DialogueState, WorksheetInstance
 from .. import dates, enums, extract
 from .about import stated_values
+from .evidence import claims_of, of_value, proposal
 from .fields import has_pattern, is_free_text, pattern_of
+from .per_record import values_per_record
+from .proposals import CORRECTION, Proposal
 from .reading import Reading
+from .volunteered import opened
+from .words import correcting
 from .records import record_value, table_of
 from .values import typed
 
-CORRECTION = re.compile(r"\b(actually|actualy|acutally|actully|instead|change|make (?!a\b|an\b|sure\b|me\b)|i meant|"
-                        r"correction|sorry|wait|wrong|mistake|typo|"
-                        r"spelled|spelt|should be|is not|isn'?t|not\b.*\bbut|how about|what about|move it|switch|"
-                        r"can we (do|make|move|change)|let'?s do (?!it\b|that\b|this\b))", re.I)
 AT_A_SUMMARY = re.compile(r"^(no|nope|nah|and|also|plus)\b[\s,]+\w", re.I)
 """At a summary, "no, my email is ..." or "and for 6 people" changes what it shows."""
 REPLACEMENTS = (
@@ -55,8 +56,23 @@ def _at_a_summary(reading: Reading) -> bool:
     return f is not None and f.type.kind == "confirm"
 
 
-def correcting(text: str) -> bool:
-    return bool(CORRECTION.search(text))
+def propose(reading: Reading) -> list[Proposal]:
+    """Matcher: changes of values given before, each scored as the value it gives plus the
+    evidence that it is a change; the clauses saying them are theirs. Values said for each of
+    several parts by naming the part ("4 for 229 and 3 for 231n") count as changes too."""
+    scratch = reading.fresh()
+    found = values_per_record(scratch) + corrections(scratch)
+    if not found:
+        return []
+    said = frozenset().union(*(of_value(scratch, t.field, t.value, t.spans).claims for t in scratch.taken))
+    tokens = reading.whole_tokens
+    clauses = [(s, e) for s, e in extract.clause_spans(reading.text)
+               if any(s <= tokens[i].start - reading.offset < e for i in said)] or [(0, len(reading.text))]
+    extended = opened(scratch)
+    changed = tuple(line.split(" = ", 1)[0] for line in found if " = " in line)
+    return [proposal(scratch, "corrections", found + [s for s, _ in extended], CORRECTION * len(found),
+                     claims=claims_of(reading, clauses), slots=frozenset(slot for _, slot in extended),
+                     corrects=changed, phase=1)]
 
 
 def corrections(reading: Reading) -> list[str]:

@@ -7,19 +7,24 @@ free text, not yes/no) reads it as a whole answer.
 
 from __future__ import annotations
 
-from ...spec import NA
-from .about import MAX_SHORT_ANSWER_WORDS
-from .fields import is_free_text
+from .evidence import proposal
+from .proposals import Proposal
 from .reading import Reading
-from .values import typed
+from .values import short_reply_readers
+from .volunteered import opened
+
+
+def propose(reading: Reading) -> list[Proposal]:
+    """Matcher: a short typed answer to an open field other than the one asked."""
+    scratch = reading.fresh()
+    found = answers_another_field(scratch)
+    if not found:
+        return []
+    extended = opened(scratch)
+    return [proposal(scratch, "other_field", found + [s for s, _ in extended], 0.0,
+                     slots=frozenset(slot for _, slot in extended), phase=3)]
 
 
 def answers_another_field(reading: Reading) -> list[str]:
-    if len(reading.text.split()) > MAX_SHORT_ANSWER_WORDS:
-        return []
-    found = [(instance, f, value) for instance in reading.open_instances()
-             for f in reading.spec.tasks[instance.worksheet].fields.values()
-             if f.kind == "input" and not is_free_text(f) and not f.type.is_boolean and not f.type.referenced()
-             and (instance.name, f.name) != reading.asked and instance.values.get(f.name) in (None, NA)
-             for value in [typed(reading, f, reading.text, whole_answer=True, instance=instance)] if value is not None]
+    found = short_reply_readers(reading)
     return [reading.assign(*found[0])] if len(found) == 1 else []

@@ -9,8 +9,17 @@ from __future__ import annotations
 from ...acts import AskField
 from .. import enums
 from .about import declines
+from .evidence import proposal, whole
+from .proposals import OTHERWISE, Proposal
 from .reading import Reading
 from .words import CHITCHAT, FILLER, remark
+
+
+def propose(reading: Reading) -> list[Proposal]:
+    """Matcher: a remark to a question whose options mark one for anything else; weak evidence."""
+    scratch = reading.fresh()
+    found = otherwise(scratch)
+    return [proposal(scratch, "otherwise", found, OTHERWISE, claims=whole(reading), phase=6)] if found else []
 
 
 def otherwise(reading: Reading) -> list[str]:

@@ -14,8 +14,8 @@ from ...spec import NA, Field
 from ...state import WorksheetInstance
 from ...knowledge.mentions import squashed
 from .. import enums, extract
-from .corrections import correcting
 from .reading import Reading
+from .words import correcting
 from .records import table_of
 
 _PARTS = re.compile(r"[^,;]+?(?=,|;|\band\b|$)", re.I)

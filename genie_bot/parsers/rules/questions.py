@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 
-from .asked import answer_question
+from .evidence import whole
 from .focus import in_focus, resolved, results_listed
+from .proposals import QUESTION_MARK, QUESTION_WORD, Proposal
 from .reading import Reading
+from .tasks import start_requested_task
 
 _ASKING_WORD = re.compile(r"^(what|what'?s|whats|which|who|who'?s|whos|where|when|how|is|are|does|do|did|can|could|"
                           r"will|would|has|have|any|tell me|show me|list|find|search|recommend)\b", re.I)
@@ -22,6 +24,21 @@ _POLITE_LEAD = re.compile(r"^(hey|hi|so|ok(ay)?|oh|and|also|btw|um+|uh+|hm+|quic
                           r"\s+|^do (you|u) know\s+|^(do|does) (you|u) have\s+|^i (want|would like|'?d like) to know\s+|^i wonder\s+", re.I)
 _ACTION_REQUEST = re.compile(r"^(please )?(can|could|would|will) (you|u|i) (please )?\w+", re.I)
 _ABOUT_THE_AGENT = re.compile(r"\b(you|your|u)\b", re.I)
+
+
+def propose(reading: Reading) -> list[Proposal]:
+    """Matcher: a question for the knowledge base, read whole. Asked with a question word it is a
+    question, never a value; with only a question mark it may be an unsure answer ("8pm?"), which
+    then outweighs it. A question that asks for a task ("what's the status of TKT-00042?") starts
+    the task instead (the ``tasks`` matcher)."""
+    if information_question(reading.text) is None or start_requested_task(reading.fresh(), answered_already=False):
+        return []
+    asked = knowledge_question(reading)
+    if not asked:
+        return []
+    worded = _ASKING_WORD.match(_POLITE_LEAD.sub("", reading.text.strip())) is not None
+    return [Proposal("questions", tuple(asked), QUESTION_WORD if worded else QUESTION_MARK, whole(reading),
+                     exclusive=True)]
 
 
 def information_question(text: str) -> str | None:
@@ -38,15 +55,6 @@ def information_question(text: str) -> str | None:
     if _ACTION_REQUEST.match(question) or _ABOUT_THE_AGENT.search(question):
         return None  # "can you book me a table?", "why do you need my name?"
     return question
-
-
-def tentative_answer(reading: Reading) -> bool:
-    """"umm maybe around 8?", "Wong?": an unsure answer to the question asked, not a question."""
-    text = _POLITE_LEAD.sub("", reading.text.strip())
-    if _ASKING_WORD.match(text):
-        return False
-    trial = Reading(reading.spec, reading.state, reading.text, reading.today, reading.knowledge)
-    return bool(answer_question(trial))
 
 
 def knowledge_question(reading: Reading) -> list[str]:

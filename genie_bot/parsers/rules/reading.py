@@ -1,8 +1,9 @@
-"""One message being read: what it is read against, and the statements read from it so far.
+"""One message being read: what it is read against, and what a matcher took from it so far.
 
-Every strategy of the rule parser works on a :class:`Reading`. It holds the message, the spec,
-the state, the question the agent asked last, and what earlier strategies already took (the
-fields assigned), so that a later strategy never gives the same field a second value.
+Every matcher of the rule parser works on a :class:`Reading` of its own (:meth:`Reading.fresh`):
+the message and its tokens, the spec, the state, the question the agent asked last, and what the
+matcher itself took so far (the fields it assigned, the words it used), so that one matcher never
+gives a field two values or reads a word twice. Between matchers, the resolver decides.
 """
 
 from __future__ import annotations
@@ -13,10 +14,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...acts import Act, formal_value
+from ...language.tokens import Token, tokenize
 from ...knowledge.mentions import Mention
 from .. import extract
 from ...spec import AgentSpec, Field
 from ...state import DialogueState, InstanceStatus, WorksheetInstance
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A value a reading gave: for which instance (a name, or "" for one being made) and field, and
+    the spans of the text it was read from, when the reader marked them."""
+
+    instance: str
+    field: Field
+    value: Any
+    spans: list[tuple[int, int]]
+    implied: bool = False
+    """The value is implied by others the message gives ("sent it by email" has been Submitted), not said."""
 
 
 @dataclass
@@ -40,7 +55,31 @@ class Reading:
     """What to tell the user if nothing else is read: why a value could not be taken ("in august" is no day)."""
     chose_by: set[str] = field(default_factory=set)
     """Content words that chose an enum value ("waitlist" chose Join Waitlist): no evidence of anything else."""
+    implied: set[tuple[str, str]] = field(default_factory=set)
+    """(field name, option) of options read from what else the message says rather than from words of their own."""
+    taken: list["Taken"] = field(default_factory=list)
+    """Every value this reading gave, with where the message says it, in order."""
+    _mark: int = 0
+    whole_text: str | None = None
+    """The whole message, when this reading is of a part of it (``offset``: where the part starts)."""
+    offset: int = 0
     _mentions: dict[str, list[Mention]] = field(default_factory=dict, repr=False)
+
+    @property
+    def tokens(self) -> tuple[Token, ...]:
+        return tokenize(self.text)
+
+    @property
+    def whole_tokens(self) -> tuple[Token, ...]:
+        """The tokens of the whole message (claims are indexes into these)."""
+        return tokenize(self.whole_text if self.whole_text is not None else self.text)
+
+    def fresh(self) -> "Reading":
+        """A reading of the same text for another matcher: what this one carried over from earlier
+        parts of the message (fields given, corrections) is copied, nothing it took is shared."""
+        return Reading(self.spec, self.state, self.text, self.today, self.knowledge, assigned=set(self.assigned),
+                       given=dict(self.given), corrected=set(self.corrected), chose_by=set(self.chose_by),
+                       whole_text=self.whole_text, offset=self.offset, _mentions=self._mentions)
 
     @property
     def question(self) -> Act | None:
@@ -67,7 +106,13 @@ class Reading:
         self.assigned.add((instance.name, f.name))
         self.given[(instance.name, f.name)] = value
         self.note_choice(f, value)
+        self.took(instance.name, f, value)
         return f"{instance.name}.{f.name} = {formal_value(value)}"
+
+    def took(self, instance: str, f: Field, value: Any) -> None:
+        """Note that ``value`` of ``f`` was read, said where the words used since the last value are."""
+        self.taken.append(Taken(instance, f, value, list(self.used[self._mark:]), isinstance(value, str) and (f.name, value) in self.implied))
+        self._mark = len(self.used)
 
     def note_choice(self, f: Field, value: Any) -> None:
         """Remember the words of the message that chose an enum member."""
@@ -94,8 +139,11 @@ class Reading:
         assigned, their values, the corrections), for reading a message one part at a time. What
         an earlier part gave a nested worksheet it only tried out (named "") is free again."""
         self.assigned.difference_update({taken for taken in self.assigned if not taken[0]})
-        return Reading(self.spec, self.state, self.text[start:end].strip(), self.today, self.knowledge,
-                       assigned=self.assigned, given=self.given, corrected=self.corrected, chose_by=self.chose_by)
+        piece = self.text[start:end]
+        return Reading(self.spec, self.state, piece.strip(), self.today, self.knowledge,
+                       assigned=self.assigned, given=self.given, corrected=self.corrected, chose_by=self.chose_by,
+                       whole_text=self.whole_text if self.whole_text is not None else self.text,
+                       offset=self.offset + start + len(piece) - len(piece.lstrip()))
 
     def take_number(self, number: float) -> None:
         """The number is a value now ("a table for 4"): no other field reads it."""

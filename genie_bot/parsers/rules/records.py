@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...knowledge.mentions import squashed
 from ...spec import AgentSpec, Field
 from .focus import PRONOUN, focus_record, in_focus
 from .. import extract
@@ -37,8 +38,14 @@ def record_value(reading: Reading, f: Field, text: str | None = None) -> Any:
             reading.used.append((mention.start, mention.end))
             return mention.record if f.type.is_ref else reading.text[mention.start:mention.end]
     if f.type.is_ref:
-        return _listed(reading, text or reading.text) or (
-            focus_record(reading, table) if PRONOUN.search(text or reading.text) else None)
+        listed = _listed(reading, text or reading.text)
+        if listed is not None:
+            return listed
+        pronoun = PRONOUN.search(reading.text)
+        found = focus_record(reading, table) if PRONOUN.search(text or reading.text) else None
+        if found is not None and pronoun is not None:
+            reading.used.append(pronoun.span())  # "book it": the word that stands for the record
+        return found
     return _named_in_focus(reading, table) if PRONOUN.search(text or reading.text) else None
 
 
@@ -68,15 +75,35 @@ def _listed(reading: Reading, text: str) -> dict[str, Any] | None:
     """"the second one": a record of the results the agent just listed."""
     answer = reading.state.answer
     rows = answer.result if answer is not None and isinstance(answer.result, list) else []
-    index = ordinal(text)
-    return rows[index] if index is not None and -len(rows) <= index < len(rows) else None
+    found = _ordinal(text)
+    if found is None or not -len(rows) <= found[0] < len(rows):
+        return None
+    said = re.search(re.escape(text[found[1][0]:found[1][1]]), reading.text)
+    if said:
+        reading.used.append(said.span())
+    return rows[found[0]]
+
+
+def described_values(reading: Reading, text: str, tables: list[str]) -> set[str]:
+    """Values of the tables' short text columns the text names ("winter", "tue/thu", "sf"), other than
+    options of a field being filled ("letter" is a grading): the text describes records."""
+    if reading.knowledge is None:
+        return set()
+    options = {squashed(member) for f in reading.open_fields() if f.type.kind == "enum" for member in f.values}
+    return {squashed(v) for t in tables for v in reading.knowledge.column_values(t).find(text).values()} - options
 
 
 def ordinal(text: str) -> int | None:
     """"the second one" -> 1, "the last" -> -1, "number 3" -> 2."""
-    t = extract.normalise(text)
+    found = _ordinal(text)
+    return None if found is None else found[0]
+
+
+def _ordinal(text: str) -> tuple[int, tuple[int, int]] | None:
+    """The position an ordinal says, and where it says it."""
     for word, index in _ORDINALS.items():
-        if re.search(rf"\b{word}\b", t):
-            return index
-    match = re.search(r"(?:number|#|option)\s*(\d+)", t)
-    return int(match.group(1)) - 1 if match else None
+        match = re.search(rf"\b(?:the\s+)?{word}\b(?:\s+one\b)?", text, re.I)
+        if match:
+            return index, match.span()
+    match = re.search(r"(?:number|#|option)\s*(\d+)", text, re.I)
+    return (int(match.group(1)) - 1, match.span()) if match else None

@@ -29,6 +29,12 @@ def task_match(reading: Reading) -> tuple[TaskWorksheet | None, float]:
     return best, best_score
 
 
+def task_match_requested(reading: Reading) -> bool:
+    """Whether the message asks for a task (open already or not)."""
+    ws, score = task_match(reading)
+    return ws is not None and score >= TASK_THRESHOLD
+
+
 def request_words(reading: Reading) -> frozenset[str]:
     """The content words with which the message asks for a task ("submit a ticket"): they choose the
     task, not an option of it (the leave form's status "Submitted")."""

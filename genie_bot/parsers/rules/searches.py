@@ -8,10 +8,28 @@ for one; so is "something in winter on tue/thu" at "Which course?". It goes to t
 from __future__ import annotations
 
 from ...acts import AskField
-from ...knowledge.mentions import squashed
+from .evidence import proposal, whole
 from .focus import resolved
+from .proposals import SEARCH, TYPED, Proposal
 from .reading import Reading
-from .records import table_of
+from .records import described_values, table_of
+from .requested import task_match_requested
+from .volunteered import volunteered
+
+
+def propose(reading: Reading) -> list[Proposal]:
+    """Matcher: a description of records, with the typed values it also gives ("a quiet place in
+    Seattle for 4"); a search said while asking for a task goes with the task (``tasks``)."""
+    if task_match_requested(reading):
+        return []
+    scratch = reading.fresh()
+    searched = record_search(scratch)
+    if not searched:
+        return []
+    values = volunteered(scratch, free_text=False)
+    described = len(described_values(reading, reading.text, list(reading.knowledge.tables)))
+    return [proposal(scratch, "searches", searched + values, SEARCH + TYPED * described, claims=whole(reading),
+                     phase=7)]
 
 
 def record_search(reading: Reading, text: str | None = None) -> list[str]:
@@ -22,15 +40,9 @@ def record_search(reading: Reading, text: str | None = None) -> list[str]:
     tables = _tables_wanted(reading)
     if any(reading.mentions(table) for table in tables):
         return []  # a record named is a choice, not a search
-    described = {squashed(v) for t in tables for v in reading.knowledge.column_values(t).find(reading.text).values()}
-    if described - _options_of_open_fields(reading):
+    if described_values(reading, reading.text, tables):
         return [f"answer({resolved(reading, text or reading.text)!r})"]
     return []
-
-
-def _options_of_open_fields(reading: Reading) -> set[str]:
-    """Values that are also options of a field being filled ("letter" is a grading option): an answer, not a search."""
-    return {squashed(member) for f in reading.open_fields() if f.type.kind == "enum" for member in f.values}
 
 
 def _tables_wanted(reading: Reading) -> list[str]:

@@ -4,11 +4,45 @@ from __future__ import annotations
 
 from ...spec import TaskWorksheet
 from ...state import InstanceStatus
+from .. import extract
+from .evidence import proposal, whole
 from .fields import top_level_tasks
+from .proposals import NOTHING, ONLY_TASK, TASK, Proposal
 from .reading import Reading
-from .requested import TASK_THRESHOLD, task_match
+from .requested import TASK_THRESHOLD, request_words, task_match
+from .searches import record_search
 from .volunteered import constructor
 from .words import CHITCHAT, plea_for_help, thanks_only
+
+
+def propose(reading: Reading) -> list[Proposal]:
+    """Matcher: the task the message asks for, started with every value it gives (and the records it
+    describes, looked up: "a table for two tonight somewhere romantic in new york"); scored by how
+    well the message matches the task's description or examples."""
+    scratch = reading.fresh()
+    if not start_requested_task(scratch, answered_already=False):
+        return []
+    ws, score = task_match(reading)
+    asking = request_words(reading)
+    claims = frozenset(i for i, token in enumerate(reading.whole_tokens)
+                       if reading.offset <= token.start < reading.offset + len(reading.text)
+                       and extract.content_words(token.text) & asking)
+    searched = record_search(scratch, " ".join(scratch.masked().split())) if record_search(reading.fresh()) else []
+    return [proposal(scratch, "tasks", scratch.statements + searched, TASK * score, claims=claims,
+                     slots=frozenset({f"new:{ws.name}"}) if ws else frozenset(), starts=True, phase=4)]
+
+
+def propose_fallbacks(reading: Reading) -> list[Proposal]:
+    """Matcher of last resort: the first message to an agent with one task asks for it; a request for
+    the task already being filled asks for nothing new. Both explain the whole message, weakly."""
+    scratch = reading.fresh()
+    out = []
+    if opens_the_only_task(scratch):
+        out.append(proposal(scratch, "tasks", scratch.statements, ONLY_TASK, claims=whole(reading), starts=True,
+                            phase=4))
+    if restates_open_task(reading):
+        out.append(Proposal("tasks", ("# the request is already being handled",), 2 * NOTHING, whole(reading)))
+    return out
 
 
 def start(reading: Reading, ws: TaskWorksheet) -> None:
@@ -19,12 +53,6 @@ def start(reading: Reading, ws: TaskWorksheet) -> None:
 
 def is_open(reading: Reading, ws: TaskWorksheet) -> bool:
     return any(i.status == InstanceStatus.ACTIVE for i in reading.state.of_worksheet(ws.name))
-
-
-def task_match_requested(reading: Reading) -> bool:
-    """Whether the message asks for a task (open already or not)."""
-    ws, score = task_match(reading)
-    return ws is not None and score >= TASK_THRESHOLD
 
 
 def requests_a_new_task(reading: Reading) -> bool:

@@ -7,14 +7,14 @@ import re
 from typing import Any
 
 from ...runtime.checks import first_accepted, value_problem
-from ...spec import Field
+from ...spec import NA, Field
 from ...state import WorksheetInstance
 from .. import dates, enums, extract
 from ..person_names import names_a_person, person_name
 from .fields import has_pattern, pattern_of
 from .implied import implied_member
 from .reading import Reading
-from .records import record_value, table_of
+from .records import described_values, record_value, table_of
 from .words import SENTENCE
 
 def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: WorksheetInstance | None = None) -> Any:
@@ -34,6 +34,8 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
         named = enums.enum_value(text, f, explicit=True) if whole_answer else enums.mentioned_enum_value(
             text, f, explicit=True)
         implied = implied_member(reading, instance, f) if named is None and instance is not None else None
+        if implied:
+            reading.implied.add((f.name, implied))
         if named or implied:
             return named or implied
         return enums.enum_value(text, f) if whole_answer else enums.mentioned_enum_value(text, f)
@@ -65,8 +67,8 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
     if table_of(reading.spec, f) is not None:
         named = record_value(reading, f, text)
         if named is not None or f.type.is_ref or not whole_answer or not _could_be_a_name(text) \
-                or _names_an_option(reading, f, text):
-            return named  # "i wanna take a couple classes", "letter grade pls" name no course
+                or _names_an_option(reading, f, text) or described_values(reading, text, _tables(reading)):
+            return named  # "i wanna take a couple classes", "letter grade pls", "something in winter" name no course
     if kind == "str" and has_pattern(f):
         found = extract.pattern_values(text, pattern_of(f))
         return found[0] if found else None
@@ -75,6 +77,25 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
     if kind == "str":
         return (extract.role_phrase(text, f) or extract.free_text(text, f)) if whole_answer else None
     return None
+
+
+MAX_SHORT_REPLY_WORDS = 4
+"""Only a reply this short is read as the whole answer to a question the agent did not ask."""
+
+
+def short_reply_readers(reading: Reading, exclude: Field | None = None) -> list[tuple[WorksheetInstance, Field, Any]]:
+    """The unfilled typed fields of the open tasks, other than the one asked (and ``exclude``), that
+    read a short reply as their whole answer: "walk" when asked where to go, "4" (4 o'clock?) when
+    asked for a date. With more than one, the reply is ambiguous."""
+    if len(reading.text.split()) > MAX_SHORT_REPLY_WORDS:
+        return []
+    trial = reading.fresh()
+    return [(instance, f, value) for instance in reading.open_instances()
+            for f in reading.spec.tasks[instance.worksheet].fields.values()
+            if f is not exclude and f.kind == "input" and not (f.type.kind == "str" and not has_pattern(f))
+            and not f.type.is_boolean and not f.type.referenced()
+            and (instance.name, f.name) != reading.asked and instance.values.get(f.name) in (None, NA)
+            for value in [typed(trial, f, reading.text, whole_answer=True, instance=instance)] if value is not None]
 
 
 _NEGATED = re.compile(r"\b(not|never|no|n't|isn'?t|aren'?t|am not|i'?m not)\b", re.I)
@@ -96,6 +117,10 @@ def _names_an_option(reading: Reading, f: Field, text: str) -> bool:
     """Whether ``text`` names an option of another field being filled ("letter grade" is a grading)."""
     return any(enums.mentioned_enum_value(text, g, explicit=True) is not None
                for g in reading.open_fields() if g is not f and g.type.kind == "enum")
+
+
+def _tables(reading: Reading) -> list[str]:
+    return list(reading.knowledge.tables) if reading.knowledge is not None else []
 
 
 def _could_be_a_name(text: str) -> bool:

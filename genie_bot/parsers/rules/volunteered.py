@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from ...acts import Report, formal_value
@@ -21,34 +22,116 @@ from ...runtime.policy import field_applies
 from ...spec import NA, Field, TaskWorksheet
 from ...state import WorksheetInstance
 from .. import dates, enums, extract
+from ..number_words import NUMBER_WORDS, VAGUE_NUMBER_WORDS
 from .about import declines_unasked, stated_values
+from .evidence import proposal
 from .fields import fields_by_kind, has_pattern, is_free_text, pattern_of
 from .implied import implied_member
-from .reading import Reading
+from .proposals import Proposal
+from .reading import Reading, Taken
 from .records import record_value, table_of
 from .requested import request_words
-from .values import stated_yes_no, typed
+from .values import short_reply_readers, stated_yes_no, typed
 
 
 def volunteered(reading: Reading, free_text: bool = True) -> list[str]:
     """Statements for the values the message gives; ``free_text=False``: of typed fields only (the
     words of a search describe what is looked for, not a request of the task)."""
+    return [statement for statement, _ in _volunteered(reading, free_text)]
+
+
+def propose(reading: Reading) -> list[Proposal]:
+    """Matcher: each value the message gives a field of an open task, a reading of its own."""
+    scratch = reading.fresh()
+    out, mark = [], 0
+    for_all = _FOR_ALL.search(reading.text) is not None
+    asked = reading.state.instances.get(reading.asked[0] or "")
+    for statement, slot in _volunteered(scratch, free_text=True):
+        taken, mark = scratch.taken[mark:], len(scratch.taken)
+        found = proposal(scratch, "volunteered", [statement], 0.0, taken=taken, slots=frozenset({slot} if slot else ()),
+                         phase=5)
+        if for_all and asked is not None and any(_sibling(reading, t.instance, asked) for t in taken):
+            found = replace(found, claims=frozenset())  # "letter for both": the course asked about takes it too
+        out.append(found)
+        out.extend(_without_typed_clauses(scratch, taken))
+    return out
+
+
+def _sibling(reading: Reading, name: str, asked: WorksheetInstance) -> bool:
+    other = reading.state.instances.get(name)
+    return other is not None and other is not asked and other.worksheet == asked.worksheet
+
+
+def _without_typed_clauses(reading: Reading, taken: list[Taken]) -> list[Proposal]:
+    """For free text that holds clauses giving typed values ("next friday, and we need a quiet table"),
+    the reading without them too: the resolver takes it when another reading explains those clauses."""
     out = []
+    for t in taken:
+        if not (t.instance and is_free_text(t.field) and isinstance(t.value, str)):
+            continue
+        shorter = _untaken_text(reading, _typed_spans(reading))
+        if shorter and shorter != t.value and shorter in t.value:
+            alternative = Taken(t.instance, t.field, shorter, [])
+            out.append(proposal(reading, "volunteered", [f"{t.instance}.{t.field.name} = {formal_value(shorter)}"],
+                                0.0, taken=[alternative], phase=5))
+    return out
+
+
+def _typed_spans(reading: Reading) -> list[tuple[int, int]]:
+    """Where the message says a number, a date, a time, a record's name or a value of a declared format."""
+    text = reading.text
+    spans = [(t.start, t.end) for t in reading.tokens if t.is_number or (
+        t.lower in NUMBER_WORDS and t.lower not in VAGUE_NUMBER_WORDS)]
+    spans += [(found.start, found.end) for found in dates.find_times(text)]
+    if dates.mentions_date(text):
+        spans += [(found.start, found.end) for found in dates.find_dates(text, reading.today)]
+    spans += [(m.start, m.end) for table in _tables(reading) for m in reading.mentions(table)]
+    for f in reading.open_fields():
+        if has_pattern(f):
+            spans += [m.span() for value in extract.pattern_values(text, pattern_of(f))
+                      for m in re.finditer(re.escape(value), text)]
+    return spans
+
+
+def opened(reading: Reading) -> list[tuple[str, str]]:
+    """(statement, slot) for the nested worksheets the values the reading gave open, with what the
+    message says of them: "I need help joining a waitlist" answers the kind of help, and the kind
+    of problem inside it belongs to the same reading."""
+    out = []
+    given = [reading.state.instances[t.instance] for t in reading.taken if t.instance in reading.state.instances]
+    lineage = [i for instance in given for i in _with_ancestors(reading, instance)]
+    for name in dict.fromkeys(i.name for i in lineage):  # "CS 224V and CS 229": the second course too
+        instance = reading.state.instances[name]
+        ws = reading.spec.tasks[instance.worksheet]
+        for field_name, text in nested_values(reading, ws, _as_it_will_be(reading, instance)).items():
+            reading.assigned.add((name, field_name))
+            out.append((f"{name}.{field_name} = {text}", f"{name}.{field_name}"))
+    return out
+
+
+def _with_ancestors(reading: Reading, instance: WorksheetInstance) -> list[WorksheetInstance]:
+    out = [instance]
+    while out[-1].parent and out[-1].parent[0] in reading.state.instances:
+        out.append(reading.state.instances[out[-1].parent[0]])
+    return out
+
+
+def _volunteered(reading: Reading, free_text: bool) -> Iterator[tuple[str, str | None]]:
+    """Each statement, with the slot it fills when no value of its own says so (a nested worksheet)."""
     for instance in reading.open_instances():
         ws = reading.spec.tasks[instance.worksheet]
         for f, value in volunteer_values(reading, ws, instance.name, instance):
             if free_text or not is_free_text(f):
-                out.append(reading.assign(instance, f, value))
+                yield reading.assign(instance, f, value), None
         if not free_text:
             continue
         taken = {f.name for f in ws.fields.values() if instance.values.get(f.name) is not None
                  or (instance.name, f.name) in reading.assigned or (instance.name, f.name) == reading.asked}
         for name, value in described_problem(reading, ws, taken).items():  # the problem, told later on
-            out.append(reading.assign(instance, ws.fields[name], value))
+            yield reading.assign(instance, ws.fields[name], value), None
         for name, text in nested_values(reading, ws, _as_it_will_be(reading, instance)).items():
             reading.assigned.add((instance.name, name))
-            out.append(f"{instance.name}.{name} = {text}")
-    return out
+            yield f"{instance.name}.{name} = {text}", f"{instance.name}.{name}"
 
 
 def constructor(reading: Reading, ws: TaskWorksheet, name: str, given: dict[str, Any] | None = None,
@@ -58,11 +141,15 @@ def constructor(reading: Reading, ws: TaskWorksheet, name: str, given: dict[str,
     worksheets already written)."""
     target = WorksheetInstance(name or ws.name, ws.name, {**(given or {}), **(nested_args or {})})
     values = dict(given or {})
+    for key, value in values.items():
+        reading.took(name, ws.fields[key], value)
     values.update({f.name: v for f, v in volunteer_values(reading, ws, name, None, target)
                    if f.name not in values and f.name not in (nested_args or {})})
-    values.update(_carried_over(reading, ws, set(values)))
-    values.update(_said_in_the_search(reading, ws, target, set(values)))
-    values.update(described_problem(reading, ws, set(values)))
+    for found in (_carried_over(reading, ws, set(values)), _said_in_the_search(reading, ws, target, set(values))):
+        values.update(found)
+    for key, value in described_problem(reading, ws, set(values)).items():
+        reading.took(name, ws.fields[key], value)
+        values[key] = value
     target.values.update(values)
     args = {k: formal_value(v) for k, v in values.items()}
     args.update(nested_args or {})
@@ -82,11 +169,14 @@ def nested_values(reading: Reading, ws: TaskWorksheet, target: WorksheetInstance
         if not field_applies(reading.spec, reading.state, target, f, reading.today):
             continue  # "the details of a leave of absence" only once the user wants one
         keys = [g for g in nested.fields.values() if table_of(reading.spec, g) is not None and g.kind == "input"]
+        tried = len(reading.taken)
         inner = constructor(reading, nested, "")
         keyed = not keys or any(f"{g.name}=" in inner for g in keys)  # a second course needs its own code
         if inner != f"{nested.name}()" and keyed:
             out[f.name] = inner
             target.values[f.name] = inner
+        else:
+            del reading.taken[tried:]  # only tried out: nothing of it was read
     return out
 
 
@@ -116,6 +206,7 @@ def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str, instance: W
             if instance is None:
                 target.values[f.name] = value
                 reading.note_choice(f, value)
+                reading.took(name, f, value)
             yield f, value
 
 
@@ -153,11 +244,12 @@ def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any]
     return {best: _untaken_text(reading)} if best and overlaps[best] else {}
 
 
-def _untaken_text(reading: Reading) -> str:
+def _untaken_text(reading: Reading, used: list[tuple[int, int]] | None = None) -> str:
     """The message without the clauses another value was read from ("3, and we'll need a high
-    chair" tells the request "we'll need a high chair")."""
+    chair" tells the request "we'll need a high chair"); ``used``: those spans instead of the reading's."""
+    taken = reading.used if used is None else used
     spans = [(s, e) for s, e in extract.clause_spans(reading.text)
-             if not any(us <= s and e <= ue for us, ue in reading.used)]
+             if not any(us <= s and e <= ue for us, ue in taken)]
     text = extract.joined(reading.text, spans) if spans else reading.text
     return extract.without_lead_in(text)  # "oh and we have a peanut allergy"
 
@@ -217,11 +309,15 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
     if kind == "enum":  # the words of the worksheet itself ("external test credits"), or those asking for a
         ws = reading.spec.tasks[instance.worksheet]  # task ("submit a ticket"), choose no member of it
         asking = request_words(reading)
-        return (enums.mentioned_enum_value(text, f, ignore=asking, explicit=True) or implied_member(reading, instance, f)
-                or enums.mentioned_enum_value(text, f, ignore=extract.content_words(f"{ws.name} {ws.description}") | asking))
+        named = enums.mentioned_enum_value(text, f, ignore=asking, explicit=True)
+        implied = None if named else implied_member(reading, instance, f)
+        if implied:
+            reading.implied.add((f.name, implied))
+        return named or implied or enums.mentioned_enum_value(
+            text, f, ignore=extract.content_words(f"{ws.name} {ws.description}") | asking)
     if kind in ("int", "float"):
         number = extract.number_with_noun(text, f)
-        if number is None and same_kind.get(kind, 0) == 1:
+        if number is None and same_kind.get(kind, 0) == 1 and not _read_as_another_number(reading, f):
             number = _only_free_number(reading)  # "a table for 4 at 7pm": the one number that is nothing else
         value = None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)
         if number is None or value is None or not _accepted(reading, f, instance, value):
@@ -244,6 +340,15 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
 
 
 _ABOUT_ME = re.compile(r"^\W*(?:(?:yes|yeah|no|oh|and|also|btw)[,.!]?\s+)*(?:i'?m|i am|im)\b", re.I)
+
+
+_NUMBERED_KINDS = ("int", "float", "date", "time", "datetime")
+
+
+def _read_as_another_number(reading: Reading, f: Field) -> bool:
+    """A short reply another field would read as its number ("4" when asked for a date: 4 o'clock
+    or 4 people?): the bare number is left alone rather than guessed."""
+    return any(g.type.kind in _NUMBERED_KINDS for _, g, _ in short_reply_readers(reading, exclude=f))
 
 
 def _only_free_number(reading: Reading) -> float | None:

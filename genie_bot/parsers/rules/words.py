@@ -49,6 +49,17 @@ NOTHING_MORE = re.compile(r"^((no+|nope|nah|ok(ay)?|so)\b[\s,.!]*)?(that'?s (it|
                           re.I)
 """Nothing more to add ("thats all", "no that's it thanks"): while a summary waits for yes or no, this
 neither confirms it nor drops it nor says goodbye."""
+CORRECTION = re.compile(r"\b(actually|actualy|acutally|actully|instead|change|make (?!a\b|an\b|sure\b|me\b)|i meant|"
+                        r"correction|sorry|wait|wrong|mistake|typo|"
+                        r"spelled|spelt|should be|is not|isn'?t|not\b.*\bbut|how about|what about|move it|switch|"
+                        r"can we (do|make|move|change)|let'?s do (?!it\b|that\b|this\b))", re.I)
+
+
+def correcting(text: str) -> bool:
+    """Whether the message says a value given before is being changed ("actually", "I meant", "wrong")."""
+    return bool(CORRECTION.search(text))
+
+
 MAX_SMALL_TALK_WORDS = 6
 """A short message of thanks or yes/no ("ok great, thank you!", "yes please") is no name or report."""
 

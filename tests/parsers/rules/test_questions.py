@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from genie_bot.parsers.rules.questions import information_question, knowledge_question, tentative_answer
+from genie_bot.parsers.rules.questions import information_question, knowledge_question
 
 from ..support import COURSES, RESTAURANT, TWO_COURSES, UNITS, Dialogue, booking
 
@@ -61,13 +61,12 @@ def test_a_question_after_quick_question_colon_is_a_question():
 @pytest.mark.parametrize("text", ["umm maybe 4?", "4?"])
 def test_an_unsure_answer_with_a_question_mark_answers_the_question(text):
     dialogue = Dialogue(COURSES).do(*UNITS)
-    assert tentative_answer(dialogue.reading(text))
     assert dialogue.parse(text).statements == "course_0.course_num_units = 4"
 
 
 @pytest.mark.parametrize("text", ["who teaches CS 107?", "what about 4?"])
-def test_a_question_word_makes_it_no_tentative_answer(text):
-    assert not tentative_answer(Dialogue(COURSES).do(*UNITS).reading(text))
+def test_a_question_word_makes_it_a_question_not_an_unsure_answer(text):
+    assert Dialogue(COURSES).do(*UNITS).parse(text).statements.startswith("answer(")
 
 
 def test_a_question_about_it_asks_about_the_restaurant_being_booked():

@@ -146,8 +146,7 @@ def test_a_described_problem_needs_a_word_distinctive_of_a_free_text_field():
 
 @pytest.mark.parametrize("point, declined", [
     (LEAVE_DATE, "leave_of_absence_0.submission_date = 'NA'"),
-    pytest.param(WAITLIST, "join_waitlist_0.course_name = 'NA'", marks=pytest.mark.xfail(
-        strict=True, reason="\"I don't know\" to the waitlist's course also declines waitlist_position_known"))])
+    (WAITLIST, "join_waitlist_0.course_name = 'NA'")])
 def test_i_dont_know_declines_only_the_question_asked(point, declined):
     assert Dialogue(TICKET).do(*point).parse("I don't know").statements == declined
 

@@ -1,0 +1,214 @@
+"""English: the words of the language that are about no domain, as data.
+
+Everything the offline parser knows of English and of no particular agent lives here: numbers,
+the calendar, yes and no, declining and not knowing, greetings and farewells, fillers, stop
+words, negation, the words for people and the words that correct or take back. What a word means
+in one agent's domain (that "class" is a course, that "guests" are counted in a party) is the
+worksheet's vocabulary, never this module's.
+
+Lists are phrases in lower case; the parser builds its patterns from them
+(:func:`genie_bot.language.tokens.phrase_pattern`), so adding a word here teaches every agent.
+"""
+
+from __future__ import annotations
+
+# -- numbers ----------------------------------------------------------------------------------------------
+NUMBER_WORDS = {"zero": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "three": 3,
+                "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
+                "twelve": 12, "dozen": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+                "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+                "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100}
+VAGUE_NUMBER_WORDS = ("a", "an", "single", "couple", "pair", "dozen")
+"""Words that count only loosely ("a couple of things"): a number only next to what they count."""
+ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+                 "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
+ORDINAL_INDEX = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4,
+                 "5th": 4, "last": -1}
+"""Positions in a list the agent showed ("the second one")."""
+ONE_STANDS_FOR_A_THING = ("the", "that", "this", "which", "any", "each", "every", "another", "other", "first", "second",
+                          "third", "fourth", "fifth", "last", "next", "same", "right", "wrong", "cheaper", "better",
+                          "nicer", "closer", "new", "old")
+"""Words before "one" that make it a thing, not a number ("the second one")."""
+ROUGH_COUNTS = {"couple of": 2, "few": 3}
+"""Counts of days or weeks said loosely ("a couple of days after")."""
+
+# -- the calendar -----------------------------------------------------------------------------------------
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WEEKDAY_STEMS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
+"""Weekdays before "day"."""
+WEEKDAY_ABBREVIATIONS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+DAY_WORDS = ("today", "tonight", "tomorrow", "yesterday")
+PERIOD_WORDS = ("week", "month", "year", "weekend", "fortnight")
+DATE_WORDS = (*DAY_WORDS, *WEEKDAYS, *(m for m in MONTHS if m != "may"), "weekend", "fortnight")
+"""Words long enough to be mended when mistyped ("tomorow", "wendesday")."""
+DATE_SHORTHAND = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tmw": "tomorrow", "tmoro": "tomorrow",
+                  "tomoz": "tomorrow", "tonite": "tonight", "yday": "yesterday", "yest": "yesterday", "wknd": "weekend",
+                  "tues": "tuesday", "thur": "thursday", "thurs": "thursday", "weds": "wednesday"}
+"""Chat shorthand for date words."""
+RELATIVE_WEEKS = {"last": -1, "this": 0, "next": 1}
+RIGHT_NOW = ("now", "asap", "as soon as possible", "immediately", "straight away", "right away")
+PARTS_OF_DAY = {"morning": "morning", "afternoon": "afternoon", "evening": "evening", "night": "evening",
+                "tonight": "evening", "midday": "afternoon"}
+"""Words that say which half of the day a time without am/pm is in ("9 tonight" is 21:00)."""
+CLOCK_WORDS = {"noon": 12, "midday": 12, "midnight": 0}
+PERIOD_LEADS = ("in", "during", "early", "late", "mid", "by", "around", "the end of", "the start of",
+                "the beginning of")
+"""Words before a month that make it a period, not a day ("early march")."""
+RANGE_STARTS = ("from", "between", "starting")
+RANGE_ENDS = ("to", "until", "till", "til", "through", "thru", "and", "-", "–")
+"""Words that join the two ends of a range of days ("from dec 21 to jan 4", "between the 3rd and the 7th")."""
+
+# -- yes and no -------------------------------------------------------------------------------------------
+YES_PHRASES = ("yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "confirm", "confirmed",
+               "definitely", "absolutely", "please do", "go ahead", "do it", "sounds good", "that's right",
+               "that is right", "of course", "true", "affirmative", "perfect", "great", "yes please", "alright",
+               "all right", "one more", "another one", "next", "next one", "next question", "keep going", "continue",
+               "go on", "let's go", "let's do it", "why not", "i'd love to", "looks good", "look good", "looks great",
+               "looks right", "lgtm", "that works", "works for me", "all correct", "all right then",
+               "yes that's right", "good to go", "go for it", "proceed", "yes go ahead")
+YES_LEADS = ("looks good", "looks great", "looks right", "perfect", "great", "sounds good", "go ahead", "all correct",
+             "that's right", "thats right", "correct", "lgtm", "yes", "yeah", "yep", "yup", "sure")
+"""A clear yes said first ("perfect go ahead"), unless a word after it takes it back."""
+TAKING_BACK = ("but", "change", "wrong", "not", "instead", "except", "actually", "should", "fix")
+NO_PHRASES = ("no", "n", "nope", "nah", "not really", "don't", "do not", "negative", "false", "wrong", "incorrect",
+              "no thanks", "no thank you", "not now", "i don't think so", "never mind", "i'm good", "i am good",
+              "i'm fine", "i am fine", "i'm all set", "i am all set", "all good", "i'm ok", "i'm okay", "not today")
+LONG_YES_NO = {"correct": True, "confirm": True, "confirmed": True, "absolutely": True, "definitely": True,
+               "perfect": True, "sounds good": True, "looks good": True, "go ahead": True, "incorrect": False,
+               "negative": False, "not really": False}
+"""Yes and no long enough to be recognised when mistyped ("corect", "looks goood")."""
+EXCLAMATIONS = ("no way", "oh no", "oh my god", "oh my", "omg")
+"""Said first, these are surprise, not a no."""
+DONE_BEFORE = ("did", "have", "had", "do")
+"""Verbs that answer yes by saying it was done ("already did", "I have")."""
+GOING_ON = ("one more", "another one", "another question", "another round", "another game", "another try",
+            "another go", "last one", "keep going", "keep playing", "keep on", "continue", "go on", "go again",
+            "once more", "play more", "some more", "a few more", "two more", "couple more", "more please",
+            "more questions", "more question", "let's play", "let's go", "let's do", "let's keep", "let's continue")
+"""Asking to go on: a yes to "shall we go on?"."""
+STOPPING = ("no more", "i'm done", "i am done", "all done", "that's it", "that's all", "that's enough",
+            "enough for now", "enough for today", "stop", "quit")
+
+# -- declining, not knowing, closing ------------------------------------------------------------------------
+DECLINE_PHRASES = ("skip", "skip it", "skip this", "pass", "i don't know", "i do not know", "no idea", "not sure",
+                   "i'd rather not", "i'd rather not say", "rather not", "rather not say", "prefer not to",
+                   "prefer not to say", "none", "nothing", "no comment", "n/a", "na", "not applicable",
+                   "nothing else", "no, that's it", "no that's it", "no, that's all", "no that's all", "that's all",
+                   "nothing more", "no thanks")
+MISTYPED_DECLINES = ("nothing else", "nothing more", "nothing", "no thanks", "no idea", "not sure", "skip", "skip it",
+                     "no comment", "rather not say", "prefer not to say")
+"""Declines long enough to be recognised when mistyped ("nohing else", "skp it")."""
+NOT_KNOWING_VERBS = ("know", "remember", "recall", "recollect", "find", "think of")
+NOTHING_MORE = ("that's it", "that's all", "that's everything", "that is it", "that is all", "that is everything",
+                "that will be all", "that'll be all", "nothing else", "nothing more", "i'm done", "i'm all set",
+                "i'm finished", "i am done", "i am all set", "i am finished", "all done")
+"""Nothing more to add ("thats all"): while a summary waits for yes or no, neither yes nor no."""
+FAREWELLS = ("goodbye", "good bye", "good-bye", "bye", "see you", "see ya", "take care", "have a good day",
+             "have a great day", "have a nice day", "have a lovely day", "have a good one", "have a great one",
+             "have a good night", "have a good evening", "have a good weekend", "have a nice weekend",
+             "that's all", "that's it", "that is all", "that is it", "that will be all", "that'll be all", "i'm done",
+             "i'm all set", "i'm finished", "i am done", "i am all set", "i am finished", "all done",
+             "done for now", "done for today", "done for the day", "call it quits", "i give up")
+GOODBYES = ("goodbye", "good bye", "good-bye", "bye", "see you", "see ya", "take care", "have a good", "have a great",
+            "have a nice", "have a lovely")
+"""A farewell that is only a farewell ("no, bye!"), never an answer."""
+THANKS = ("thanks", "thank", "thank you", "thank u", "thx", "ty", "appreciate", "appreciate it", "grateful")
+GREETINGS = ("hi", "hello", "hey", "hiya", "howdy", "greetings", "good morning", "good afternoon", "good evening")
+CANCEL_PHRASES = ("cancel", "stop", "abort", "never mind", "nevermind", "forget it", "forget about it", "forget that",
+                  "forget the whole thing", "quit", "exit", "scrap it", "scrap that", "drop it", "drop that",
+                  "call it off", "i've changed my mind", "i changed my mind", "i have changed my mind")
+START_OVER_PHRASES = ("start over", "restart", "reset", "start again", "begin again", "let's start over")
+FILLERS = ("hm", "hmm", "um", "umm", "uh", "ah", "oh", "wow", "lol", "haha", "hehe", "er", "erm", "geez", "oops",
+           "ok", "well", "so")
+"""Sounds and interjections: no value for any field."""
+LEAD_INS = ("um", "umm", "uh", "uhh", "well", "so", "and", "but", "plus", "and also", "also", "btw", "by the way",
+            "oh and", "oh also", "oh plus", "ah and")
+"""Words that lead into what is said ("oh and we have a peanut allergy")."""
+VALUE_ENDINGS = ("and", "but", "or", "so", "plus", "also", "please", "pls", "plz", "thanks", "thank you", "thx", "ty")
+"""Words that end a value without being part of it ("cs107 please")."""
+ANSWER_LEADS = ("it's", "it is", "that's", "that is", "i'm", "i am", "call me", "i'd like", "i want", "i would like",
+                "please")
+"""Words before a short answer ("it's Ann Lee")."""
+HEDGES = ("actually", "really", "now", "still", "spelled", "spelt", "written", "in fact", "just")
+"""Words between "is" and a value stated ("my name is spelled Jayne Doe")."""
+
+# -- corrections and taking things out ----------------------------------------------------------------------
+CORRECTION_WORDS = ("actually", "actualy", "acutally", "actully", "instead", "change", "i meant", "correction",
+                    "sorry", "wait", "wrong", "mistake", "typo", "spelled", "spelt", "should be", "is not", "isn't",
+                    "how about", "what about", "move it", "switch")
+"""Words that say a value given before is being changed."""
+REPLACING_VERBS = ("change", "replace", "swap", "switch")
+CHANGING_VERBS = ("change", "update", "fix", "edit", "correct", "modify")
+WRONG_WORDS = ("wrong", "incorrect", "not right", "a mistake", "off")
+REMOVING_VERBS = ("remove", "delete", "erase", "clear", "scrap")
+REMOVING_PHRASES = ("take out", "get rid of", "leave out", "no need for", "there's no", "there is no", "i have no",
+                    "i've got no", "don't need", "do not need", "don't want", "do not want", "didn't ask for",
+                    "did not ask for", "never asked for")
+SELF_CORRECTIONS = ("no actually", "no, actually", "actually", "i mean", "sorry", "make that", "or rather", "rather")
+"""Words with which a message corrects itself ("3... no actually 4")."""
+FOR_ALL = ("both", "each", "all", "every", "them all", "for all", "all of them", "same")
+"""A value said for every part ("letter for both")."""
+
+# -- negation ---------------------------------------------------------------------------------------------
+NEGATIONS = ("not", "no", "never", "n't", "don't", "doesn't", "isn't", "aren't", "can't", "cannot", "won't",
+             "haven't", "hasn't", "hadn't", "didn't", "wasn't", "weren't", "am not", "i'm not")
+NEGATED_PREFIXES = ("not", "no")
+"""Words that negate a member's name ("Not Submitted")."""
+
+# -- people -----------------------------------------------------------------------------------------------
+PERSON_NOUNS = ("people", "person", "persons", "ppl", "pple", "pax", "adults", "adult", "kids", "kid", "children",
+                "child", "attendees", "attendee", "participants", "participant", "visitors", "visitor", "passengers",
+                "passenger", "travelers", "traveler", "travellers", "traveller", "members", "member", "individuals",
+                "heads", "folks", "of us")
+"""Nouns whose count is a number of people: a field counting any of them counts people."""
+RELATIONS = ("wife", "husband", "partner", "spouse", "boyfriend", "girlfriend", "bf", "gf", "fiance", "fiancee",
+             "fiancé", "fiancée", "date", "friend", "buddy", "colleague", "coworker", "co-worker", "boss", "client",
+             "mom", "mum", "mother", "dad", "father", "son", "daughter", "brother", "sister", "sibling", "cousin",
+             "aunt", "uncle", "niece", "nephew", "grandma", "grandpa", "grandmother", "grandfather", "grandson",
+             "granddaughter", "roommate", "neighbor", "neighbour", "kid", "child", "baby", "toddler",
+             "mother-in-law", "father-in-law", "plus-one", "plus one")
+"""One person each, said with "my", "a" or "our" ("me and my wife")."""
+PAIRS = ("parents", "grandparents", "in-laws", "folks")
+"""Two people, said with "my" or "our"."""
+COUNTED_PEOPLE = ("friends", "colleagues", "coworkers", "co-workers", "kids", "children", "adults", "people",
+                  "cousins", "sisters", "brothers", "sons", "daughters", "grandkids", "grandchildren", "babies",
+                  "toddlers", "teenagers", "teens", "clients", "others", "more")
+"""People said with a number ("3 friends", "2 kids")."""
+UNCOUNTED_PEOPLE = ("friends", "colleagues", "coworkers", "kids", "children", "family", "folks", "people", "cousins",
+                    "team", "group", "crew", "gang", "relatives", "others", "grandkids", "grandchildren", "siblings",
+                    "classmates")
+"""People in a number not said ("me, my wife and kids")."""
+NAME_OWNERS = ("full", "first", "last", "given", "family", "maiden", "middle", "customer", "user", "contact",
+               "person", "your", "my", "his", "her", "their", "mother", "mothers", "father", "owner", "holder",
+               "legal", "preferred")
+"""Words that say a name field holds a person's name ("full_name", "the contact's name")."""
+USER_NOUNS = ("user", "customer", "client", "caller", "person", "applicant", "employee", "member", "buyer",
+              "requester", "requestor")
+"""How descriptions commonly call the person talking to the agent ("the customer's email"); an agent
+adds its own (``vocabulary: {users: [...]}``)."""
+NAME_PARTICLES = ("van", "von", "der", "den", "de", "la", "le", "del", "della", "da", "di", "du", "dos", "bin", "ibn",
+                  "al", "el", "st", "mc", "mac", "y")
+TITLES = ("dr", "mr", "mrs", "ms", "mx", "prof")
+
+# -- pointing at things -----------------------------------------------------------------------------------
+PRONOUNS = ("it", "they", "them", "there", "this one", "that one", "this place", "that place", "the place")
+"""Words that stand for the thing in focus ("is it good for kids?")."""
+PLURAL_PRONOUNS = ("they", "them", "their", "those", "these", "those places", "these places", "those ones",
+                   "these ones")
+DEMONSTRATIVES = ("this", "that", "the")
+"""Said before a noun of a table ("this <noun>"), they point at the record in focus."""
+POSSESSIVES = ("my", "our", "the", "that", "this")
+
+# -- stop words -------------------------------------------------------------------------------------------
+STOP_WORDS = frozenset("""
+i me my we our you your a an the to of for in on at and or is are be it this that with want would like need please
+can could do does have has some about from get help hi hello hey just so also there what how which will am was im id
+yes no as by not all after whether why had were been its if than but really very else something anything
+""".split())
+"""Words that carry no meaning of their own when a message is matched against descriptions."""
+GENERIC_FIELD_WORDS = frozenset({"name", "number", "date", "of", "the", "details", "detail", "id", "code", "type",
+                                 "value", "my", "num", "count"})
+"""Words of field names that do not tell fields apart ("student_name" is told by "student")."""

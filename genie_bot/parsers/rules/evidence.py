@@ -1,0 +1,150 @@
+"""The evidence for a value read from a message: which words say it, and how plainly.
+
+A matcher finds a value for a field; this module finds where the message says it (the record's
+name, the date, the option's words, the free text) and scores how it is said, by the weights of
+``proposals``: a declared format or an option named as written is stronger evidence than an
+option guessed from the words of its description, and naming the field ("my email is", "3 units")
+adds to either. Matchers build their proposals from these figures, so that one scale decides
+between them all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ...language.tokens import tokens_within
+from ...spec import NA, Field
+from .. import enums, extract
+from . import proposals as weights
+from .about import MAX_SHORT_ANSWER_WORDS
+from .fields import has_pattern, is_free_text
+from .proposals import Proposal
+from .reading import Reading, Taken
+from .records import table_of
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """How a value is said: the score it earns and the words (token indexes of the whole message) that say it."""
+
+    score: float
+    claims: frozenset[int]
+    why: tuple[str, ...]
+
+
+def of_value(reading: Reading, f: Field, value: Any, spans: list[Span]) -> Evidence:
+    """The evidence for ``value`` of ``f`` in the reading's text; ``spans``: where the reader found it,
+    when it knows (a record's name, a date), in the reading's own offsets."""
+    located = spans or _located(reading, f, value)
+    score, why = _strength(reading, f, value, located)
+    if (located and value not in (None, NA) and not is_free_text(f)
+            and extract.mentions(_clause_around(reading.text, located[0]), f)):
+        score += weights.NAMED_FIELD
+        why += ("names the field",)
+    return Evidence(score, claims_of(reading, located), why)
+
+
+def _shared(evidence: Evidence, reading: Reading, taken: Taken) -> Evidence:
+    """A detail of a nested worksheet being made, or an option implied by the rest, owns no words
+    (and so adds little to the score):
+    "CS 224V and CS 229 for a letter grade" gives both courses the grading, and "sent it by email"
+    says Submitted with words that are the method's."""
+    if taken.implied or (not taken.instance and table_of(reading.spec, taken.field) is None):
+        return Evidence(evidence.score * SHARED_SHARE, frozenset(), evidence.why)
+    return evidence
+
+
+SHARED_SHARE = 0.1
+"""Of its evidence, what a value owning no words adds to a reading: it breaks ties, never outweighs words."""
+
+
+def claims_of(reading: Reading, spans: list[Span]) -> frozenset[int]:
+    """Token indexes of the whole message the spans (in the reading's offsets) cover."""
+    out: set[int] = set()
+    for start, end in spans:
+        out |= tokens_within(reading.whole_tokens, start + reading.offset, end + reading.offset)
+    return frozenset(out)
+
+
+def whole(reading: Reading) -> frozenset[int]:
+    """Every word of the reading's text."""
+    return claims_of(reading, [(0, len(reading.text))])
+
+
+def _strength(reading: Reading, f: Field, value: Any, located: list[Span]) -> tuple[float, tuple[str, ...]]:
+    if value is NA or value == NA:
+        return weights.TYPED, ("declined",)
+    if value is None:
+        return weights.TYPED, ("taken out",)
+    kind = f.type.kind
+    if has_pattern(f):
+        return weights.FORMAT + weights.TYPED, ("format",)
+    if table_of(reading.spec, f) is not None:
+        best = max((m.score for t in [table_of(reading.spec, f)] for m in reading.mentions(t or "")
+                    if any(m.start < e and s < m.end for s, e in located)), default=None)
+        if best is None:
+            return weights.DESCRIBED, ("record in focus",)
+        return weights.TYPED * (1 + best / 100), (f"record named ({best:.0f})",)
+    if kind == "enum":
+        said = any(re.search(enums.as_written(v), extract.normalise(reading.text)) for v in [str(value)])
+        return (weights.TYPED, ("option named",)) if said else (weights.DESCRIBED, ("option described",))
+    if kind in ("date", "time", "datetime", "int", "float", "bool", "confirm"):
+        return weights.TYPED, (kind,)
+    if kind == "list":
+        return weights.TYPED, ("list",)
+    return weights.DESCRIBED, ("free text",)
+
+
+def _located(reading: Reading, f: Field, value: Any) -> list[Span]:
+    """Where the text says ``value`` when the reader did not say: as written, else by its words; a
+    decline by the clauses that decline; an option said by no word of its own in a short reply (a
+    yes for "Submitted") by the whole reply."""
+    text = reading.text
+    if value is None or isinstance(value, bool):
+        return [(0, len(text))]
+    if value is NA or value == NA:
+        return [(s, e) for s, e in extract.clause_spans(text)
+                if extract.declines(text[s:e]) or extract.says_unknown(text[s:e]) or extract.yes_no(text[s:e]) is False]
+    if f.type.kind == "enum":
+        found = re.search(enums.as_written(str(value)), text.lower())
+        if found:
+            return [found.span()]
+        words = enums.member_words(f, str(value))
+        by_word = [(t.start, t.end) for t in reading.tokens
+                   if extract.content_words(t.text) & words or enums.misspells(t.lower, str(value))]
+        return by_word or ([(0, len(text))] if len(text.split()) <= MAX_SHORT_ANSWER_WORDS else [])
+    said = str(value)
+    found = re.search(re.escape(said).replace(r"\ ", r"\s+"), text, re.I)
+    if found:
+        return [found.span()]
+    if isinstance(value, (int, float)):
+        number = re.search(rf"(?<![\w.]){value:g}(?!\w)", text)
+        return [number.span()] if number else [(0, len(text))]
+    return [(0, len(text))]
+
+
+def _clause_around(text: str, span: Span) -> str:
+    """The clause of ``text`` that holds ``span``."""
+    for start, end in extract.clause_spans(text):
+        if start <= span[0] < end:
+            return text[start:end]
+    return text
+
+
+def proposal(reading: Reading, matcher: str, statements: list[str], base: float, *,
+             claims: frozenset[int] = frozenset(), slots: frozenset[str] = frozenset(),
+             taken: list[Taken] | None = None, **flags: Any) -> Proposal:
+    """A proposal of ``statements`` scored from ``base`` and the evidence of the values it gives
+    (``taken``: by default every value the reading took)."""
+    values = reading.taken if taken is None else taken
+    found = [_shared(of_value(reading, t.field, t.value, t.spans), reading, t) for t in values]
+    claimed = claims.union(*(e.claims for e in found))
+    given = frozenset(f"{t.instance}.{t.field.name}" for t in values if t.instance)
+    score = base + sum(e.score for e in found) + weights.PER_WORD * len(claimed)
+    why = tuple(w for e in found for w in e.why)
+    return Proposal(matcher, tuple(statements), score, claimed, given | slots, evidence=why,
+                    details={"taken": list(values)}, **flags)
