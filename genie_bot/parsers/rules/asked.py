@@ -43,14 +43,16 @@ def propose(reading: Reading) -> list[Proposal]:
     if not answered:
         return []
     act = reading.question
+    alone = all(small_talk(clause) for clause in extract.clauses(reading.text))
     if isinstance(act, (AskForConfirmation, ProposeWorksheet, AskToCancel, AskForFieldConfirmation)):
-        alone = all(small_talk(clause) for clause in extract.clauses(reading.text))
         return [proposal(scratch, "asked", answered, CONFIRMATION if alone else CONFIRMATION / 4, claims=whole(reading),
                          slots=frozenset({f"{getattr(act, 'instance', '')}.confirmed"}), answers=True, phase=2)]
     f = _asked_field(reading)
     base = ASKED
     if f is not None and is_free_text(f) and correcting(reading.text):
         base -= PHRASING_PENALTY  # "actually I sent it in person" is no note for the staff
+    if f is not None and f.type.kind == "confirm" and not alone:
+        base /= 4  # "no, the grading for cs 229 is wrong, ...": a change, more than a no to the list
     extended = opened(scratch)
     slots = frozenset(slot for _, slot in extended) | frozenset(
         f"{t.instance}.{t.field.name}" for t in scratch.taken if t.instance) | (

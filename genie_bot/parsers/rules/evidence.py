@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ...knowledge.mentions import squashed
 from ...language.tokens import tokens_within
 from ...spec import NA, Field
 from .. import enums, extract
@@ -36,16 +37,42 @@ class Evidence:
     why: tuple[str, ...]
 
 
-def of_value(reading: Reading, f: Field, value: Any, spans: list[Span]) -> Evidence:
-    """The evidence for ``value`` of ``f`` in the reading's text; ``spans``: where the reader found it,
-    when it knows (a record's name, a date), in the reading's own offsets."""
+def of_value(reading: Reading, f: Field, value: Any, spans: list[Span], instance: str = "") -> Evidence:
+    """The evidence for ``value`` of ``f`` (for ``instance``) in the reading's text; ``spans``: where the
+    reader found it, when it knows (a record's name, a date), in the reading's own offsets."""
     located = spans or _located(reading, f, value)
     score, why = _strength(reading, f, value, located)
+    if _held_by_another(reading, f, value, instance):
+        score -= weights.PHRASING_PENALTY
+        why += ("held by another part",)
     if (located and value not in (None, NA) and not is_free_text(f)
             and extract.mentions(_clause_around(reading.text, located[0]), f)):
         score += weights.NAMED_FIELD
         why += ("names the field",)
     return Evidence(score, claims_of(reading, located), why)
+
+
+def _held_by_another(reading: Reading, f: Field, value: Any, instance: str) -> bool:
+    """A record another instance of the worksheet (one being made: ``instance`` "") holds, named
+    again: it says which part the message is about ("the units for cs242 is 4"), it is not the value
+    of another part anew."""
+    table = table_of(reading.spec, f)
+    if table is None or value in (None, NA):
+        return False
+    said = _record_of(reading, table, value)
+    return any(other.name != instance and reading.spec.tasks[other.worksheet].fields.get(f.name) is f
+               and other.values.get(f.name) not in (None, NA) and _record_of(reading, table, other.values[f.name]) == said
+               for other in reading.state.instances.values())
+
+
+def _record_of(reading: Reading, table: str, value: Any) -> Any:
+    """The record a value names ("cs 221" and "artificial intelligence: principles and techniques" name
+    one course), else its name squashed."""
+    if isinstance(value, dict):
+        return value
+    names = reading.knowledge.record_names(table) if reading.knowledge is not None else None
+    found = names.find(str(value)) if names is not None else []
+    return found[0].record if found else squashed(str(value))
 
 
 def _shared(evidence: Evidence, reading: Reading, taken: Taken) -> Evidence:
@@ -141,7 +168,7 @@ def proposal(reading: Reading, matcher: str, statements: list[str], base: float,
     """A proposal of ``statements`` scored from ``base`` and the evidence of the values it gives
     (``taken``: by default every value the reading took)."""
     values = reading.taken if taken is None else taken
-    found = [_shared(of_value(reading, t.field, t.value, t.spans), reading, t) for t in values]
+    found = [_shared(of_value(reading, t.field, t.value, t.spans, t.instance), reading, t) for t in values]
     claimed = claims.union(*(e.claims for e in found))
     given = frozenset(f"{t.instance}.{t.field.name}" for t in values if t.instance)
     score = base + sum(e.score for e in found) + weights.PER_WORD * len(claimed)
