@@ -134,7 +134,7 @@ def _located(reading: Reading, f: Field, value: Any) -> list[Span]:
     if value is None or isinstance(value, bool):
         return [(0, len(text))]
     if value is NA or value == NA:
-        return [(s, e) for s, e in extract.clause_spans(text)
+        return [_declining_part(reading, f, s, e) for s, e in extract.clause_spans(text)
                 if extract.declines(text[s:e]) or extract.says_unknown(text[s:e]) or extract.yes_no(text[s:e]) is False]
     if f.type.kind == "enum":
         found = re.search(enums.as_written(str(value)), text.lower())
@@ -148,10 +148,34 @@ def _located(reading: Reading, f: Field, value: Any) -> list[Span]:
     found = re.search(re.escape(said).replace(r"\ ", r"\s+"), text, re.I)
     if found:
         return [found.span()]
+    pieces = [p.strip() for p in re.split(r"\s{2,}", said) if p.strip()]
+    if len(pieces) > 1:  # free text with values of other fields left out ("it's either      or     ")
+        spans, at = [], 0
+        for piece in pieces:
+            match = re.compile(re.escape(piece), re.I).search(text, at)
+            if match is None:
+                break
+            spans.append(match.span())
+            at = match.end()
+        if len(spans) == len(pieces):
+            return spans
     if isinstance(value, (int, float)):
         number = re.search(rf"(?<![\w.]){value:g}(?!\w)", text)
         return [number.span()] if number else [(0, len(text))]
     return [(0, len(text))]
+
+
+def _declining_part(reading: Reading, f: Field, start: int, end: int) -> Span:
+    """Where a clause declines: from "I can't remember" to the field it names, else to its end
+    ("Katarina Miller 351531510 I can't remember my pin", "I forgot my account number buy my pin is
+    3941": the other words give other values); a clause without such words declines whole."""
+    unknown = extract.UNKNOWN.search(reading.text, start, end)
+    if unknown is None:
+        return start, end
+    named = extract.name_words(f)
+    to = next((t.end for t in reading.tokens if unknown.end() <= t.start and t.end <= end
+               and extract.content_words(t.text) & {extract.stem(w) for w in named}), end)
+    return unknown.start(), to
 
 
 def _clause_around(text: str, span: Span) -> str:

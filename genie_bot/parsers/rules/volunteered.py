@@ -69,7 +69,7 @@ def _without_typed_clauses(reading: Reading, taken: list[Taken]) -> list[Proposa
     for t in taken:
         if not (t.instance and is_free_text(t.field) and isinstance(t.value, str)):
             continue
-        shorter = _untaken_text(reading, _typed_spans(reading))
+        shorter = _without_clauses(reading, _typed_clauses(reading))
         if shorter and shorter != t.value and shorter in t.value:
             alternative = Taken(t.instance, t.field, shorter, [])
             out.append(proposal(reading, "volunteered", [f"{t.instance}.{t.field.name} = {formal_value(shorter)}"],
@@ -244,14 +244,32 @@ def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any]
     return {best: _untaken_text(reading)} if best and overlaps[best] else {}
 
 
-def _untaken_text(reading: Reading, used: list[tuple[int, int]] | None = None) -> str:
+def _untaken_text(reading: Reading) -> str:
     """The message without the clauses another value was read from ("3, and we'll need a high
-    chair" tells the request "we'll need a high chair"); ``used``: those spans instead of the reading's."""
-    taken = reading.used if used is None else used
-    spans = [(s, e) for s, e in extract.clause_spans(reading.text)
-             if not any(us <= s and e <= ue for us, ue in taken)]
+    chair" tells the request "we'll need a high chair")."""
+    return _without_clauses(reading, [(s, e) for s, e in extract.clause_spans(reading.text)
+                                      if any(us <= s and e <= ue for us, ue in reading.used)])
+
+
+def _without_clauses(reading: Reading, dropped: list[tuple[int, int]]) -> str:
+    spans = [span for span in extract.clause_spans(reading.text) if span not in dropped]
     text = extract.joined(reading.text, spans) if spans else reading.text
     return extract.without_lead_in(text)  # "oh and we have a peanut allergy"
+
+
+def _typed_clauses(reading: Reading) -> list[tuple[int, int]]:
+    """The clauses that only give a typed value, maybe naming its field: "next friday", "3", "PIN is 9431"."""
+    typed_spans = _typed_spans(reading)
+    naming = set().union(*(extract.content_words(f.name.replace("_", " ")) for f in reading.open_fields()))
+    out = []
+    for start, end in extract.clause_spans(reading.text):
+        rest = reading.text[start:end]
+        for s, e in typed_spans:
+            if start <= s and e <= end:
+                rest = rest[:s - start] + " " * (e - s) + rest[e - start:]
+        if rest != reading.text[start:end] and extract.content_words(rest) <= naming:
+            out.append((start, end))
+    return out
 
 
 def _carried_over(reading: Reading, ws: TaskWorksheet, taken: set[str]) -> dict[str, Any]:
