@@ -17,7 +17,7 @@ NUMBER_WORDS = {"zero": 0, "one": 1, "a": 1, "an": 1, "single": 1, "two": 2, "co
                 "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
                 "twelve": 12, "dozen": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
                 "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-                "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100}
+                "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 VAGUE_NUMBER_WORDS = ("a", "an", "single", "couple", "pair", "dozen")
 """Words that count only loosely ("a couple of things"): a number only next to what they count."""
 ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
@@ -135,6 +135,42 @@ ANSWER_LEADS = ("it's", "it is", "that's", "that is", "i'm", "i am", "call me", 
 HEDGES = ("actually", "really", "now", "still", "spelled", "spelt", "written", "in fact", "just")
 """Words between "is" and a value stated ("my name is spelled Jayne Doe")."""
 
+# -- the grammar of values -----------------------------------------------------------------------------------
+CLAUSE_BREAKS = ("but", "though", "however", "although")
+"""Words that start a new clause ("I forgot my id but my pin is 3941")."""
+AND_BEFORE_A_CLAUSE = ("my", "her", "his", "the", "in", "on", "during", "for")
+"""After "and", these start a new clause ("cs 107 and in spring")."""
+STATING_VERBS = ("is", "was", "were", "are")
+POSSESSORS = ("my", "her", "his", "our", "their", "the")
+NAME_PREPOSITIONS = ("for", "of", "on", "in", "to", "from", "at")
+"""Between a word of a field's description and the name it introduces ("the waitlist for CS 107")."""
+NAME_ENDS = ("in", "on", "at", "by", "because", "please", "so", "but", "and", "since", "for", "to", "with", "this",
+             "next", "tomorrow", "today")
+ROLE_PREPOSITIONS = ("from", "to", "at", "near", "in", "for", "with", "on")
+"""Prepositions a field's description may end with, which then introduce its value ("leaves from X")."""
+PHRASE_ENDS = ("right now", "at the moment", "at", "by", "on", "for", "around", "via", "using", "with", "because",
+               "please", "so", "then", "and then", "leaving", "starting", "i want", "i'd like", "id like", "departing",
+               "arriving", "tomorrow", "today", "tonight", "now", "asap", "if", "but", "when", "where", "as", "to",
+               "from", "towards", "into")
+"""Words that end a phrase introduced by a preposition ("from Palo Alto to the office")."""
+COMMON_VERBS = ("get", "go", "be", "have", "head", "make", "find", "reach", "take", "walk", "drive", "meet", "see",
+                "do", "help", "leave", "start", "travel", "arrive", "come", "visit", "know", "use", "give", "play",
+                "file", "report")
+"""Verbs after a preposition start no value ("to get there")."""
+PRESENT_ADVERBS = ("now", "currently", "at present")
+"""A description ending so is of a present state ("the plan the user is on now")."""
+PRESENT_LEADS = ("i'm", "im", "i am", "currently", "still", "now")
+WANTING = ("want", "wanna", "would like", "i'd like", "id like", "we'd like", "rather have", "rather take", "rather do", "switch to",
+           "switching to", "change to", "changing to", "move to", "get")
+"""Words before what is wanted instead ("i want physics 148c instead")."""
+NUMBER_LINKS = ("at", "from", "with", "on", "number", "no", "the", "#", "is", "are", "was", "be", "should", "to", "of")
+"""Words between a noun and its number ("question number 4", "starting at 5")."""
+SHORTHAND = {"ppl": "people", "pple": "people", "pax": "people", "hrs": "hours", "hr": "hours", "mins": "minutes",
+             "wks": "weeks", "yrs": "years", "of us": "people", "persons": "people"}
+"""Chat shorthand for what numbers count ("3 ppl")."""
+COUNTING_LEADS = ("number of", "how many", "count of", "amount of", "quantity of")
+"""Before the noun a number field counts ("the number of attendees")."""
+
 # -- corrections and taking things out ----------------------------------------------------------------------
 CORRECTION_WORDS = ("actually", "actualy", "acutally", "actully", "instead", "change", "i meant", "correction",
                     "sorry", "wait", "wrong", "mistake", "typo", "spelled", "spelt", "should be", "is not", "isn't",
@@ -189,6 +225,15 @@ USER_NOUNS = ("user", "customer", "client", "caller", "person", "applicant", "em
               "requester", "requestor")
 """How descriptions commonly call the person talking to the agent ("the customer's email"); an agent
 adds its own (``vocabulary: {users: [...]}``)."""
+SENTENCE_WORDS = frozenset("""
+i i'm im me my mine you your we our it it's its this that these those the a an
+is are am was were be been being so very really too not no yes yeah ok okay and but
+or if because please pls thanks thank help want need know don't dont can can't could would will should do
+does did have has had what why how when where who which with for from to of in on at
+about just still already here there again sorry hi hello hey great good fine cool nice perfect sure alright right
+wow oops lol
+""".split())
+"""Words that make a reply a sentence or a description rather than a name ("this is so frustrating")."""
 NAME_PARTICLES = ("van", "von", "der", "den", "de", "la", "le", "del", "della", "da", "di", "du", "dos", "bin", "ibn",
                   "al", "el", "st", "mc", "mac", "y")
 TITLES = ("dr", "mr", "mrs", "ms", "mx", "prof")
@@ -201,6 +246,12 @@ PLURAL_PRONOUNS = ("they", "them", "their", "those", "these", "those places", "t
 DEMONSTRATIVES = ("this", "that", "the")
 """Said before a noun of a table ("this <noun>"), they point at the record in focus."""
 POSSESSIVES = ("my", "our", "the", "that", "this")
+
+# -- words for the same thing ------------------------------------------------------------------------------
+SYNONYMS = {"switch": "change", "swap": "change", "additional": "extra", "info": "detail", "information": "detail",
+            "child": "kid", "children": "kid", "kiddo": "kid"}
+"""Everyday words for the same thing, in any domain: a user who wants to "switch" something wants to
+change it. An agent adds its own (``vocabulary: {synonyms: ...}``)."""
 
 # -- stop words -------------------------------------------------------------------------------------------
 STOP_WORDS = frozenset("""

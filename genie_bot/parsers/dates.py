@@ -19,6 +19,7 @@ from dateparser.search import search_dates
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from ..language.words import part_of_day
 from .relative_dates import relative_dates
 
 DATE_WORDS = ("today", "tonight", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
@@ -51,8 +52,6 @@ _COUNT_BEFORE_DAY = re.compile(r"\b((?:\d+|one|two|three|four|five|six|seven|eig
                                r"((?:today|tonight|tomorrow|yesterday|next|this|last|on|mon|tue|wed|thu|fri|sat|sun)[a-z]*)\b",
                                re.I)
 _ACRONYM_DAY = re.compile(r"\b(?:MON|TUE|WED|THU|FRI|SAT|SUN)\b")
-_LATER_IN_THE_DAY = re.compile(r"\b(tonight|evening|night|dinner|supper|afternoon|lunch)\b", re.I)
-_MORNING = re.compile(r"\b(morning|breakfast|brunch)\b", re.I)
 
 _COUNT_AFTER_DAY = re.compile(r"\b((?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{1,2}(?:st|nd|rd|th))"
                               r"[\s,;]+(?:(?:for|at)\s+)*)"
@@ -203,12 +202,12 @@ def find_times(text: str, now: dt.time | None = None) -> tuple[Found, ...]:
 
 
 def _by_part_of_day(readings: list[dt.time], text: str) -> tuple[dt.time, ...]:
-    """"tonight at 9" is 21:00, "9 in the morning" 9:00: the part of the day said chooses the reading."""
-    if len(readings) < 2:
-        return tuple(readings)
-    if _LATER_IN_THE_DAY.search(text):
+    """"tonight at 9" is 21:00, "9 in the morning" 9:00: the part of the day said (or a word the agent
+    says implies one: "dinner") chooses the reading."""
+    part = part_of_day(text) if len(readings) > 1 else None
+    if part in ("afternoon", "evening"):
         return tuple(sorted(readings, key=lambda t: t.hour < 12))
-    if _MORNING.search(text):
+    if part == "morning":
         return tuple(sorted(readings, key=lambda t: t.hour >= 12))
     return tuple(readings)
 

@@ -175,12 +175,20 @@ _WRONG_WITH = re.compile(r"\b(wrong|the (?:matter|problem|issue))\s+with\b", re.
 def _words_as_meant(words: AbstractSet[str], f: Field) -> set[str]:
     """The words, a long one misspelt taken as the word of a member it is close to ("enrollmet")."""
     known = set().union(*(member_words(f, v) for v in f.values))
+    surfaces = _surface_words(f)
     meant = set()
     for word in words:
         close = None if word in known or len(word) < MIN_TYPO_LENGTH + 1 else process.extractOne(
-            word, [k for k in known if k[:1] == word[:1]], scorer=fuzz.ratio, score_cutoff=TYPO_SCORE + 3)
-        meant.add(close[0] if close else word)  # the first letter is kept: "mother" is no "other"
+            word, [k for k in surfaces if k[:1] == word[:1]], scorer=fuzz.ratio, score_cutoff=TYPO_SCORE + 3)
+        meant.add(surfaces[close[0]] if close else word)  # the first letter is kept: "mother" is no "other"
     return meant
+
+
+def _surface_words(f: Field) -> dict[str, str]:
+    """The words of the members' names and descriptions as written, each with its stem: a misspelt
+    word ("enrollmet") is compared with the words as written ("enrollment"), never with stems."""
+    text = " ".join(f"{v} {f.value_descriptions.get(v, '')}" for v in f.values)
+    return {w: stem for w in _WORD.findall(text.lower()) for stem in content_words(w)}
 
 
 def member_words(f: Field, value: str) -> frozenset[str]:

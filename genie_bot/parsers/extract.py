@@ -1,7 +1,9 @@
-"""Typed value extraction from free text: the rule-based parser's vocabulary.
+"""Typed value extraction from free text: yes and no, declines, clauses, numbers, free text.
 
 Each extractor returns the value it found or ``None``; none of them guesses. They are shared
-by the rule-based parser and by the LLM parser's omission repair.
+by the rule-based parser and by the LLM parser's omission repair. The English they read is the
+language module's (``genie_bot.language.english``); what a field counts or is called is its own
+(``counts``, ``synonyms``).
 """
 
 from __future__ import annotations
@@ -13,35 +15,27 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from ..language import english
+from ..language.tokens import normalise, phrase_pattern
+from ..language.words import content_words, stem
 from ..spec import Field
 from .head_count import head_count
-from .number_words import NUMBER_WORDS, VAGUE_NUMBER_WORDS
+
+__all__ = ["content_words", "normalise", "stem"]
 
 # -- yes and no ------------------------------------------------------------------------------------------
-YES = {"yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "confirm", "confirmed", "definitely",
-       "absolutely", "please do", "go ahead", "do it", "sounds good", "that's right", "that is right", "of course",
-       "submit", "submit it", "book it", "true", "affirmative", "perfect", "great", "yes please", "alright",
-       "all right", "one more", "another one", "next", "next one", "next question", "keep going", "continue", "go on",
-       "let's go", "let's do it", "why not", "i'd love to", "looks good", "look good", "looks great", "looks right",
-       "lgtm", "that works", "works for me", "all correct", "all right then", "yes that's right", "good to go"}
-_YES_LEAD = re.compile(r"^(looks (good|great|right)|perfect|great|sounds good|go ahead|all correct|that'?s right|"
-                       r"correct|lgtm|yes|yeah|yep|yup|sure)\b(?!.*\b(but|change|wrong|not|instead|except|actually|"
-                       r"should|fix)\b)")
+YES = set(english.YES_PHRASES)
+_YES_LEAD = re.compile(rf"^{phrase_pattern(english.YES_LEADS)}(?!.*{phrase_pattern(english.TAKING_BACK)})")
 """A clear yes said first, with nothing after it that takes it back: "perfect go ahead"."""
-NO = {"no", "n", "nope", "nah", "not really", "don't", "do not", "negative", "false", "wrong", "incorrect",
-      "no thanks", "no thank you", "not now", "i don't think so", "never mind", "i'm good", "i am good", "i'm fine",
-      "i am fine", "i'm all set", "i am all set", "all good", "i'm ok", "i'm okay", "not today"}
+NO = set(english.NO_PHRASES)
 _WORD = re.compile(r"[a-z']+")
-
-
-def normalise(text: str) -> str:
-    return re.sub(r"\s+", " ", text.strip().lower())
+_EXCLAMATION = re.compile(rf"^{phrase_pattern(english.EXCLAMATIONS)}[,.!]*\s*")
 
 
 def yes_no(text: str) -> bool | None:
     """True/False for a clear yes or no (leading words count: "yes, submit it"), else None."""
     t = normalise(text).strip(".!?, ")
-    t = re.sub(r"^(no way|oh no|oh my god|oh my|omg)\b[,.!]*\s*", "", t) or t  # exclamations, not a no
+    t = _EXCLAMATION.sub("", t) or t  # exclamations, not a no
     if t in YES:
         return True
     if t in NO:
@@ -69,9 +63,6 @@ def yes_no(text: str) -> bool | None:
     return _mistyped_yes_no(t) if not said else None
 
 
-_LONG_YES_NO = {"correct": True, "confirm": True, "confirmed": True, "absolutely": True, "definitely": True,
-                "perfect": True, "sounds good": True, "looks good": True, "go ahead": True, "incorrect": False,
-                "negative": False, "not really": False}
 TYPO_SCORE = 85
 
 
@@ -80,21 +71,18 @@ def _mistyped_yes_no(text: str) -> bool | None:
     guessed at ("yse" could be anything)."""
     if len(text.split()) > 2 or len(text) < 5:
         return None
-    best = process.extractOne(text, list(_LONG_YES_NO), scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
-    return _LONG_YES_NO[best[0]] if best else None
+    best = process.extractOne(text, list(english.LONG_YES_NO), scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
+    return english.LONG_YES_NO[best[0]] if best else None
 
 
 _YES_WORD = re.compile(r"y+e+[sahp]*|yu+p+|ya+h*|ok+a*y*|okie|yay+")
 _NO_WORD = re.compile(r"no+|no+pe+|na+h+")
 
 
-_GOES_ON = re.compile(r"\b(one more|another(?=(?:\s+(?:one|question|round|game|try|go))?(?:\s+please)?\s*[.!?]*$)|"
-                      r"next(?!\s+(?:week|month|year|weekend|time|day|quarter|semester|"
-                      r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun)\b)|last one|keep (going|playing|on)|continue|go on|go again|"
-                      r"(once|play|some|a few|two|couple) more|more (please|questions?)|"
-                      r"let'?s (play|go|do|keep|continue))\b", re.I)
-_STOPS = re.compile(r"\b(no more|i'?m done|i am done|all done|that'?s (it|all|enough)|enough for (now|today)|"
-                    r"stop|quit)\b", re.I)
+_GOES_ON = re.compile(rf"{phrase_pattern(english.GOING_ON)}|\banother(?=(?:\s+please)?\s*[.!?]*$)|"
+                      r"\bnext(?=\s*(?:one|question|please)?\s*[.!?]*$)", re.I)
+"""Asking to go on ("one more", "next"); "next week" is no "go on"."""
+_STOPS = re.compile(phrase_pattern(english.STOPPING), re.I)
 
 
 def _clause_yes_no(clause: str) -> bool | None:
@@ -111,27 +99,20 @@ def _clause_yes_no(clause: str) -> bool | None:
 
 
 # -- declining, not knowing, small talk ------------------------------------------------------------------
-DECLINE = re.compile(r"^(skip( it| this)?|pass|i (don'?t|do not) know|no idea|not sure|i'?d rather not( say)?|"
-                     r"rather not( say)?|prefer not to( say)?|none|nothing|no comment|n/?a|not applicable|"
-                     r"nothing else|no,? that'?s (it|all)|that'?s all)[.!]*$", re.I)
+DECLINE = re.compile(rf"^{phrase_pattern(english.DECLINE_PHRASES)}[.!]*$", re.I)
 UNKNOWN = re.compile(
     r"\b(forg[eo]t(ten)?|(do\s*n[o'’]?t|dont|can\s*[o'’]?\s*n?[o'’]?t|cannot|could\s*n[o'’]?t|did\s*n[o'’]?t)\s+"
-    r"((really|quite|even|actually|think\s+i|seem\s+to)\s+)*(know|remember|recall|recollect|find|think of)|"
+    rf"((really|quite|even|actually|think\s+i|seem\s+to)\s+)*{phrase_pattern(english.NOT_KNOWING_VERBS)}|"
     r"(do\s*n[o'’]?t|dont|do not)\s+have|no (idea|clue)|not sure|unsure|never had|n/a)\b", re.I)
-FAREWELL = re.compile(
-    r"\b(good\s*-?\s*bye|bye|see (you|ya)|take care|have a (good|great|nice|lovely) (day|one|night|evening|weekend)|"
-    r"that'?s (all|it)|that is (all|it)|that will be all|that'?ll be all|"
-    r"i'?m (done|all set|finished)|i am (done|all set|finished)|all done|done for (now|today|the day)|call it quits|"
-    r"i give up)\b", re.I)
-THANKS = re.compile(r"\b(thanks?|thank (you|u)|thx|ty|appreciate|grateful)\b", re.I)
+"""Not knowing, in the forms people type it ("i dont remember", "can not recall", "I forgot")."""
+FAREWELL = re.compile(phrase_pattern(english.FAREWELLS), re.I)
+THANKS = re.compile(phrase_pattern(english.THANKS), re.I)
 
 
 def is_thanks(text: str) -> bool:
     return bool(THANKS.search(text))
 
 
-_DECLINE_PHRASES = ("nothing else", "nothing more", "nothing", "no thanks", "no idea", "not sure", "skip", "skip it",
-                    "no comment", "rather not say", "prefer not to say")
 DECLINE_TYPO_SCORE = 90
 """A short reply this close to a decline phrase is one mistyped ("nohing else", "noting else", "skp it")."""
 
@@ -140,7 +121,7 @@ def declines(text: str) -> bool:
     t = normalise(text).strip(" .!")
     if DECLINE.match(t):
         return True
-    return len(t.split()) <= 3 and process.extractOne(t, _DECLINE_PHRASES, scorer=fuzz.ratio,
+    return len(t.split()) <= 3 and process.extractOne(t, english.MISTYPED_DECLINES, scorer=fuzz.ratio,
                                                       score_cutoff=DECLINE_TYPO_SCORE) is not None
 
 
@@ -164,10 +145,8 @@ def is_farewell(text: str) -> bool:
 
 
 # -- clauses and the fields they talk about --------------------------------------------------------------
-_CLAUSE_BREAK = re.compile(r"[!?;]+|[.,]+(?=\s|$)|\b(?:but|though|however|although)\b|"
-                           r"\band\s+(?=(?:my|her|his|the|in|on|during|for)\b)",
-                           re.I)
-GENERIC_NAME_WORDS = {"name", "number", "date", "of", "the", "details", "detail", "id", "code", "type", "value", "my"}
+_CLAUSE_BREAK = re.compile(rf"[!?;]+|[.,]+(?=\s|$)|{phrase_pattern(english.CLAUSE_BREAKS)}|"
+                           rf"\band\s+(?={phrase_pattern(english.AND_BEFORE_A_CLAUSE)})", re.I)
 
 
 def clauses(text: str) -> list[str]:
@@ -204,19 +183,21 @@ def joined(text: str, spans: list[tuple[int, int]]) -> str:
 def name_words(f: Field) -> set[str]:
     """The distinctive words of a field's name: ``student_email_address`` -> {student, email, address}."""
     words = set(f.name.lower().split("_"))
-    return (words - GENERIC_NAME_WORDS) or words
+    return (words - english.GENERIC_FIELD_WORDS) or words
 
 
 def mentions(text: str, f: Field) -> bool:
-    """Whether ``text`` names the field by a distinctive word of its name ("my email", "my student id")."""
+    """Whether ``text`` names the field: by a distinctive word of its name ("my email", "my student
+    id") or by one of its ``synonyms`` ("the party size")."""
     words = {w for w in _WORD.findall(text.lower()) if len(w) >= 3}
-    return any(w.startswith(k) or k.startswith(w) for w in words for k in name_words(f))
+    return any(w.startswith(k) or k.startswith(w) for w in words for k in name_words(f)) or (
+        bool(f.synonyms) and re.search(phrase_pattern(f.synonyms), text, re.I) is not None)
 
 
-_STATEMENT = re.compile(r"^(?:.*?\b(?:my|her|his|our|their|the)\s+)?(?P<subject>(?:[\w'’]+\s+){0,3}?[\w'’]+)\s+"
-                        r"(?:is|was|were|are|=|:)\s+(?P<value>[^.!?,;]+)", re.I)
+_STATEMENT = re.compile(rf"^(?:.*?{phrase_pattern(english.POSSESSORS)}\s+)?(?P<subject>(?:[\w'’]+\s+){{0,3}}?[\w'’]+)\s+"
+                        rf"(?:{phrase_pattern(english.STATING_VERBS)}|=|:)\s+(?P<value>[^.!?,;]+)", re.I)
 MAX_STATED_WORDS = 5
-_HEDGE = re.compile(r"^((actually|really|now|still|spelled|spelt|written|in fact|just)\s+)+", re.I)
+_HEDGE = re.compile(rf"^({phrase_pattern(english.HEDGES)}\s+)+", re.I)
 
 
 def statements_of_value(text: str) -> list[tuple[str, str]]:
@@ -237,8 +218,7 @@ def shared_name_words(text: str, f: Field) -> set[str]:
 
 
 _NAME_LIKE = re.compile(r"^(?:[A-Z][\w&'-]*|\w*\d\w*)(?:\s+(?:[A-Z][\w&'-]*|\w*\d\w*|of|to|and|for|the|in))*$")
-_RELATION = ("for", "of", "on", "in", "to", "from", "at")
-_NAME_END = (r"(?=\s+(?:in|on|at|by|because|please|so|but|and|since|for|to|with|this|next|tomorrow|today)\b"
+_NAME_END = (rf"(?=\s+{phrase_pattern(english.NAME_ENDS)}"
              r"(?!\s+(?-i:[A-Z0-9]))|[.!?,;:(]|$)")
 
 
@@ -246,9 +226,9 @@ def named_after(text: str, f: Field) -> str | None:
     """A name or code the message gives right after a word of the field's description and a
     preposition: "the waitlist for CS 107" gives "the course whose waitlist to join" CS 107. Only
     something written like a name (capitalised, or with digits) counts."""
-    words = [w for w in _WORD.findall(f.description.lower()) if len(w) >= 4 and w not in _STOPWORDS]
+    words = [w for w in _WORD.findall(f.description.lower()) if len(w) >= 4 and w not in english.STOP_WORDS]
     for word in words:
-        pattern = rf"\b{re.escape(word)}\w*\s+(?:{'|'.join(_RELATION)})\s+(?:the\s+)?(?P<phrase>.+?){_NAME_END}"
+        pattern = rf"\b{re.escape(word)}\w*\s+(?:{'|'.join(english.NAME_PREPOSITIONS)})\s+(?:the\s+)?(?P<phrase>.+?){_NAME_END}"
         for match in re.finditer(pattern, text, re.I):
             phrase = re.sub(r"\s+(?:in|on|at)$", "", match.group("phrase").strip())
             if phrase and _NAME_LIKE.match(phrase) and len(phrase.split()) <= 5:
@@ -272,23 +252,13 @@ def pattern_values(text: str, pattern: str) -> list[str]:
 _DIGIT_GROUPS = re.compile(r"\b\d{2,}(?:[ -]\d{2,})+\b")
 
 
-ROLE_PREPOSITIONS = ("from", "to", "at", "near", "in", "for", "with", "on")
-_PHRASE_END = (r"(?=\s+(?:right now|at the moment|at|by|on|for|around|via|using|with|because|please|so|then|and then|"
-               r"leaving|starting|i want|i'?d like|"
-               r"departing|arriving|tomorrow|today|tonight|now|asap|if|but|when|where|as|to|from|towards|into)\b|"
-               r"[.!?,;:(]|$)")
-_VERBS = {"get", "go", "be", "have", "head", "make", "find", "reach", "take", "walk", "drive", "meet", "see", "do",
-          "help", "leave", "start", "travel", "arrive", "come", "visit", "know", "use", "give", "play", "file",
-          "report"}
-
-
-_NOW = ("now", "currently", "at present")
+_PHRASE_END = rf"(?=\s+{phrase_pattern(english.PHRASE_ENDS)}|[.!?,;:(]|$)"
 MAX_ROLE_WORDS = 6
 
 
 def _says_now(f: Field) -> bool:
     """The description is of a present state: "the course the student is enrolled in now"."""
-    return f.description.lower().rstrip(" .").endswith(_NOW)
+    return f.description.lower().rstrip(" .").endswith(english.PRESENT_ADVERBS)
 
 
 def role_prepositions(f: Field) -> list[str]:
@@ -296,18 +266,18 @@ def role_prepositions(f: Field) -> list[str]:
     "the course the student is enrolled in now" -> [in]."""
     found = []
     description = f.description.lower().rstrip(" .")
-    for adverb in _NOW:
+    for adverb in english.PRESENT_ADVERBS:
         description = description.removesuffix(f" {adverb}")
     for word in reversed(description.split()):
-        if word in ROLE_PREPOSITIONS:
+        if word in english.ROLE_PREPOSITIONS:
             found.append(word)
         elif word not in ("or", "and"):
             break
     return found
 
 
-_WANTING = re.compile(r"\b(?:want|wanna|would like|'d like|rather (?:have|take|do)|switch(?:ing)? to|chang(?:e|ing) to|"
-                      r"move to|get)\s+(?:to (?:take|do|get|switch to)\s+)?(?:the\s+)?", re.I)
+_WANTING = re.compile(rf"{phrase_pattern(english.WANTING)}\s+(?:to (?:take|do|get|switch to)\s+)?"
+                      r"(?:the\s+)?", re.I)
 
 
 def role_phrase(text: str, f: Field) -> str | None:
@@ -324,11 +294,11 @@ def role_phrase(text: str, f: Field) -> str | None:
         return None
     found = None
     phrase_at = re.compile(rf"(?:the\s+)?[\"'‘“]?(?P<phrase>[^.!?,;:\"'’”]+?)[\"'’”]?{_PHRASE_END}", re.I)
-    lead = r"(?:i'?m|i am|currently|still|now)\s+" if _says_now(f) else ""  # "i'm in history 156 right now"
+    lead = rf"{phrase_pattern(english.PRESENT_LEADS)}\s+" if _says_now(f) else ""  # "i'm in history 156 right now"
     for start in re.finditer(rf"\b{lead}(?:{'|'.join(prepositions)})\s+", text, re.I):  # each: "to my date near X"
         match = phrase_at.match(text, start.end())
         phrase = match.group("phrase").strip() if match else ""
-        if phrase and phrase.split()[0].lower() not in _VERBS | {"me", "you", "my", "a", "it", "there", "here"}:
+        if phrase and phrase.split()[0].lower() not in {*english.COMMON_VERBS, "me", "you", "my", "a", "it", "there", "here"}:
             found = phrase
     return found
 
@@ -341,7 +311,7 @@ def numbers(text: str, loose: bool = True) -> list[float]:
     i = 0
     while i < len(words):
         word = words[i]
-        if word in NUMBER_WORDS and word not in ("a", "an") and (loose or word not in VAGUE_NUMBER_WORDS):
+        if word in NUMBER_WORDS and word not in ("a", "an") and (loose or word not in english.VAGUE_NUMBER_WORDS):
             value = NUMBER_WORDS[word]
             if value >= 20 and i + 1 < len(words) and words[i + 1] in NUMBER_WORDS and NUMBER_WORDS[words[i + 1]] < 10:
                 value += NUMBER_WORDS[words[i + 1]]
@@ -351,8 +321,7 @@ def numbers(text: str, loose: bool = True) -> list[float]:
     return out
 
 
-_PRONOUN_ONE = re.compile(r"\b(the|that|this|which|any|each|every|another|other|first|second|third|fourth|fifth|last|"
-                          r"next|same|right|wrong|cheaper|better|nicer|closer|new|old) one\b", re.I)
+_PRONOUN_ONE = re.compile(rf"{phrase_pattern(english.ONE_STANDS_FOR_A_THING)} one\b", re.I)
 
 
 def without_pronoun_one(text: str) -> str:
@@ -362,7 +331,7 @@ def without_pronoun_one(text: str) -> str:
 
 def number_for(text: str, f: Field | None = None) -> float | None:
     """The single number in ``text`` or, with several, the one next to a word of the field's name."""
-    heads = head_count(text) if f is not None and counts_people(f) else None
+    heads = head_count(text, counted_nouns(f)) if f is not None and counts_people(f) else None
     if heads is not None:
         return float(heads)  # "me plus 3 friends" is 4
     found = numbers(without_pronoun_one(text))
@@ -380,16 +349,13 @@ def _mistyped_number_word(text: str) -> str | None:
     word = normalise(text).strip(" .!?")
     if not re.fullmatch(r"[a-z]{4,}", word) or word in NUMBER_WORDS:
         return None
-    long_words = [w for w in NUMBER_WORDS if len(w) >= 4 and w not in VAGUE_NUMBER_WORDS]
+    long_words = [w for w in NUMBER_WORDS if len(w) >= 4 and w not in english.VAGUE_NUMBER_WORDS]
     swapped = [w for w in long_words if sorted(w) == sorted(word) and OSA.distance(w, word) == 1]
     best = process.extractOne(word, long_words, scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
     return swapped[0] if swapped else best[0] if best else None
 
 
-_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-                  "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
-_NUMBER_LINKS = {"at", "from", "with", "on", "number", "no", "the", "#", "is", "are", "was", "be", "should", "to",
-                 "of"}
+NUMBER_WORDS = english.NUMBER_WORDS
 
 
 def _number_token(token: str, ordinals: bool = False) -> float | None:
@@ -398,18 +364,12 @@ def _number_token(token: str, ordinals: bool = False) -> float | None:
         return float(token)
     if re.fullmatch(r"\d+(st|nd|rd|th)", token) and ordinals:
         return float(token[:-2])
-    if token in NUMBER_WORDS and token not in ("a", "an", "single", "couple", "pair", "dozen"):
+    if token in NUMBER_WORDS and token not in english.VAGUE_NUMBER_WORDS:
         return float(NUMBER_WORDS[token])
-    return float(_ORDINAL_WORDS[token]) if ordinals and token in _ORDINAL_WORDS else None
+    return float(english.ORDINAL_WORDS[token]) if ordinals and token in english.ORDINAL_WORDS else None
 
 
-NOUN_ABBREVIATIONS = {"ppl": "people", "pple": "people", "pax": "people", "hrs": "hours", "hr": "hours",
-                      "mins": "minutes", "wks": "weeks", "yrs": "years", "qtr": "quarter", "qtrs": "quarters",
-                      "guests": "people", "guest": "people", "persons": "people", "party size": "people",
-                      "of us": "people", "adults": "people", "adult": "people", "kids": "people", "kid": "people",
-                      "children": "people", "child": "people"}
-"""Chat shorthand and other words for what numbers count ("3 ppl", "4 guests", "the party size")."""
-_NOUN_ABBREVIATION = re.compile(rf"\b({'|'.join(NOUN_ABBREVIATIONS)})\b")
+_SHORTHAND = re.compile(phrase_pattern(english.SHORTHAND))
 
 
 _CLOCK_TIME = re.compile(r"\b\d{1,2}[:.]\d\d\s*(?:[ap]\.?m\b\.?)?|\b\d{1,2}\s*[ap]\.?m\b\.?")
@@ -428,16 +388,17 @@ def _added_up(tokens: list[str], is_keyword: Callable[[str], bool]) -> float | N
 def number_with_noun(text: str, f: Field) -> float | None:
     """A number next to one of the field's words: "question 5", "starting at number 4", "question
     four", then "4 people", "three units", "the second question"."""
-    heads = head_count(text) if counts_people(f) else None
+    heads = head_count(text, counted_nouns(f)) if counts_people(f) else None
     if heads is not None:
         return float(heads)
     keywords = _field_words(f)
-    t = _NOUN_ABBREVIATION.sub(lambda m: NOUN_ABBREVIATIONS[m.group(1)], normalise(text))
+    stems = content_words(" ".join(keywords))
+    t = _SHORTHAND.sub(lambda m: english.SHORTHAND[m.group(0)], normalise(text))
     t = _CLOCK_TIME.sub(" ", t)  # "5 people, 12:30pm": 12 counts no people
     tokens = re.findall(r"#?\d+(?:\.\d+)?(?:st|nd|rd|th)?|[a-z]+", t)
 
     def is_keyword(word: str) -> bool:
-        return word in keywords or word.rstrip("s") in keywords or stem(word) in keywords
+        return word in keywords or bool(content_words(word) & stems)
 
     total = _added_up(tokens, is_keyword)
     if total is not None:
@@ -450,7 +411,7 @@ def number_with_noun(text: str, f: Field) -> float | None:
             value = _number_token(following)
             if value is not None:
                 return value
-            if following not in _NUMBER_LINKS:
+            if following not in english.NUMBER_LINKS:
                 break
     for ordinals in (False, True):  # the number, then the field's word: "4 people", then "the second question"
         for i, word in enumerate(tokens[:-1]):  # ("the second course should be 3 units" is 3 units)
@@ -459,43 +420,49 @@ def number_with_noun(text: str, f: Field) -> float | None:
                 return value
     for match in re.finditer(r"(\d+(?:\.\d+)?|[a-z]+(?: [a-z]+)?)\s+([a-z]+)", t):
         head, noun = match.groups()
-        if noun in keywords or noun.rstrip("s") in keywords:
+        if is_keyword(noun):
             values = numbers(head.split()[-1]) or numbers(head)
             if values:
                 return values[-1]
     for match in re.finditer(r"\b([a-z]+)\s+(?:(?:at|from|with|on|number|no\.?)\s+){0,2}#?\s*(\d+)\b", t):
         noun, digits = match.groups()
-        if noun in keywords or noun.rstrip("s") in keywords:
+        if is_keyword(noun):
             return float(digits)
     return None
 
 
-_STOP = {"the", "of", "a", "an", "to", "for", "in", "is", "are", "and", "or", "number", "what", "which", "whether"}
-
-
 def _field_words(f: Field) -> set[str]:
-    words = _name_words(f)
-    if counts_people(f):
-        words |= {"people", "person", "persons", "guests", "guest", "of us", "adults", "party"}
-    return words - _STOP
-
-
-def _name_words(f: Field) -> set[str]:
+    """The words a number may stand next to to be the field's: those of its name, description and
+    synonyms, and the nouns it counts."""
     words = set(f.name.lower().split("_")) | set(_WORD.findall(f.description.lower()))
-    return {w.rstrip("s") for w in words} | words
+    words |= {w for phrase in f.synonyms for w in phrase.split()} | counted_nouns(f)
+    return words - english.STOP_WORDS - {"number", "whether", "what", "which"}
+
+
+def counted_nouns(f: Field) -> set[str]:
+    """The nouns a number field counts: its ``counts``, else the words of its name and those after
+    "number of" or "how many" in its description ("the number of attendees"); every word for
+    people when it counts people."""
+    if f.counts:
+        nouns = set(f.counts)
+    else:
+        description = normalise(f.description)
+        nouns = set(f.name.lower().split("_")) - english.GENERIC_FIELD_WORDS
+        nouns |= {m.group(1) for m in re.finditer(rf"{phrase_pattern(english.COUNTING_LEADS)}\s+(?:the\s+)?([a-z]+)",
+                                                  description)}
+    return nouns | set(english.PERSON_NOUNS) if nouns & set(english.PERSON_NOUNS) else nouns
 
 
 def counts_people(f: Field) -> bool:
-    """A number field whose name or description counts people (a party size, guests)."""
-    return f.type.kind in ("int", "float") and bool({"people", "person", "party", "guest"} & _name_words(f))
+    """A number field that counts people: a party, attendees, travelers."""
+    return f.type.kind in ("int", "float") and bool(counted_nouns(f) & set(english.PERSON_NOUNS))
 
 
 # -- free text and content words -------------------------------------------------------------------------
-_ANSWER_PREFIX = re.compile(
-    r"^(?:it'?s|it is|that'?s|that is|i'?m|i am|call me|i'?d like|i want|i would like|please)(?=(\s+\S+){1,4}\s*$)\s+",
-    re.I)  # "i'm on a visa so please reply soon" is a sentence to keep whole
+_ANSWER_PREFIX = re.compile(rf"^{phrase_pattern(english.ANSWER_LEADS)}(?=(\s+\S+){{1,4}}\s*$)\s+", re.I)
+"""Words before a short answer ("it's Ann Lee"); "i'm on a visa so please reply soon" is a sentence to keep whole."""
 _SUBJECT_PREFIX = re.compile(r"^(?:my|the) (?P<subject>\w+(?: \w+)?) is\s+", re.I)
-_TRAILING_LINK = re.compile(r"[\s,;]+(and|but|or|so|plus|also|please|pls|plz|thanks|thank you|thx|ty)$", re.I)
+_TRAILING_LINK = re.compile(rf"[\s,;]+{phrase_pattern(english.VALUE_ENDINGS)}$", re.I)
 """A word that ends a value without being part of it: "bio 284 and", "cs107 please"."""
 
 
@@ -509,8 +476,7 @@ def without_lead_in(text: str) -> str:
     return text
 
 
-_LEAD_IN = re.compile(r"^(?:um+|uh+|well|so|and|but|plus|(?:oh|ah)(?:[,!]|\s+(?:and|also|plus)\b)|and also|also|btw|"
-                      r"by the way,?)\s+", re.I)
+_LEAD_IN = re.compile(rf"^(?:um+|uh+|(?:oh|ah)[,!]|{phrase_pattern(english.LEAD_INS)},?)\s+", re.I)
 
 
 def free_text(text: str, f: Field | None = None) -> str:
@@ -528,42 +494,3 @@ def free_text(text: str, f: Field | None = None) -> str:
         value = stripped
     value = _TRAILING_LINK.sub("", value.strip().rstrip(".!"))
     return value or text.strip()
-
-
-_STOPWORDS = {"i", "me", "my", "we", "our", "you", "your", "a", "an", "the", "to", "of", "for", "in", "on", "at", "and",
-              "or", "is", "are", "be", "it", "this", "that", "with", "want", "would", "like", "need", "please", "can",
-              "could", "do", "does", "have", "has", "some", "about", "from", "get", "help", "hi", "hello", "hey",
-              "just", "so", "also", "there", "what", "how", "which", "will", "am", "was", "im", "id", "yes", "no", "as",
-              "by", "not", "all", "after", "whether", "why", "had", "were", "been", "its", "if", "than", "but",
-              "really", "very", "else", "something", "anything"}
-
-
-def stem(word: str) -> str:
-    """A word without its ending: "transferred", "transfers" -> "transfer"; "change", "changing",
-    "changes" -> "chang" (a final e is dropped, as "-ing" and "-ed" drop it)."""
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            root = word[: -len(suffix)]
-            doubled = suffix in ("ing", "ed") and root[-1] == root[-2] and root[-1] not in "aeiouls"
-            word = root[:-1] if doubled else root
-            break
-    return word[:-1] if len(word) > 4 and word.endswith("e") else word
-
-
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-
-
-@lru_cache(maxsize=4096)
-def content_words(text: str) -> frozenset[str]:
-    """Stemmed words that carry meaning, for matching a message against descriptions and examples
-    (a name written in CamelCase is its words: "TroubleShoot" is "trouble" and "shoot"). Cached: the
-    same descriptions are read at every turn."""
-    words = _WORD.findall(_CAMEL.sub(" ", text).lower().replace("'", ""))
-    return frozenset(SAME_MEANING.get(stem(w), stem(w)) for w in words if w not in _STOPWORDS and len(w) > 1)
-
-
-SAME_MEANING = {"switch": "chang", "swap": "chang", "swapp": "chang", "class": "cours", "reserv": "book",
-                "additional": "extra", "info": "detail", "information": "detail",
-                "reservation": "book", "child": "kid", "children": "kid", "kiddo": "kid"}
-"""Everyday words for the same thing, by stem: a user who wants to "switch classes" wants to
-change a course, whatever words a worksheet's descriptions use."""

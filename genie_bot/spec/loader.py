@@ -23,16 +23,18 @@ from .api_module import IDEMPOTENCY_PARAMETER, ApiModuleError, check_call, impor
 from .diagnostics import Loc, SpecError, SpecInvalid
 from .model import (
     FIELD_KINDS, RESERVED_ATTRIBUTES, WORKSHEET_CODE_FUNCTIONS, AgentSpec, ApiFunction, ApiSpec, Code, Column, Field,
-    KnowledgeWorksheet, PolicySettings, TaskWorksheet, Validation,
+    KnowledgeWorksheet, PolicySettings, TaskWorksheet, Validation, Vocabulary,
 )
 from .types import BASE_TYPES, CoercionError, FieldType, TypeSyntaxError, coerce, parse_type
 from .yaml_source import LocatedList, LocatedMap, load_located_yaml
 
 AGENT_FILE = "agent.yaml"
-_TOP_KEYS = ("name", "description", "start", "greeting", "api_module", "policy", "tasks", "knowledge")
+_TOP_KEYS = ("name", "description", "start", "greeting", "api_module", "policy", "vocabulary", "tasks", "knowledge")
 _TASK_KEYS = ("name", "description", "predicate", "actions", "api", "examples", "fields")
 _FIELD_KEYS = ("name", "type", "kind", "description", "label", "ask", "values_from", "predicate", "required", "dont_ask", "confirm",
-               "actions", "on_decline", "validation", "default", "values")
+               "actions", "on_decline", "validation", "default", "values", "synonyms", "counts")
+_VOCABULARY_KEYS = ("synonyms", "times_of_day", "users")
+_MEMBER_KEYS = ("description", "synonyms")
 _KNOWLEDGE_KEYS = ("name", "description", "table", "csv", "documents", "primary_key", "columns")
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
@@ -82,6 +84,7 @@ class _Builder:
         spec = AgentSpec(
             name=name or self.directory.name, directory=self.directory, description=str(data.get("description", "")),
             start=data.get("start"), greeting=data.get("greeting"), policy=self._policy(data),
+            vocabulary=self._vocabulary(data),
             version=hashlib.sha256((text + module_text).encode()).hexdigest()[:16],
         )
         raw_tasks = self._list(data, "tasks")
@@ -131,6 +134,44 @@ class _Builder:
             else:
                 chosen[key] = value
         return PolicySettings(**chosen)
+
+    def _vocabulary(self, data: LocatedMap) -> Vocabulary:
+        raw = data.get("vocabulary")
+        if raw is None:
+            return Vocabulary()
+        if not isinstance(raw, LocatedMap):
+            self.error(data.loc_of("vocabulary"), "vocabulary must be a mapping (synonyms, times_of_day, users)")
+            return Vocabulary()
+        self._unknown_keys(raw, _VOCABULARY_KEYS, "vocabulary")
+        synonyms = self._word_map(raw, "synonyms", "a word users say: the word the worksheets use")
+        times = self._word_map(raw, "times_of_day", "a word: morning, afternoon or evening")
+        for word, part in times.items():
+            if part not in Vocabulary.PARTS_OF_DAY:
+                self.error(raw["times_of_day"].loc_of(word), f"times_of_day '{word}' must be one of: "
+                                                             f"{', '.join(Vocabulary.PARTS_OF_DAY)}")
+        return Vocabulary(synonyms=synonyms, times_of_day={w: p for w, p in times.items()
+                                                           if p in Vocabulary.PARTS_OF_DAY},
+                          users=self._phrases(raw, "users"))
+
+    def _word_map(self, raw: LocatedMap, key: str, what: str) -> dict[str, str]:
+        value = raw.get(key)
+        if value is None:
+            return {}
+        if not isinstance(value, LocatedMap) or not all(isinstance(k, str) and isinstance(v, str) and v.strip()
+                                                        for k, v in value.items()):
+            self.error(raw.loc_of(key), f"{key} must be a mapping of {what}")
+            return {}
+        return {k.strip().lower(): v.strip().lower() for k, v in value.items()}
+
+    def _phrases(self, raw: LocatedMap, key: str) -> tuple[str, ...]:
+        """A list of words or phrases (``synonyms: [party size, headcount]``), lower case."""
+        value = raw.get(key)
+        if value is None:
+            return ()
+        if not isinstance(value, LocatedList) or not all(isinstance(v, str) and v.strip() for v in value):
+            self.error(raw.loc_of(key), f"'{key}' must be a list of words or phrases")
+            return ()
+        return tuple(v.strip().lower() for v in value)
 
     def _api_module(self, data: LocatedMap) -> tuple[dict, str]:
         module_file = data.get("api_module")
@@ -191,12 +232,16 @@ class _Builder:
         if kind not in FIELD_KINDS:
             self.error(raw.loc_of("kind"), f"unknown kind '{kind}' (expected one of: {', '.join(FIELD_KINDS)})")
             kind = "input"
-        values, value_descriptions = self._enum_values(raw, ftype)
+        values, value_descriptions, value_synonyms = self._enum_values(raw, ftype)
+        counts = self._phrases(raw, "counts")
+        if counts and ftype is not None and ftype.kind not in ("int", "float"):
+            self.error(raw.loc_of("counts"), "'counts' names what a number counts: only on int and float fields")
         f = Field(
             name=name, type=ftype or FieldType("str"), kind=kind, description=str(raw.get("description", "")),
             label=raw.get("label"), ask=raw.get("ask"), required=self._bool(raw, "required", kind == "input"),
             dont_ask=self._bool(raw, "dont_ask", False), confirm=self._bool(raw, "confirm", False),
-            values=values, value_descriptions=value_descriptions, loc=raw.loc_of("name"),
+            values=values, value_descriptions=value_descriptions, value_synonyms=value_synonyms,
+            synonyms=self._phrases(raw, "synonyms"), counts=counts, loc=raw.loc_of("name"),
         )
         if "default" in raw and ftype is not None and not ftype.is_ref:
             try:
@@ -225,18 +270,22 @@ class _Builder:
             return None
         return ftype
 
-    def _enum_values(self, raw: LocatedMap, ftype: FieldType | None) -> tuple[tuple[str, ...], dict[str, str]]:
+    def _enum_values(self, raw: LocatedMap, ftype: FieldType | None
+                     ) -> tuple[tuple[str, ...], dict[str, str], dict[str, tuple[str, ...]]]:
+        """Members, their descriptions and their synonyms: ``values`` is a list of names, a mapping of
+        name to description, or of name to ``{description, synonyms}``."""
         is_enum = ftype is not None and (ftype.kind == "enum" or (ftype.kind == "list" and ftype.item is not None
                                                                and ftype.item.kind == "enum"))
         values = raw.get("values")
         if values is None:
             if is_enum:
                 self.error(raw.loc_of("type"), "an enum field needs 'values'")
-            return (), {}
+            return (), {}, {}
         if not is_enum:
             self.error(raw.loc_of("values"), "'values' is only allowed on enum fields")
-            return (), {}
+            return (), {}, {}
         out: dict[str, str] = {}
+        synonyms: dict[str, tuple[str, ...]] = {}
         items = values.items() if isinstance(values, dict) else (
             (next(iter(v.items())) if isinstance(v, dict) and len(v) == 1 else (v, "")) for v in values)
         for value, description in items:
@@ -245,8 +294,16 @@ class _Builder:
                 continue
             if str(value) in out:
                 self.error(raw.loc_of("values"), f"duplicate enum value '{value}'")
+            if isinstance(description, LocatedMap):
+                self._unknown_keys(description, _MEMBER_KEYS, "enum value")
+                synonyms[str(value)] = self._phrases(description, "synonyms")
+                description = description.get("description", "")
+            elif isinstance(description, (dict, list)):
+                self.error(raw.loc_of("values"), f"enum value '{value}' must have a description or "
+                                                 "{description, synonyms}")
+                description = ""
             out[str(value)] = str(description or "")
-        return tuple(out), {k: v for k, v in out.items() if v}
+        return tuple(out), {k: v for k, v in out.items() if v}, {k: v for k, v in synonyms.items() if v}
 
     # -- code of task worksheets -----------------------------------------------------------------
     def _task_code(self, spec: AgentSpec, ws: TaskWorksheet, item: LocatedMap) -> TaskWorksheet:

@@ -84,6 +84,13 @@ class Field:
     default: Any = None
     values: tuple[str, ...] = ()
     value_descriptions: dict[str, str] = field(default_factory=dict)
+    value_synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Other ways users say an enum member ("pass/fail" for Credit/No Credit)."""
+    synonyms: tuple[str, ...] = ()
+    """Other names users give the field ("party size" for the number of people)."""
+    counts: tuple[str, ...] = ()
+    """For a number: the nouns it counts ("people", "guests", "kids"); without it, read from the
+    field's name and description ("the number of attendees" counts attendees)."""
     loc: Loc | None = None
 
     @property
@@ -163,6 +170,23 @@ class ApiFunction:
 
 
 @dataclass(frozen=True)
+class Vocabulary:
+    """What words of the agent's domain mean (``vocabulary:`` in agent.yaml): the offline parser and
+    the wording read them, so that a new agent needs no rules of its own. English that is about no
+    domain is the product's (``genie_bot.language``)."""
+
+    synonyms: dict[str, str] = field(default_factory=dict)
+    """A word users say -> the word the worksheets use for it ("class": "course", "qtr": "quarter")."""
+    times_of_day: dict[str, str] = field(default_factory=dict)
+    """A word -> the part of the day it implies (morning, afternoon or evening): "dinner": "evening"
+    makes "dinner at 8" 20:00."""
+    users: tuple[str, ...] = ()
+    """Nouns the descriptions use for the user ("the student's email" is asked as "your email")."""
+
+    PARTS_OF_DAY = ("morning", "afternoon", "evening")
+
+
+@dataclass(frozen=True)
 class PolicySettings:
     """Choices of the agent policy where genie-bot and the reference Genie differ.
 
@@ -202,6 +226,7 @@ class AgentSpec:
     knowledge: dict[str, KnowledgeWorksheet] = field(default_factory=dict)
     apis: dict[str, ApiFunction] = field(default_factory=dict)
     policy: PolicySettings = field(default_factory=PolicySettings)
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
     version: str = ""
     """Content hash of the files the spec was loaded from."""
 

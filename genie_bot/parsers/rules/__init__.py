@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...acts import AskField
+from ...language.words import Lexicon, using
 from ...parse import Parse
 from ...spec import AgentSpec
 from ...state import DialogueState
@@ -64,11 +65,18 @@ class RuleParser:
         self.knowledge = knowledge
 
     def parse(self, spec: AgentSpec, state: DialogueState, text: str, today: dt.date) -> Parse:
-        return read(Reading(spec, state, text.strip(), today, self.knowledge))
+        with using(lexicon(spec)):
+            return read(Reading(spec, state, text.strip(), today, self.knowledge))
 
     def answer_for(self, spec: AgentSpec, state: DialogueState, text: str, today: dt.date) -> str | None:
         """Statements answering exactly the question just asked, or None (used for omission repair)."""
-        return "\n".join(answer_question(Reading(spec, state, text.strip(), today, self.knowledge))) or None
+        with using(lexicon(spec)):
+            return "\n".join(answer_question(Reading(spec, state, text.strip(), today, self.knowledge))) or None
+
+
+def lexicon(spec: AgentSpec) -> Lexicon:
+    """The agent's words, put in effect while one of its messages is read."""
+    return Lexicon(spec.vocabulary.synonyms, spec.vocabulary.times_of_day, spec.vocabulary.users)
 
 
 MAX_ATTEMPT_WORDS = 6

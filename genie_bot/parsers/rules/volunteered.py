@@ -22,7 +22,7 @@ from ...runtime.policy import field_applies
 from ...spec import NA, Field, TaskWorksheet
 from ...state import WorksheetInstance
 from .. import dates, enums, extract
-from ..number_words import NUMBER_WORDS, VAGUE_NUMBER_WORDS
+from ...language.english import NUMBER_WORDS, VAGUE_NUMBER_WORDS
 from .about import declines_unasked, stated_values
 from .evidence import proposal
 from .fields import fields_by_kind, has_pattern, is_free_text, pattern_of
