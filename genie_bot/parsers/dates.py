@@ -19,16 +19,12 @@ from dateparser.search import search_dates
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from ..language import english
 from ..language.words import part_of_day
 from .relative_dates import relative_dates
 
-DATE_WORDS = ("today", "tonight", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
-              "saturday", "sunday", "january", "february", "march", "april", "june", "july", "august", "september",
-              "october", "november", "december", "weekend", "fortnight")
-ABBREVIATIONS = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tmw": "tomorrow", "tmoro": "tomorrow",
-                 "tomoz": "tomorrow", "tonite": "tonight", "yday": "yesterday", "yest": "yesterday", "wknd": "weekend",
-                 "tues": "tuesday", "thur": "thursday", "thurs": "thursday", "weds": "wednesday"}
-"""Chat shorthand for date words."""
+DATE_WORDS = english.DATE_WORDS
+ABBREVIATIONS = english.DATE_SHORTHAND
 TYPO_SCORE = 85
 MIN_TYPO_LENGTH = 6
 ACTIVE_HOURS = (9, 22)

@@ -12,12 +12,13 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-           "nine": 9, "ten": 10, "couple of": 2, "few": 3}
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
-             "5th": 5, "last": -1}
+from ..language import english
+
+WEEKDAYS = english.WEEKDAYS
+_MONTHS = english.MONTH_ABBREVIATIONS
+_COUNTS = {**{w: n for w, n in english.NUMBER_WORDS.items() if n <= 10 and w not in english.VAGUE_NUMBER_WORDS},
+           "a": 1, "an": 1, **english.ROUGH_COUNTS}
+_ORDINALS = {**{w: i + 1 for w, i in english.ORDINAL_INDEX.items() if i >= 0}, "last": -1}
 _DAYS = "|".join(WEEKDAYS)
 
 _DAY_OF_A_WEEK = re.compile(rf"\b(?:(?:on\s+)?(?P<day>{_DAYS})\s+(?:of\s+)?(?P<week>this|next|last) week|"

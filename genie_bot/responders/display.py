@@ -14,6 +14,7 @@ from typing import Any
 
 from ..spec import NA, AgentSpec, Field, InstanceRef, TaskWorksheet
 from ..state import DialogueState
+from ..language.words import using
 from .wording import label
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -84,6 +85,11 @@ def summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any]) -> li
     lifted into the summary, unless siblings of the same kind sit beside it (a list of
     courses): then it is one line under its field's label.
     """
+    with using(spec.vocabulary.lexicon()):
+        return _summary_lines(spec, worksheet, values)
+
+
+def _summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any]) -> list[tuple[str, str]]:
     ws = spec.tasks.get(worksheet)
     if ws is None:
         return [(k.replace("_", " "), display_value(v)) for k, v in values.items()]

@@ -16,6 +16,7 @@ from ..acts import (Act, AskField, AskForConfirmation, AskForFieldConfirmation, 
 from ..parse import Parse
 from ..spec import AgentSpec, Field, InstanceRef, TaskWorksheet
 from ..state import DialogueState, WorksheetInstance
+from ..language.words import using
 from .display import display_value, enum_words, join_words, record_name, summary_lines
 from .knowledge_report import knowledge_report
 from .wording import label, question, to_user
@@ -28,6 +29,10 @@ class TemplateResponder:
     """Renders acts to markdown text; see the module docstring."""
 
     def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
+        with using(spec.vocabulary.lexicon()):  # the agent's word for its users: "the student's email" is "your email"
+            return self._respond(spec, state, acts, parse)
+
+    def _respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], parse: Parse) -> str:
         parts = []
         if (parse.reason or not parse.understood) and not any(isinstance(a, Report) for a in acts):
             parts.append(parse.reason or NOT_UNDERSTOOD)

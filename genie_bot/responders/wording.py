@@ -8,18 +8,23 @@ description, spoken to the user ("the student's full name" -> "What is your full
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from ..language import english
+from ..language.words import active
 from ..spec import Field
 
-USER_NOUNS = ("user", "student", "customer", "client", "caller", "guest", "patient", "applicant", "traveler",
-              "traveller", "employee", "person", "member", "passenger", "buyer")
-_USER = "|".join(USER_NOUNS)
 _ADVERBS = r"(?:(?:already|still|also|really|currently|usually|actually|ever|once)\s+)*"
-_SUBJECT = re.compile(rf"\b(?:the|this) (?:{_USER}) ({_ADVERBS})([a-z]+)\b", re.I)
-_POSSESSIVE = re.compile(rf"\b(?:the|this) (?:{_USER})['’]s\b", re.I)
-_LEADING_OBJECT = re.compile(rf"^(\w+) (?:a|an|the) (?:{_USER})(?=\s+(?:in|to|for|with|on|at|into|from|about)\b|$)",
-                             re.I)
-_OBJECT = re.compile(rf"\b(for|to|with|by|from|about) (?:the|this) (?:{_USER})\b(?!['’])", re.I)
+
+
+@lru_cache(maxsize=64)
+def _user_patterns(users: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern, re.Pattern, re.Pattern]:
+    """Subject, possessive, leading object and object patterns for the nouns that stand for the user."""
+    user = "|".join(re.escape(u) for u in sorted({*english.USER_NOUNS, *users}, key=len, reverse=True))
+    return (re.compile(rf"\b(?:the|this) (?:{user}) ({_ADVERBS})([a-z]+)\b", re.I),
+            re.compile(rf"\b(?:the|this) (?:{user})['’]s\b", re.I),
+            re.compile(rf"^(\w+) (?:a|an|the) (?:{user})(?=\s+(?:in|to|for|with|on|at|into|from|about)\b|$)", re.I),
+            re.compile(rf"\b(for|to|with|by|from|about) (?:the|this) (?:{user})\b(?!['’])", re.I))
 _THIRD_PERSON = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _WH = ("what", "when", "where", "which", "who", "whom", "whose", "why", "how")
 _AUXILIARIES = ("is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should", "do",
@@ -29,13 +34,15 @@ _LABEL_END = re.compile(r"\s*(?:\(|,|;|:|\bto\b|\bfor\b|\bthat\b|\bwhich\b|\bwhe
 
 
 def to_user(text: str) -> str:
-    """Speak to the user: "the student's id" -> "your id", "the student wants" -> "you want"."""
-    text = _POSSESSIVE.sub("your", text)
-    spoken = _SUBJECT.sub(_subject, text)
+    """Speak to the user: "the customer's id" -> "your id", "the student wants" -> "you want" (the
+    agent's own word for its users, ``vocabulary: {users: [student]}``, while it is in effect)."""
+    subject, possessive, leading_object, object_ = _user_patterns(tuple(active().users))
+    text = possessive.sub("your", text)
+    spoken = subject.sub(_subject, text)
     if spoken != text:  # "you already know their position": the rest of the clause is about the user too
         spoken = re.sub(r"\b(their|his|her)\b", "your", spoken)
-    spoken = _LEADING_OBJECT.sub(lambda m: f"{m.group(1)} you", spoken)  # "Enroll a student in" -> "Enroll you in"
-    return _OBJECT.sub(lambda m: f"{m.group(1)} you", spoken)
+    spoken = leading_object.sub(lambda m: f"{m.group(1)} you", spoken)  # "Enroll a student in" -> "Enroll you in"
+    return object_.sub(lambda m: f"{m.group(1)} you", spoken)
 
 
 def _subject(match: re.Match) -> str:
@@ -69,7 +76,7 @@ def label(f: Field) -> str:
         return _capital(to_user(description))  # "what the student needs help with" -> "What you need help with"
     if not words or words[0] in _WH + ("whether", "if"):
         return _capital(name)
-    head = _POSSESSIVE.sub("your", description)  # "the maiden name of the customer's mother": of your mother
+    head = _user_patterns(tuple(active().users))[1].sub("your", description)  # "the maiden name of the customer's mother": of your mother
     head = re.sub(r"^(?:the|a|an|your)\s+", "", head.strip(), flags=re.I)
     head = re.sub(r"^(\w+)['’]s\s+", r"\1 ", head)  # "course's code" -> "course code"
     whole = _LABEL_END.sub("", head).strip()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..language.words import Lexicon
 from .diagnostics import Loc
 from .types import FieldType
 
@@ -184,6 +185,10 @@ class Vocabulary:
     """Nouns the descriptions use for the user ("the student's email" is asked as "your email")."""
 
     PARTS_OF_DAY = ("morning", "afternoon", "evening")
+
+    def lexicon(self) -> Lexicon:
+        """These words, to put in effect while the agent's messages are read or phrased."""
+        return Lexicon(self.synonyms, self.times_of_day, self.users)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from genie_bot.language.words import Lexicon, using
 from genie_bot.responders.wording import label, question, to_user
 from tests.parsers.support import COURSES, RESTAURANT, TICKET, TRIP, loaded
 
@@ -43,7 +44,8 @@ def test_no_question_or_label_shows_a_code_name(f):
     (TICKET, "TicketStatus", "ticket_id", "What is the ticket id, like TKT-00001?"),
 ])
 def test_a_question_from_the_description_is_grammatical_and_spoken_to_the_user(agent, worksheet, name, asked):
-    assert question(field(agent, worksheet, name)) == asked
+    with using(loaded(agent)[0].vocabulary.lexicon()):  # the agent's word for its users ("the student")
+        assert question(field(agent, worksheet, name)) == asked
 
 
 def test_ask_is_used_as_written():
@@ -69,7 +71,8 @@ def test_a_possessive_noun_is_no_plural(name):
     (RESTAURANT, "BookRestaurant", "date", "Date of the reservation"),
 ])
 def test_labels(agent, worksheet, name, expected):
-    assert label(field(agent, worksheet, name)) == expected
+    with using(loaded(agent)[0].vocabulary.lexicon()):
+        assert label(field(agent, worksheet, name)) == expected
 
 
 def test_a_label_keeps_whose_it_is():
@@ -89,4 +92,12 @@ def test_two_fields_of_one_worksheet_have_different_labels():
     ("the customer has a card", "you have a card"),
 ])
 def test_to_user(text, spoken):
-    assert to_user(text) == spoken
+    with using(Lexicon(users=("student",))):  # an agent whose descriptions call its users students
+        assert to_user(text) == spoken
+
+
+def test_only_the_agents_own_word_for_its_users_is_spoken_to():
+    """"the student" is spoken to only in an agent that says its users are students; English words for a
+    user ("the customer") always are."""
+    assert to_user("the student's full name") == "the student's full name"
+    assert to_user("the customer's full name") == "your full name"

@@ -76,7 +76,7 @@ class RuleParser:
 
 def lexicon(spec: AgentSpec) -> Lexicon:
     """The agent's words, put in effect while one of its messages is read."""
-    return Lexicon(spec.vocabulary.synonyms, spec.vocabulary.times_of_day, spec.vocabulary.users)
+    return spec.vocabulary.lexicon()
 
 
 MAX_ATTEMPT_WORDS = 6
@@ -131,7 +131,8 @@ def _read_in_parts(reading: Reading, spans: list[tuple[int, int]]) -> list[Propo
     """One proposal for the whole message from its parts, each resolved in turn: what a part gave is
     taken when the next is read ("letter" goes to the course named just before it)."""
     statements: list[str] = []
-    score, corrected = 0.0, ()
+    corrected: tuple[str, ...] = ()
+    score = 0.0
     for start, end in spans:
         part = reading.part(start, end)
         chosen = [p for p in resolve(_value_proposals(part)) if p.understood]

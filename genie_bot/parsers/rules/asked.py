@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ...language import english
+from ...language.tokens import phrase_pattern
 from ...acts import AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, ProposeWorksheet, Report
 from ...runtime.policy import field_applies
 from ...spec import Field, TaskWorksheet
@@ -61,6 +63,25 @@ def propose(reading: Reading) -> list[Proposal]:
                      answers=not extended, phase=2)]
 
 
+MAX_GO_AHEAD_WORDS = 4
+
+
+def _asks_for_it(reading: Reading, ws: TaskWorksheet | None) -> bool | None:
+    """A short imperative in the words the task is described or asked for with, to a question whether
+    to go ahead with that task: "book it", "submit it", "file it" go ahead; "don't book it" does not."""
+    words = extract.content_words(_NEGATION.sub(" ", reading.text))
+    if ws is None or not words or len(reading.text.split()) > MAX_GO_AHEAD_WORDS or correcting(reading.text) \
+            or extract.says_unknown(reading.text):
+        return None
+    confirming = " ".join(f.description for f in ws.fields.values() if f.type.kind == "confirm")
+    if not words <= extract.content_words(" ".join((ws.description, *ws.examples, confirming))):
+        return None
+    return _NEGATION.search(reading.text) is None
+
+
+_NEGATION = re.compile(phrase_pattern((*english.NEGATIONS, "dont", "do not")), re.I)
+
+
 def _asked_field(reading: Reading) -> Field | None:
     instance, name = reading.asked
     found = reading.state.instances.get(instance or "")
@@ -71,6 +92,8 @@ def answer_question(reading: Reading) -> list[str]:
     act = reading.question
     if isinstance(act, (AskForConfirmation, ProposeWorksheet)):
         yes = extract.yes_no(reading.text)
+        if yes is None:
+            yes = _asks_for_it(reading, reading.spec.tasks.get(act.worksheet))  # "book it", "don't submit it"
         if yes and correcting(reading.text):  # "yes but change the time": nothing goes ahead on a change
             reading.problem = "What should I change? Tell me the new value (for example “make it 8pm”)."
             return []

@@ -11,13 +11,35 @@ import re
 from typing import Any
 
 from ...acts import Report
+from ...language import english
+from ...language.tokens import phrase_pattern
+from ...language.words import content_words
 from ...responders.display import join_words
-from ...spec import InstanceRef
+from ...spec import AgentSpec, InstanceRef
 from .reading import Reading
 
-PRONOUN = re.compile(r"\b(it|they|them|there|this place|that place|this one|that one|this restaurant|"
-                     r"that restaurant|this course|that course|this class|that class|the class|the course|"
-                     r"the restaurant|the place)\b", re.I)
+_PRONOUN = re.compile(phrase_pattern(english.PRONOUNS), re.I)
+_POINTING = re.compile(rf"{phrase_pattern(english.DEMONSTRATIVES)}\s+(?P<noun>[a-z]+)\b", re.I)
+
+
+def pronoun(reading: Reading, text: str | None = None) -> re.Match | None:
+    """The first word that stands for the thing in focus: "it", "this one", or "this" or "the" before a
+    noun for the records of a table ("this restaurant", "the class" where "class" means course)."""
+    text = reading.text if text is None else text
+    nouns = _record_nouns(reading.spec)
+    found = [m for m in _POINTING.finditer(text) if content_words(m.group("noun")) & nouns]
+    found += list(_PRONOUN.finditer(text))
+    return min(found, key=lambda m: m.start(), default=None)
+
+
+def _record_nouns(spec: AgentSpec) -> frozenset[str]:
+    """The words for a table's records: of its name ("restaurants": restaurant), and of the fields that
+    take its records ("course_name": course), stemmed (the agent's synonyms apply to what is said)."""
+    tables = [k.name for k in spec.knowledge.values() if k.source == "table"]
+    names = [t.replace("_", " ") for t in tables]
+    names += [" ".join(w for w in f.name.split("_") if w not in english.GENERIC_FIELD_WORDS)
+              for ws in spec.tasks.values() for f in ws.fields.values() if f.values_from or f.type.ref in tables]
+    return frozenset().union(*(content_words(n) for n in names)) if names else frozenset()
 
 
 def in_focus(reading: Reading) -> str | None:
@@ -60,12 +82,11 @@ def resolved(reading: Reading, text: str) -> str:
     if listed and PLURAL_PRONOUN.search(text):
         return PLURAL_PRONOUN.sub(join_words(listed), text, count=1)
     name = in_focus(reading)
-    if name is None or not PRONOUN.search(text):
-        return text
-    return PRONOUN.sub(name, text, count=1)
+    found = pronoun(reading, text) if name is not None else None
+    return text if found is None or name is None else text[:found.start()] + name + text[found.end():]
 
 
-PLURAL_PRONOUN = re.compile(r"\b(they|them|their|those|these|those places|these places|those ones|these ones)\b", re.I)
+PLURAL_PRONOUN = re.compile(phrase_pattern(english.PLURAL_PRONOUNS), re.I)
 MAX_LISTED = 5
 """A list this short is what "they" refers to (the agent showed every name of it)."""
 

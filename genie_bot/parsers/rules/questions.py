@@ -23,6 +23,7 @@ _POLITE_LEAD = re.compile(r"^(hey|hi|so|ok(ay)?|oh|and|also|btw|um+|uh+|hm+|quic
                           r"^(can|could|would|will) (you|u) (please )?(tell me|let me know|check|find out|look up|show me)"
                           r"\s+|^do (you|u) know\s+|^(do|does) (you|u) have\s+|^i (want|would like|'?d like) to know\s+|^i wonder\s+", re.I)
 _ACTION_REQUEST = re.compile(r"^(please )?(can|could|would|will) (you|u|i) (please )?\w+", re.I)
+_TELLING_NOT_TO = re.compile(r"^(?:do\s+not|don'?t|dont)\b(?!.*\?\s*$)", re.I)
 _ABOUT_THE_AGENT = re.compile(r"\b(you|your|u)\b", re.I)
 
 
@@ -50,8 +51,8 @@ def information_question(text: str) -> str | None:
         if stripped == question:
             break
         question = stripped
-    if not question or not _ASKING.search(question):
-        return None
+    if not question or not _ASKING.search(question) or _TELLING_NOT_TO.match(question):
+        return None  # "do not book it" tells, it does not ask
     if _ACTION_REQUEST.match(question) or _ABOUT_THE_AGENT.search(question):
         return None  # "can you book me a table?", "why do you need my name?"
     return question

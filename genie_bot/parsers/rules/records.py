@@ -13,7 +13,7 @@ from typing import Any
 
 from ...knowledge.mentions import squashed
 from ...spec import AgentSpec, Field
-from .focus import PRONOUN, focus_record, in_focus
+from .focus import focus_record, in_focus, pronoun
 from .. import extract
 from .reading import Reading
 
@@ -41,25 +41,25 @@ def record_value(reading: Reading, f: Field, text: str | None = None) -> Any:
         listed = _listed(reading, text or reading.text)
         if listed is not None:
             return listed
-        pronoun = PRONOUN.search(reading.text)
-        found = focus_record(reading, table) if PRONOUN.search(text or reading.text) else None
-        if found is not None and pronoun is not None:
-            reading.used.append(pronoun.span())  # "book it": the word that stands for the record
+        said = pronoun(reading)
+        found = focus_record(reading, table) if pronoun(reading, text) else None
+        if found is not None and said is not None:
+            reading.used.append(said.span())  # "book it": the word that stands for the record
         return found
-    return _named_in_focus(reading, table) if PRONOUN.search(text or reading.text) else None
+    return _named_in_focus(reading, table) if pronoun(reading, text) else None
 
 
 def _named_in_focus(reading: Reading, table: str) -> str | None:
     """"that one": the name of the record in focus, when it is a record of ``table`` (CS106A after
     its offerings); the words stand for one value only."""
-    pronoun = PRONOUN.search(reading.text)
-    if pronoun is None or not reading.unused(*pronoun.span()):
+    said = pronoun(reading)
+    if said is None or not reading.unused(*said.span()):
         return None
     name = in_focus(reading)
     found = reading.knowledge.record_names(table).find(name) if name and reading.knowledge is not None else []
     if not found:
         return None
-    reading.used.append(pronoun.span())
+    reading.used.append(said.span())
     key = reading.spec.knowledge[table].primary_key
     code = found[0].record.get(key) if key else None
     return code if isinstance(code, str) and code else name  # the course's code rather than its title

@@ -6,8 +6,8 @@ import pytest
 
 from genie_bot.parsers.rules.asked import answer_question
 
-from ..support import (BOOKING_PEOPLE, BOOKING_TIME, CHANGE_REASON, COURSE_LIST, COURSES, EXTERNAL, LEAVE,
-                       LEAVE_ANYTHING_ELSE, LEAVE_DATE, LEAVE_EMAIL, LEAVE_NAME, LEAVE_SUMMARY, TICKET, TWO_COURSES,
+from ..support import (BOOKING_PEOPLE, BOOKING_SUMMARY, BOOKING_TIME, CHANGE_REASON, COURSE_LIST, COURSES, EXTERNAL, LEAVE,
+                       LEAVE_ANYTHING_ELSE, LEAVE_DATE, LEAVE_EMAIL, LEAVE_NAME, LEAVE_SUMMARY, RESTAURANT, TICKET, TWO_COURSES,
                        TROUBLE, UNITS, WAITLIST, Dialogue, booking)
 
 GRADE = ("main_0.courses_to_take = CoursesToTake(course_0_details=Course(course_name='CS 107'))",)
@@ -267,3 +267,15 @@ def test_restating_the_option_chosen_is_no_course_name(point, text):
     """Asked which course, "join the waitlist" repeats what was chosen: no course is named."""
     assert answer(TICKET, point, text) == []
 
+
+
+@pytest.mark.parametrize("agent, point, text, yes", [
+    (RESTAURANT, "booking", "book it", True), (RESTAURANT, "booking", "go ahead and book it", True),
+    (RESTAURANT, "booking", "don't book it", False), (RESTAURANT, "booking", "do not book it", False),
+    (TICKET, LEAVE_SUMMARY, "submit it", True), (TICKET, LEAVE_SUMMARY, "file it", True)])
+def test_the_tasks_own_words_answer_whether_to_go_ahead(agent, point, text, yes):
+    """At a summary, an imperative in the words the task is described or asked with goes ahead (no
+    agent-specific yes: "book it" is the restaurant agent's words, "submit it" the ticket agent's)."""
+    dialogue = booking(*BOOKING_SUMMARY) if point == "booking" else Dialogue(agent).do(*point)
+    instance = "book_restaurant_0" if point == "booking" else "main_0"
+    assert dialogue.parse(text).statements == f"{instance}.confirmed = {yes}"

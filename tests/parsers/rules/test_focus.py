@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from genie_bot.language.words import using
+from genie_bot.parsers.rules import lexicon
 from genie_bot.parsers.rules.focus import focus_record, in_focus, resolved
 
 from ..support import COURSES, RESTAURANT, Dialogue, booking
@@ -36,7 +38,9 @@ def test_a_course_code_held_by_the_task_is_in_focus():
         "main_0.courses_to_take = CoursesToTake(course_0_details=Course(course_name='CS 107'))")
     reading = dialogue.reading("who teaches it?")
     assert in_focus(reading) == "CS 107"
-    assert resolved(reading, "who teaches the class?") == "who teaches CS 107?"
+    assert resolved(reading, "who teaches the course?") == "who teaches CS 107?"
+    with using(lexicon(dialogue.spec)):  # the agent says a class is a course
+        assert resolved(reading, "who teaches the class?") == "who teaches CS 107?"
     assert focus_record(reading, "courses") is None  # a code, not a record
 
 
