@@ -181,7 +181,7 @@ class SlackHarness:
         def read() -> str | None:
             with self.engine.db.read() as conn:
                 return conn.execute(sql_text("SELECT text FROM genie_events WHERE platform = 'slack' AND "
-                                             "event_id = :id"), {"id": f"{channel}/{ts}"}).scalar()
+                                             "event_id = :id"), {"id": f"{TEAM_ID}/{channel}/{ts}"}).scalar()
         return await self.engine.in_db(read)
 
     async def sql(self, statement: str) -> None:

@@ -40,7 +40,7 @@ def test_threads_and_direct_messages_map_to_sessions():
     assert session_key("T1", "C1", "1.000300", "1.000200") == SessionKey("slack", "T1", "C1", "1.000200")
     assert session_key("T1", "D1", "1.000300") == SessionKey("slack", "T1", "D1", "")  # the whole DM
     assert session_key("T1", "D1", "1.000300", "1.000200") == SessionKey("slack", "T1", "D1", "1.000200")
-    assert Place.of(SessionKey("slack", "T1", "D1")) == Place("D1", None)
+    assert Place.of(SessionKey("slack", "T1", "D1")) == Place("T1", "D1", None)
     assert sequence("1700000000.000100") == 1_700_000_000_000_100 and sequence("1700000000.5") == 1_700_000_000_500_000
 
 
