@@ -28,6 +28,7 @@ SUBCOMMANDS = {
     "state": "state - this conversation's dialogue state (admins)",
 }
 ADMIN_ONLY = frozenset({"reload", "status", "state"})
+NOT_SERVED = "Sorry, I am not available here (this workspace is not served)."
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ async def run_admin_command(engine: Engine, caller: Caller, session_key: Session
     """Run ``/genie <command>`` for ``caller`` in the conversation ``session_key``; return the reply text."""
     name, _, argument = command.strip().partition(" ")
     name, argument = name.lower(), argument.strip()
+    if not engine.config.serves(session_key.platform, session_key.workspace):
+        return NOT_SERVED
     if name not in SUBCOMMANDS:
         return usage() if name in ("", "help") else f"Unknown subcommand '{name}'.\n{usage()}"
     is_admin = caller.platform_admin or engine.config.is_admin(caller.platform, caller.user_id, session_key.workspace)

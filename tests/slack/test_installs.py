@@ -5,6 +5,7 @@ a confirmed task; what the settings refuse; forged and replayed redirects; unins
 from __future__ import annotations
 
 import asyncio
+import re
 import datetime as dt
 from pathlib import Path
 
@@ -297,3 +298,32 @@ def test_two_processes_refreshing_one_token_at_once_end_with_the_same_fresh_toke
         tokens = run(scenario())
         assert tokens == [slack.tokens_of("TA")[-1]] * 2 and len(slack.tokens_of("TA")) == 2
         assert len(_refreshes(slack)) == 2  # the second, with the refresh token already used, was refused
+
+
+def test_each_workspace_lists_its_own_agents_and_its_admins_reload_only_those(store_url, shop, deli):
+    with MockSlackWebAPI() as slack:
+        for team in ("TA", "TB"):
+            slack.add_workspace(team)
+        config = two_workspaces(store_url, shop, deli, oauth_settings(slack), admins={"slack": frozenset({"UOPS"})})
+
+        async def scenario():
+            async with SlackHarness(slack, config, build_agent=build_agent) as h:
+                await h.install("TA")
+                await h.install("TB")
+                answers = {}
+                for user, team, command in [("U1", "TA", "agents"), ("U1", "TB", "agents"),
+                                            ("UADMIN_A", "TA", "reload"), ("UADMIN_A", "TA", "reload deli"),
+                                            ("UADMIN_A", "TB", "reload"), ("UADMIN_A", "TA", "status"),
+                                            ("UOPS", "TB", "reload")]:
+                    [answers[user, team, command]] = await h.command(command, user=user, team=team)
+                return answers
+
+        answers = run(scenario())
+    assert re.fullmatch(r"Agents:\n• shop \(version \w+\) - answers here", answers["U1", "TA", "agents"])
+    assert re.fullmatch(r"Agents:\n• deli \(version \w+\) - answers here", answers["U1", "TB", "agents"])
+    assert re.fullmatch(r"shop: (\w+) -&gt; \1 \(unchanged\)", answers["UADMIN_A", "TA", "reload"])
+    assert answers["UADMIN_A", "TA", "reload deli"] == ("Sorry, agent 'deli' does not serve this workspace, so you "
+                                                       "cannot reload it.")
+    assert answers["UADMIN_A", "TB", "reload"] == "Sorry, only admins can use /genie reload."
+    assert answers["UADMIN_A", "TA", "status"].startswith("instance ")
+    assert sorted(line.split(":")[0] for line in answers["UOPS", "TB", "reload"].splitlines()) == ["deli", "shop"]
