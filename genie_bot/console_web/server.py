@@ -181,19 +181,19 @@ class ConsoleServer(WebServer):
 
     # -- the API -----------------------------------------------------------------------------------
     async def _sessions(self, request: web.Request) -> web.StreamResponse:
-        where = {name: request.query.get(name) or None for name in ("platform", "workspace")}
+        platform, workspace = request.query.get("platform") or None, request.query.get("workspace") or None
         sections = []
         live_source, stored = self.console.live_source, self.console.stored
         if live_source is not None:
-            sections.append({"title": "Conversations in this console",
-                             "sessions": await asyncio.to_thread(partial(live_source.listing, **where))})
+            listed = await asyncio.to_thread(partial(live_source.listing, platform=platform, workspace=workspace))
+            sections.append({"title": "Conversations in this console", "sessions": listed})
         if stored is not None:
-            sections.append({"title": f"Sessions in {stored.db.safe_url}",
-                             "sessions": await asyncio.to_thread(partial(stored.listing, **where)),
+            listed = await asyncio.to_thread(partial(stored.listing, platform=platform, workspace=workspace))
+            sections.append({"title": f"Sessions in {stored.db.safe_url}", "sessions": listed,
                              "workspaces": await asyncio.to_thread(stored.workspaces)})
         live = self.console.live
         agents = list(live.config.agents) if live is not None and self.access.logged_in(request) else []
-        return _json({"sections": sections, "agents": agents, "filter": where})
+        return _json({"sections": sections, "agents": agents, "filter": {"platform": platform, "workspace": workspace}})
 
     async def _session(self, request: web.Request) -> web.StreamResponse:
         return _json(await self._view(request, _key(request.query.get("key"))))

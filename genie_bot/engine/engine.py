@@ -58,6 +58,8 @@ Sink = Callable[[Notification], Awaitable[None]]
 DB_THREADS = 8
 ACCEPT_THREADS = 4
 """Threads that only record arriving events: an acknowledgement waits for them, never behind other work."""
+ERASE_RETRY_SECONDS = 0.2
+"""How often erasing a workspace tries again to take a session that a turn holds."""
 
 
 def utcnow() -> dt.datetime:
@@ -241,10 +243,15 @@ class Engine:
             with self.db.read() as conn:
                 return sessions.keys_of_workspace(conn, platform, workspace)
 
-        keys = await self.in_db(find)
-        for key in keys:
-            await self.with_session(key, partial(erase_session, key=key), wait=True)
-        return len(keys)
+        erased = 0
+        for key in await self.in_db(find):
+            # not with_session(wait=True): a session erased meanwhile (by another process) has no lease to take
+            while (done := await self.with_session(key, partial(erase_session, key=key), wait=False)) is None:
+                if not await self.has_session(SessionKey.parse(key)):
+                    break
+                await asyncio.sleep(ERASE_RETRY_SECONDS)
+            erased += bool(done)
+        return erased
 
     async def reload(self, agent: str | None = None) -> ReloadReport:
         """Load the spec of ``agent`` (or all agents) again; on any error the running versions stay."""

@@ -9,11 +9,11 @@ from sqlalchemy import Connection
 from ..store import inbox, pending, sessions, traces
 
 
-def erase_session(conn: Connection, key: str) -> None:
-    """Forget session ``key`` entirely, in the transaction of ``conn``."""
+def erase_session(conn: Connection, key: str) -> bool:
+    """Forget session ``key`` entirely, in the transaction of ``conn``; whether it was there."""
     for erase in (inbox.erase_session, traces.erase_session, pending.erase_session):
         erase(conn, key)
-    sessions.erase(conn, key)
+    return sessions.erase(conn, key) > 0
 
 
 def erase_workspace(conn: Connection, platform: str, workspace: str) -> int:
