@@ -69,6 +69,8 @@ def upgrade() -> None:
     )
     op.create_index("slack_installations_idx", "slack_installations",
                     ["client_id", "enterprise_id", "team_id", "user_id", "installed_at"])
+    # ours: every request and reply finds its workspace's latest installation by team id alone
+    op.create_index("ix_slack_installations_team", "slack_installations", ["client_id", "team_id", "installed_at"])
     op.create_table(
         "slack_bots",
         *_bot_columns(),
@@ -91,5 +93,6 @@ def downgrade() -> None:
     op.drop_table("slack_oauth_states")
     op.drop_index("slack_bots_idx", table_name="slack_bots")
     op.drop_table("slack_bots")
+    op.drop_index("ix_slack_installations_team", table_name="slack_installations")
     op.drop_index("slack_installations_idx", table_name="slack_installations")
     op.drop_table("slack_installations")
