@@ -29,7 +29,8 @@ class ChannelPacer:
         self.sleep = sleep
         self.capacity = capacity
         self._next: OrderedDict[Hashable, float] = OrderedDict()
-        """Per channel (any key naming one, e.g. its workspace and id), when its allowance is whole again (the theoretical arrival time)."""
+        """Per channel (any key naming one, e.g. its workspace and id), when its allowance is whole again
+        (the theoretical arrival time)."""
 
     def reserve(self, channel: Hashable) -> float:
         """Take the next slot of ``channel``; returns how many seconds to wait before posting."""

@@ -41,8 +41,8 @@ class UserNames:
             client = (await self.workspaces.get(team)).client
             info = (await asyncio.wait_for(client.users_info(user=user), LOOKUP_SECONDS))["user"]
         except (SlackApiError, TimeoutError, NotInstalled) as exc:
-            log.warning("cannot look up the name of %s: %s", user,
-                        exc.response.get("error") if isinstance(exc, SlackApiError) else str(exc) or "no answer in time")
+            reason = exc.response.get("error") if isinstance(exc, SlackApiError) else str(exc) or "no answer in time"
+            log.warning("cannot look up the name of %s: %s", user, reason)
             return
         profile = info.get("profile") or {}
         self._names[(team, user)] = profile.get("display_name") or profile.get("real_name") or info.get("name") or user
