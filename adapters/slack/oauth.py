@@ -36,6 +36,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.web.async_client import AsyncWebClient
 
+from genie_bot.errors import GenieError
 from genie_bot.store import Database
 
 from .installations import Installations, OAuthStates
@@ -51,7 +52,7 @@ Serves = Callable[[str], bool]
 """Whether genie.yaml's ``workspaces`` let a Slack team in."""
 
 
-class InstallRefused(BoltError):
+class InstallRefused(GenieError, BoltError):
     """An installation genie.yaml does not allow (the app was uninstalled again)."""
 
 

@@ -25,6 +25,7 @@ from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.oauth.token_rotation.async_rotator import AsyncTokenRotator
 from slack_sdk.web.async_client import AsyncWebClient
 
+from genie_bot.errors import GenieError
 from genie_bot.keyed_locks import KeyedLocks
 
 from .installations import Installations
@@ -40,7 +41,7 @@ token it saved."""
 SPENT_REFRESH_TOKEN = frozenset({"invalid_refresh_token", "invalid_grant"})
 
 
-class NotInstalled(Exception):
+class NotInstalled(GenieError):
     """The app is not (or no longer) installed in this workspace."""
 
     def __init__(self, team: str):
