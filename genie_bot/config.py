@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .names import closest
 from .settings_reader import Problem, SettingsInvalid, SettingsReader
 from .spec.diagnostics import Loc
 from .spec.yaml_source import LocatedList
+from .workspaces import EVERY_AGENT, PlatformWorkspaces, WorkspaceSettings, read_workspaces, unknown_agent
 
 DEFAULT_DATABASE_URL = "sqlite:///var/genie.sqlite3"
 PLATFORMS = ("slack", "discord")
@@ -33,11 +33,14 @@ ENV_OVERRIDES: dict[str, tuple[str, ...]] = {
     "SLACK_BOT_TOKEN": ("platforms", "slack", "bot_token"),
     "SLACK_APP_TOKEN": ("platforms", "slack", "app_token"),
     "SLACK_SIGNING_SECRET": ("platforms", "slack", "signing_secret"),
+    "SLACK_CLIENT_ID": ("platforms", "slack", "oauth", "client_id"),
+    "SLACK_CLIENT_SECRET": ("platforms", "slack", "oauth", "client_secret"),
     "DISCORD_BOT_TOKEN": ("platforms", "discord", "bot_token"),
 }
 """Environment variable -> setting it overrides. The first variable listed wins when several
-name the same setting. Platform credentials apply only to platforms present in the file:
-listing a platform under ``platforms`` is what enables its adapter."""
+name the same setting. Platform credentials apply only to platforms (and their sections, such as
+``platforms.slack.oauth``) present in the file: listing a platform under ``platforms`` is what
+enables its adapter, and an ``oauth`` section is what selects Slack's "Add to Slack" mode."""
 
 
 class ConfigInvalid(SettingsInvalid):
@@ -153,6 +156,10 @@ class Config:
     routing: tuple[Route, ...] = ()
     llm: LlmConfig = field(default_factory=LlmConfig)
     admins: dict[str, frozenset[str]] = field(default_factory=dict)
+    """platform -> its admins everywhere (each workspace may add its own, see ``workspaces``)."""
+    workspaces: dict[str, PlatformWorkspaces] = field(default_factory=dict)
+    """platform -> what each of its workspaces (Slack teams, Discord guilds) gets; a platform not
+    listed serves every workspace with every agent."""
     platforms: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     """platform -> its section, read by its adapter (located, so the adapter's errors say where)."""
     engine: EngineSettings = field(default_factory=EngineSettings)
@@ -162,15 +169,35 @@ class Config:
     metrics: MetricsSettings = field(default_factory=MetricsSettings)
     source: Path | None = None
 
-    def agent_for(self, platform: str, workspace: str, channel: str) -> str:
-        """The agent serving a channel: the most specific route, else the default agent."""
-        for route in sorted(self.routing, key=lambda r: r.workspace is None):
-            if route.platform == platform and route.channel == channel and route.workspace in (None, workspace):
-                return route.agent
-        return self.default_agent
+    def workspace(self, platform: str, workspace: str) -> WorkspaceSettings | None:
+        """What ``workspace`` of ``platform`` gets; None if the configuration refuses it."""
+        settings = self.workspaces.get(platform)
+        return EVERY_AGENT if settings is None else settings.of(workspace)
 
-    def is_admin(self, platform: str, user_id: str) -> bool:
-        return user_id in self.admins.get(platform, frozenset())
+    def serves(self, platform: str, workspace: str) -> bool:
+        return self.workspace(platform, workspace) is not None
+
+    def agents_of(self, platform: str, workspace: str) -> list[str]:
+        """The agents that may answer in ``workspace`` (none if it is refused)."""
+        settings = self.workspace(platform, workspace)
+        return [] if settings is None else [name for name in self.agents if settings.allows(name)]
+
+    def agent_for(self, platform: str, workspace: str, channel: str) -> str:
+        """The agent serving a channel: the most specific route to an agent of its workspace, else the
+        workspace's default agent, else the deployment's."""
+        settings = self.workspace(platform, workspace) or EVERY_AGENT
+        for route in sorted(self.routing, key=lambda r: r.workspace is None):
+            if route.platform == platform and route.channel == channel and route.workspace in (None, workspace) \
+                    and settings.allows(route.agent):
+                return route.agent
+        return settings.default_agent or self.default_agent
+
+    def is_admin(self, platform: str, user_id: str, workspace: str | None = None) -> bool:
+        """Whether ``user_id`` is an admin of ``platform`` (everywhere), or of ``workspace`` there."""
+        if user_id in self.admins.get(platform, frozenset()):
+            return True
+        settings = None if workspace is None else self.workspace(platform, workspace)
+        return settings is not None and user_id in settings.admins
 
 
 def environment_database_url(environ: Mapping[str, str] | None = None) -> str | None:
@@ -203,8 +230,8 @@ def load_config(path: str | Path, environ: Mapping[str, str] | None = None,
 class _ConfigReader:
     """The parts of genie.yaml that are more than typed settings: agents, routing, the database URL."""
 
-    TOP_KEYS = ("database", "llm", "agents", "default_agent", "routing", "admins", "platforms", "engine",
-                "confirmation", "scheduler", "logging", "metrics")
+    TOP_KEYS = ("database", "llm", "agents", "default_agent", "routing", "admins", "workspaces", "platforms",
+                "engine", "confirmation", "scheduler", "logging", "metrics")
 
     def __init__(self, path: Path, root: SettingsReader):
         self.path = path
@@ -224,12 +251,14 @@ class _ConfigReader:
         for name in ("turn_threads", "lease_seconds"):
             if getattr(engine, name) <= 0:
                 engine_section.problem(name, f"'{name}' must be greater than 0")
+        workspaces = read_workspaces(self.root.section("workspaces"), PLATFORMS, agents, default_agent)
         return Config(
             agents=agents, default_agent=default_agent,
             database_url=self._database_url(self.root.section("database", ("url",))),
-            routing=self._routing(agents),
+            routing=self._routing(agents, workspaces),
             llm=self._llm(),
             admins=self._admins(),
+            workspaces=workspaces,
             platforms=self._platforms(),
             engine=engine,
             confirmation=self.root.section("confirmation", _fields(ConfirmationSettings)).fields(ConfirmationSettings),
@@ -244,7 +273,7 @@ class _ConfigReader:
             value = environ.get(variable)
             if not value:
                 continue
-            if keys[0] == "platforms" and not isinstance(self.data.get("platforms", {}).get(keys[1]), dict):
+            if keys[0] == "platforms" and not self._present(keys[:-1]):
                 continue
             target: Any = self.data  # the YAML's mappings, changed in place
             for key in keys[:-1]:
@@ -257,6 +286,13 @@ class _ConfigReader:
             else:
                 target[keys[-1]] = value
                 self.overridden.add(keys)
+
+    def _present(self, keys: tuple[str, ...]) -> bool:
+        """Whether the file has the section at ``keys`` (a mapping)."""
+        section: Any = self.data
+        for key in keys:
+            section = section.get(key) if isinstance(section, Mapping) else None
+        return isinstance(section, Mapping)
 
     # -- individual settings -------------------------------------------------------------------
     def _database_url(self, database: SettingsReader) -> str:
@@ -310,10 +346,11 @@ class _ConfigReader:
                 self.root.problem(None, "'default_agent' is required when several agents are configured")
             return ""
         if name not in agents:
-            self.root.problem("default_agent", self._unknown_agent(str(name), agents))
+            self.root.problem("default_agent", unknown_agent(str(name), agents))
         return str(name)
 
-    def _routing(self, agents: dict[str, AgentConfig]) -> tuple[Route, ...]:
+    def _routing(self, agents: dict[str, AgentConfig], workspaces: Mapping[str, PlatformWorkspaces]
+                 ) -> tuple[Route, ...]:
         raw = self.data.get("routing", [])
         if not isinstance(raw, list):
             self.root.problem("routing", "'routing' must be a list of {platform, channel, agent}")
@@ -335,8 +372,16 @@ class _ConfigReader:
                 route.problem("platform", f"unknown platform '{item['platform']}' "
                                           f"(expected one of: {', '.join(PLATFORMS)}, console)")
             if item["agent"] not in agents:
-                route.problem("agent", self._unknown_agent(str(item["agent"]), agents))
+                route.problem("agent", unknown_agent(str(item["agent"]), agents))
             workspace = item.get("workspace")
+            if workspace is not None and item["platform"] in workspaces:
+                settings = workspaces[item["platform"]].of(str(workspace))
+                if settings is None:
+                    route.problem("workspace", f"workspace '{workspace}' is refused "
+                                               f"(workspaces.{item['platform']}.fallback: refuse)")
+                elif not settings.allows(str(item["agent"])):
+                    route.problem("agent", f"agent '{item['agent']}' does not serve workspace '{workspace}' "
+                                           f"(see workspaces.{item['platform']})")
             routes.append(Route(str(item["platform"]), str(item["channel"]), str(item["agent"]),
                                 None if workspace is None else str(workspace)))
         return tuple(routes)
@@ -395,12 +440,6 @@ class _ConfigReader:
         file = section.data.get("file")
         return dataclasses.replace(settings, level=level,
                                    file=(self.base / file).resolve() if isinstance(file, str) else None)
-
-    @staticmethod
-    def _unknown_agent(name: str, agents: Mapping[str, AgentConfig]) -> str:
-        hint = closest(name, list(agents))
-        return f"unknown agent '{name}'" + (f" (did you mean '{hint}'?)" if hint else
-                                             f"; configured agents: {', '.join(agents) or 'none'}")
 
 
 def _item_loc(items: list, index: int) -> Loc | None:

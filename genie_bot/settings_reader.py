@@ -88,8 +88,9 @@ class SettingsReader:
             return self.data.loc_of(key)
         return self.loc
 
-    def key_path(self, key: str | None) -> str:
-        return ".".join(p for p in (self.path, key) if p)
+    def key_path(self, key: Any) -> str:
+        """``key``'s dotted path; keys may be numbers (YAML reads a Discord id as one)."""
+        return ".".join(str(p) for p in (self.path, key) if p not in (None, ""))
 
     def problem(self, key: str | None, message: str) -> None:
         """Report ``message`` about ``key`` (None: the section itself)."""

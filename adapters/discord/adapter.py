@@ -11,6 +11,9 @@ down or restarting) is tried again a few times (:data:`RECORD_RETRY_SECONDS`), a
 that the user is asked to send it again: a message is never silently lost. Replies that
 could not be posted stay in the engine's outbox, which posts them again later; discord.py
 itself waits and retries when Discord answers 429 (rate limited).
+
+Each server gets the agents genie.yaml's ``workspaces.discord`` give it (``dm`` for direct
+messages); in a server they refuse, the bot answers nothing (one log line per server).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from .clicks import DecisionClicks
 from .client import build_client
 from .commands import install
 from .poster import Poster
-from .sessions import PLATFORM, channel_id, is_for_bot, session_key, thread_name, typed_by_a_person, without_mention
+from .sessions import (DM_WORKSPACE, PLATFORM, channel_id, is_for_bot, session_key, thread_name, typed_by_a_person,
+                       without_mention)
 from .settings import DiscordSettings
 from .threads import BotThreads
 from .views import DecisionButton
@@ -65,6 +69,8 @@ class DiscordAdapter:
         self.clicks: DecisionClicks | None = None
         self._running: set[asyncio.Task[None]] = set()
         self._gateway: asyncio.Task[None] | None = None
+        self._refused: set[str] = set()
+        """Servers genie.yaml refuses that someone wrote to the bot in (each logged once)."""
 
     # -- life cycle --------------------------------------------------------------------------------
     async def start(self, engine: Engine) -> None:
@@ -116,7 +122,7 @@ class DiscordAdapter:
         self._run(self.clicks.handle(interaction, action_id, decision))
 
     async def _converse(self, message: discord.Message) -> None:
-        if not await self._for_bot(message):
+        if not await self._for_bot(message) or not self._serves(message):
             return
         text = without_mention(message.content, self._bot.id)
         if not text and message.attachments:
@@ -137,6 +143,15 @@ class DiscordAdapter:
         async with channel.typing():
             replies = await self._engine.replies_of(accepted)
         await deliver(self._engine, key, accepted.event_id, self.poster.post(channel, replies, accepted.event_id))
+
+    def _serves(self, message: discord.Message) -> bool:
+        server = str(message.guild.id) if message.guild else DM_WORKSPACE
+        if self._engine.config.serves(PLATFORM, server):
+            return True
+        if server not in self._refused:
+            self._refused.add(server)
+            log.warning("not answering in Discord server %s: genie.yaml's workspaces.discord do not serve it", server)
+        return False
 
     async def _for_bot(self, message: discord.Message) -> bool:
         for_bot = is_for_bot(message, self._bot)

@@ -1,14 +1,20 @@
 """The Slack adapter: the engine's side (start, stop, deliver) of a Bolt app and its receiver.
 
-Its Web API client retries a call Slack refused with HTTP 429, after as long as the answer's
+Its Web API clients retry a call Slack refused with HTTP 429, after as long as the answer's
 ``Retry-After`` says (slack_sdk's rate-limit retry handler), up to :data:`RATE_LIMIT_RETRIES`
 times; replies that still could not be posted stay in the engine's outbox, which posts them
 again later.
+
+It serves one workspace with one bot token (the default), or, with ``platforms.slack.oauth``,
+every workspace that installs the app through "Add to Slack" (:mod:`.oauth`), each with its own
+token (:mod:`.workspaces`). What was meant for a workspace that has since uninstalled the app
+(a reply still being written, a reminder, a reply in the outbox) is dropped with a log line.
 """
 
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from slack_sdk.http_retry.builtin_async_handlers import (AsyncConnectionErrorRetryHandler,
                                                          AsyncRateLimitErrorRetryHandler)
@@ -20,13 +26,15 @@ from .app import bolt_app
 from .clicks import ClickTurns
 from .commands import GenieCommand
 from .messages import MessageTurns
-from .poster import Poster
+from .oauth import Installs
+from .poster import Poster, unless_uninstalled
 from .receivers import HttpReceiver, Receiver, SocketModeReceiver
 from .sessions import PLATFORM, Place
 from .settings import SlackSettings
 from .tasks import Background, InOrder
 from .threads import BotThreads
 from .users import UserNames
+from .workspaces import OneWorkspace, Workspaces
 
 log = logging.getLogger(__name__)
 RATE_LIMIT_RETRIES = 3
@@ -36,25 +44,41 @@ class SlackAdapter:
     platform = PLATFORM
     acknowledges_delivery = True
     """It tells the engine when a turn's replies are posted (the engine's reply outbox)."""
+    workspaces: Workspaces
+    threads: BotThreads
+    poster: Poster
+    """Known once started."""
 
     def __init__(self, settings: SlackSettings):
         self.settings = settings
-        self.client = AsyncWebClient(token=settings.bot_token, base_url=settings.api_base_url, retry_handlers=[
-            AsyncConnectionErrorRetryHandler(), AsyncRateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)])
-        self.threads = BotThreads(self.client)
-        self.poster = Poster(self.client, self.threads)
         self.tasks = Background()
         self.receiver: Receiver | None = None
+        self.installs: Installs | None = None
+        self.engine: Engine | None = None
+
+    def client(self, token: str | None) -> AsyncWebClient:
+        """A Web API client with ``token`` (None: a client's own credentials, as ``oauth.v2.access`` takes)."""
+        return AsyncWebClient(token=token, base_url=self.settings.api_base_url, retry_handlers=[
+            AsyncConnectionErrorRetryHandler(), AsyncRateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)])
 
     async def start(self, engine: Engine) -> None:
-        identity = await self.client.auth_test()  # also checks the bot token before anything listens
-        log.info("Slack: signed in as %s (%s) in team %s", identity["user"], identity["user_id"], identity["team_id"])
-        in_order = InOrder()
-        app = bolt_app(self.settings, self.client, self.tasks,
-                       MessageTurns(engine, self.poster, in_order, self.threads, UserNames(self.client),
-                                    identity["user_id"]),
+        self.engine = engine
+        serves = partial(engine.config.serves, PLATFORM)
+        if self.settings.oauth is not None:
+            self.installs = Installs(self.settings.oauth, engine.db, serves, self.client, self._uninstalled)
+            self.workspaces, app_client = self.installs.workspaces, self.client(None)
+        else:
+            one = OneWorkspace(self.client(self.settings.bot_token))
+            workspace = await one.connect()  # also checks the bot token before anything listens
+            if not serves(workspace.team):
+                raise RuntimeError(f"genie.yaml's workspaces.slack refuse the bot token's workspace {workspace.team}")
+            self.workspaces, app_client = one, one.client
+        self.threads = BotThreads(self.workspaces)
+        self.poster = Poster(self.workspaces, self.threads)
+        app = bolt_app(self.settings, app_client, self.tasks,
+                       MessageTurns(engine, self.poster, InOrder(), self.threads, UserNames(self.workspaces)),
                        ClickTurns(engine, self.poster),
-                       GenieCommand(engine, self.client, self.settings.workspace_admins))
+                       GenieCommand(engine, self.workspaces, self.settings.workspace_admins), self.installs)
         if self.settings.mode == "socket":
             self.receiver = SocketModeReceiver(app, self.settings.app_token or "")
         else:
@@ -71,9 +95,22 @@ class SlackAdapter:
     async def deliver(self, notification: Notification) -> None:
         place = Place.of(notification.session_key)
         if notification.event_id is None:
-            await self.poster.post(place, [notification.reply])
+            posting = self.poster.post(place, [notification.reply])
         else:
-            await self.poster.post_recovered(place, notification.reply, notification.event_id, notification.part)
+            posting = self.poster.post_recovered(place, notification.reply, notification.event_id, notification.part)
+        await unless_uninstalled(posting, f"a {notification.reason} message in {notification.session_key}")
+
+    async def _uninstalled(self, team: str) -> None:
+        """Workspace ``team`` uninstalled the app: its sessions stay, or are erased (in the background:
+        Slack wants the event acknowledged at once)."""
+        assert self.settings.oauth is not None and self.engine is not None
+        if self.settings.oauth.uninstalled_sessions == "purge":
+            self.tasks.spawn(self._erase(self.engine, team), f"erasing the sessions of Slack workspace {team}")
+
+    @staticmethod
+    async def _erase(engine: Engine, team: str) -> None:
+        erased = await engine.erase_workspace(PLATFORM, team)
+        log.info("erased the %d session(s) of Slack workspace %s (uninstalled_sessions: purge)", erased, team)
 
 
 async def _healthy(engine: Engine) -> bool:

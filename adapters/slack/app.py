@@ -9,6 +9,10 @@ process could still lose; a message that could not be recorded gets HTTP 500, an
 delivers it again. A click is not redelivered by Slack, so one that could not be recorded is
 acknowledged and its clicker told privately to try again. Nothing here calls Slack before
 the acknowledgement but ``users.info`` for the names a message mentions (bounded, cached).
+
+With "Add to Slack" (:mod:`.oauth`) the same app serves every workspace installed: Bolt
+authorizes each request with its workspace's installation, which also tells the bot's user
+there; ``app_uninstalled`` and ``tokens_revoked`` remove an installation.
 """
 
 from __future__ import annotations
@@ -16,13 +20,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.async_app import AsyncApp, AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from .blocks import ACTION_ID
 from .clicks import Click, ClickTurns
 from .commands import GenieCommand
 from .messages import FAILURE, Membership, MessageTurns, incoming
+from .oauth import Installs
 from .poster import Respond
 from .settings import SlackSettings
 from .tasks import Background
@@ -31,13 +36,14 @@ log = logging.getLogger(__name__)
 
 
 def bolt_app(settings: SlackSettings, client: AsyncWebClient, tasks: Background, messages: MessageTurns,
-             clicks: ClickTurns, genie: GenieCommand) -> AsyncApp:
+             clicks: ClickTurns, genie: GenieCommand, installs: Installs | None = None) -> AsyncApp:
     app = AsyncApp(client=client, signing_secret=settings.signing_secret,
                    request_verification_enabled=settings.mode == "http", process_before_response=True,
-                   logger=logging.getLogger("genie_bot.adapters.slack.bolt"))
+                   logger=logging.getLogger("genie_bot.adapters.slack.bolt"),
+                   **(installs.app_options() if installs is not None else {}))
 
-    async def on_message(body: dict[str, Any]) -> None:
-        message = incoming(body, messages.bot_user_id, settings.ignore_bots)
+    async def on_message(body: dict[str, Any], context: AsyncBoltContext) -> None:
+        message = incoming(body, context.bot_user_id or "", settings.ignore_bots)
         if message is None:
             return
         membership = await messages.membership(message)
@@ -71,4 +77,7 @@ def bolt_app(settings: SlackSettings, client: AsyncWebClient, tasks: Background,
     app.event("message")(on_message)
     app.action(ACTION_ID)(on_click)
     app.command(settings.command)(on_command)
+    if installs is not None:
+        app.event("app_uninstalled")(installs.on_app_uninstalled)
+        app.event("tokens_revoked")(installs.on_tokens_revoked)
     return app

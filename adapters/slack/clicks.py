@@ -21,7 +21,7 @@ from .blocks import ACTION_ID, Block
 from .messages import FAILURE
 from .mrkdwn import to_mrkdwn
 from .outcomes import classify
-from .poster import Poster, Respond
+from .poster import Poster, Respond, unless_uninstalled
 from .sessions import Place, sequence, session_key
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ class Click:
         return cls(key=session_key(body["team"]["id"], channel, ts, thread_ts),
                    user=body["user"]["id"], pending_action=action["value"],
                    decision=Decision(clicked.group(1)),
-                   event_id=f"click:{body['trigger_id']}", sequence=sequence(action["action_ts"]),
+                   event_id=f"click:{body['team']['id']}/{body['trigger_id']}", sequence=sequence(action["action_ts"]),
                    channel=channel, card_ts=message["ts"] if message else None,
                    card=message.get("blocks", []) if message else [])
 
@@ -82,10 +82,11 @@ class ClickTurns:
         else:
             posting = self._settle_and_post(click, accepted, outcome.card_line(click.user) if outcome.settles_card
                                             else None, replies)
-        await deliver(self.engine, click.key, accepted.event_id, posting)
+        await deliver(self.engine, click.key, accepted.event_id,
+                      unless_uninstalled(posting, f"the replies of {accepted.event_id}"))
 
     async def _settle_and_post(self, click: Click, accepted: Accepted, line: str | None, replies: list) -> None:
         if line is not None:
             clicked = (click.channel, click.card_ts, click.card) if click.card_ts else None
-            await self.poster.settle(click.pending_action, line, clicked)
+            await self.poster.settle(click.key.workspace, click.pending_action, line, clicked)
         await self.poster.post(Place.of(click.key), replies, None, accepted.event_id)

@@ -15,7 +15,6 @@ import re
 from typing import Any
 
 from slack_sdk.errors import SlackApiError
-from slack_sdk.web.async_client import AsyncWebClient
 
 from genie_bot.adapters.text import split_message
 from genie_bot.engine import Engine, SessionKey
@@ -24,6 +23,7 @@ from genie_bot.engine.admin import Caller, run_admin_command
 from .mrkdwn import to_mrkdwn
 from .poster import Respond
 from .sessions import PLATFORM, is_direct_message, session_key
+from .workspaces import Workspaces
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +48,9 @@ def conversation(command: dict[str, Any]) -> SessionKey | None:
 
 
 class GenieCommand:
-    def __init__(self, engine: Engine, client: AsyncWebClient, workspace_admins: bool):
+    def __init__(self, engine: Engine, workspaces: Workspaces, workspace_admins: bool):
         self.engine = engine
-        self.client = client
+        self.workspaces = workspaces
         self.workspace_admins = workspace_admins
 
     async def answer(self, command: dict[str, Any], respond: Respond) -> None:
@@ -65,15 +65,17 @@ class GenieCommand:
             text = (f"Slash commands cannot be used inside threads, so tell me which conversation: copy the link "
                     f"of a message in its thread and run `{command['command']} {name} <link>`.")
         else:
-            caller = Caller(PLATFORM, command["user_id"], await self._workspace_admin(command["user_id"]))
+            caller = Caller(PLATFORM, command["user_id"],
+                            await self._workspace_admin(command["team_id"], command["user_id"]))
             text = await run_admin_command(self.engine, caller, key, command.get("text", ""))
         return split_message(to_mrkdwn(text), RESPONSE_LIMIT)[:MAX_RESPONSES]
 
-    async def _workspace_admin(self, user: str) -> bool:
+    async def _workspace_admin(self, team: str, user: str) -> bool:
         if not self.workspace_admins:
             return False
         try:
-            info = (await self.client.users_info(user=user))["user"]
+            client = (await self.workspaces.get(team)).client
+            info = (await client.users_info(user=user))["user"]
         except SlackApiError as exc:  # e.g. missing_scope: the app lacks users:read
             log.warning("cannot tell whether %s is a workspace admin: %s", user, exc.response.get("error"))
             return False

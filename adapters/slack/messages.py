@@ -6,10 +6,10 @@ or another change notice, nor a message of another bot unless configured (the bo
 messages are dropped by Bolt before they get here). In a channel a message that mentions the
 bot arrives twice, as ``app_mention`` and as ``message``: only the first is used.
 
-A message is known by where it is (its channel and ``ts``), not by the event that brought it:
-Slack retries carry the first delivery's event id, but editing an @mention sends a new
-``app_mention`` event (new event id, same ``ts``, an ``edited`` field), and the same message
-may come under two event ids. So the engine's event id of a message is its channel and ``ts``,
+A message is known by where it is (its workspace, channel and ``ts``), not by the event that
+brought it: Slack retries carry the first delivery's event id, but editing an @mention sends a
+new ``app_mention`` event (new event id, same ``ts``, an ``edited`` field), and the same message
+may come under two event ids. So the engine's event id of a message is where it is,
 which the engine de-duplicates: a message runs one turn, however often and however edited it
 arrives, and only the delivery that recorded it answers.
 
@@ -39,7 +39,7 @@ from genie_bot.adapters.incoming import ATTACHMENTS_ONLY
 from genie_bot.engine import Accepted, Engine, Reply, SessionKey
 
 from .mrkdwn import mentioned_users, to_plain
-from .poster import Poster
+from .poster import Poster, unless_uninstalled
 from .sessions import Place, is_direct_message, message_event_id, sequence, session_key
 from .tasks import InOrder
 from .threads import BotThreads
@@ -74,6 +74,8 @@ class Incoming:
     event_id: str
     sequence: int
     channel: str
+    bot_user_id: str
+    """The bot's user in the message's workspace."""
     only_in_bot_thread: bool
     from_bot: bool
     attachments_only: bool
@@ -96,20 +98,19 @@ def incoming(body: dict[str, Any], bot_user_id: str, ignore_bots: bool) -> Incom
     return Incoming(
         key=session_key(body["team_id"], channel, ts, thread_ts),
         user=event.get("user") or event.get("bot_id", ""), raw_text=text,
-        event_id=message_event_id(channel, ts), sequence=sequence(ts), channel=channel,
+        event_id=message_event_id(body["team_id"], channel, ts), sequence=sequence(ts), channel=channel,
+        bot_user_id=bot_user_id,
         only_in_bot_thread=event["type"] == "message" and not is_direct_message(channel), from_bot=from_bot,
         attachments_only=bool(event.get("files")) and not to_plain(text, bot_user_id))
 
 
 class MessageTurns:
-    def __init__(self, engine: Engine, poster: Poster, in_order: InOrder, threads: BotThreads, names: UserNames,
-                 bot_user_id: str):
+    def __init__(self, engine: Engine, poster: Poster, in_order: InOrder, threads: BotThreads, names: UserNames):
         self.engine = engine
         self.poster = poster
         self.in_order = in_order
         self.threads = threads
         self.names = names
-        self.bot_user_id = bot_user_id
         self._bot_turns: OrderedDict[SessionKey, int] = OrderedDict()
         """Messages of bots in a row, per conversation (the most recent conversations)."""
 
@@ -120,11 +121,11 @@ class MessageTurns:
         if not message.only_in_bot_thread:
             return Membership.YES
         key = message.key
-        known = self.threads.known(key.channel, key.thread)
+        known = self.threads.known(key.workspace, key.channel, key.thread)
         if known:
             return Membership.YES
         if await self.engine.has_session(key):
-            self.threads.add(key.channel, key.thread)
+            self.threads.add(key.workspace, key.channel, key.thread)
             return Membership.YES
         return Membership.UNKNOWN if known is None else Membership.NO
 
@@ -144,8 +145,9 @@ class MessageTurns:
 
     async def accept(self, message: Incoming) -> Accepted | None:
         """Record ``message`` in the engine; None if it was recorded before. Raises if it could not be recorded."""
-        names = await self.names.of(u for u in mentioned_users(message.raw_text) if u != self.bot_user_id)
-        text = to_plain(message.raw_text, self.bot_user_id, names)
+        names = await self.names.of(message.key.workspace,
+                                    (u for u in mentioned_users(message.raw_text) if u != message.bot_user_id))
+        text = to_plain(message.raw_text, message.bot_user_id, names)
         return await self.engine.accept_message(message.key, message.user, text, message.event_id, message.sequence)
 
     async def run(self, message: Incoming, accepted: Accepted,
@@ -157,8 +159,9 @@ class MessageTurns:
                                                  place, accepted)
         if answered is not None:
             replies, placeholder = answered
+            posting = self.poster.post(place, replies, placeholder, accepted.event_id)
             await deliver(self.engine, message.key, accepted.event_id,
-                          self.poster.post(place, replies, placeholder, accepted.event_id))
+                          unless_uninstalled(posting, f"the replies of {accepted.event_id}"))
 
     async def look_up_and_run(self, message: Incoming) -> None:
         """For a message in a thread not known to be the bot's (already acknowledged): read the thread's
@@ -168,7 +171,8 @@ class MessageTurns:
         thread's messages however long the look-up and its recording take."""
         async with AsyncExitStack() as place_turn:
             await place_turn.enter_async_context(self.in_order.turn(Place.of(message.key)))
-            if not await self.threads.look_up(message.key.channel, message.key.thread, self.bot_user_id):
+            key = message.key
+            if not await self.threads.look_up(key.workspace, key.channel, key.thread, message.bot_user_id):
                 return
             if message.attachments_only:
                 await self.explain_attachments(message)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 
 PER_SECOND = 1.0
 BURST = 4
@@ -28,10 +28,11 @@ class ChannelPacer:
         self.clock = clock
         self.sleep = sleep
         self.capacity = capacity
-        self._next: OrderedDict[str, float] = OrderedDict()
-        """Per channel, when its allowance is whole again (the theoretical arrival time)."""
+        self._next: OrderedDict[Hashable, float] = OrderedDict()
+        """Per channel (any key naming one, e.g. its workspace and id), when its allowance is whole again
+        (the theoretical arrival time)."""
 
-    def reserve(self, channel: str) -> float:
+    def reserve(self, channel: Hashable) -> float:
         """Take the next slot of ``channel``; returns how many seconds to wait before posting."""
         now = self.clock()
         full_at = max(self._next.pop(channel, now), now)
@@ -40,7 +41,7 @@ class ChannelPacer:
             self._next.popitem(last=False)
         return max(0.0, full_at - (self.burst - 1) * self.interval - now)
 
-    async def wait(self, channel: str) -> None:
+    async def wait(self, channel: Hashable) -> None:
         """Return when a message may be posted to ``channel``."""
         delay = self.reserve(channel)
         if delay > 0:

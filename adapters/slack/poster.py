@@ -10,6 +10,9 @@ carries the turn's event id and its place among the turn's messages as metadata
 One live card per pending action: the engine asks again with the same action when nothing
 changed, and the card shown earlier then loses its buttons; a click that settles an action
 settles every card of it that this process showed.
+
+Every call goes to the place's workspace, with its bot token (:mod:`.workspaces`); posting into a
+workspace that uninstalled the app raises :class:`~.workspaces.NotInstalled`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_sdk.errors import SlackApiError
-from slack_sdk.web.async_client import AsyncWebClient
 
 from genie_bot.engine import Reply
 
@@ -29,6 +31,7 @@ from .pacing import ChannelPacer
 from .receipts import receipts, reply_metadata, thinking_metadata
 from .sessions import Place
 from .threads import BotThreads
+from .workspaces import NotInstalled, Workspaces
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +44,8 @@ Numbered = list[tuple[SlackMessage, dict | None]]
 
 
 class Poster:
-    def __init__(self, client: AsyncWebClient, threads: BotThreads, pacer: ChannelPacer | None = None):
-        self.client = client
+    def __init__(self, workspaces: Workspaces, threads: BotThreads, pacer: ChannelPacer | None = None):
+        self.workspaces = workspaces
         self.threads = threads
         self.pacer = pacer or ChannelPacer()
         self.cards = LiveCards()
@@ -54,7 +57,9 @@ class Poster:
             return await self._post(place, SlackMessage(THINKING), thinking_metadata(event_id))
         except SlackApiError as exc:
             log.warning("could not post the placeholder of %s: %s", event_id, exc.response.get("error"))
-            return None
+        except NotInstalled as exc:
+            log.warning("could not post the placeholder of %s: %s", event_id, exc)
+        return None
 
     async def post(self, place: Place, replies: list[Reply], placeholder: str | None = None,
                    event_id: str | None = None, first_part: int = 0) -> None:
@@ -68,52 +73,58 @@ class Poster:
     async def post_recovered(self, place: Place, reply: Reply, event_id: str, part: int) -> None:
         """Post reply ``part`` of ``event_id`` again from the outbox: only its messages not in the
         conversation yet, the first one replacing the event's placeholder if it is still there."""
-        found = await receipts(self.client, place, event_id)
+        found = await receipts((await self.workspaces.get(place.team)).client, place, event_id)
         missing: Numbered = [(message, reply_metadata(event_id, part, piece))
                    for piece, message in enumerate(reply_messages(reply)) if not found.posted(part, piece)]
         await self._send(place, missing, found.placeholder)  # a reply with nothing to say deletes it
 
     async def discard(self, place: Place, placeholder: str | None) -> None:
         if placeholder is not None:
-            await self.client.chat_delete(channel=place.channel, ts=placeholder)
+            client = (await self.workspaces.get(place.team)).client
+            await client.chat_delete(channel=place.channel, ts=placeholder)
 
-    async def update(self, channel: str, ts: str, message: SlackMessage, metadata: dict | None = None) -> None:
-        await self.client.chat_update(channel=channel, ts=ts, text=message.text, **_blocks(message, metadata))
-        await self._shown(message, channel, ts)
+    async def update(self, team: str, channel: str, ts: str, message: SlackMessage, metadata: dict | None = None
+                     ) -> None:
+        client = (await self.workspaces.get(team)).client
+        await client.chat_update(channel=channel, ts=ts, text=message.text, **_blocks(message, metadata))
+        await self._shown(team, message, channel, ts)
 
-    async def settle(self, action_id: str, outcome: str, card: tuple[str, str, list[Block]] | None) -> None:
-        """Every card of ``action_id`` ends with ``outcome`` (mrkdwn) instead of its buttons: ``card``
-        (channel, ts, blocks: the one clicked, when the click came with it) and those this process showed."""
+    async def settle(self, team: str, action_id: str, outcome: str, card: tuple[str, str, list[Block]] | None
+                     ) -> None:
+        """Every card of ``action_id`` (in workspace ``team``) ends with ``outcome`` (mrkdwn) instead of its
+        buttons: ``card`` (channel, ts, blocks: the one clicked, when the click came with it) and those this
+        process showed."""
         cards = self.cards.forget(action_id)
         if card is not None:
             cards = [card] + [c for c in cards if c[1] != card[1]]
         for channel, ts, blocks in cards:
-            await self.update(channel, ts, SlackMessage(outcome, settled_card(blocks, outcome)))
+            await self.update(team, channel, ts, SlackMessage(outcome, settled_card(blocks, outcome)))
 
     async def _send(self, place: Place, messages: Numbered, placeholder: str | None) -> None:
         if placeholder is not None:
             if not messages:
                 await self.discard(place, placeholder)
                 return
-            await self.update(place.channel, placeholder, *messages.pop(0))
+            await self.update(place.team, place.channel, placeholder, *messages.pop(0))
         for message, metadata in messages:
             ts = await self._post(place, message, metadata)
-            await self._shown(message, place.channel, ts)
+            await self._shown(place.team, message, place.channel, ts)
 
-    async def _shown(self, card: SlackMessage, channel: str, ts: str) -> None:
+    async def _shown(self, team: str, card: SlackMessage, channel: str, ts: str) -> None:
         """``card`` is live at ``ts``: the cards of its action shown before lose their buttons (a message
         that is no card changes nothing)."""
         if card.action_id is None:
             return
         for old_channel, old_ts, blocks in self.cards.shown(card.action_id, channel, ts, card.blocks or []):
-            await self.update(old_channel, old_ts, SlackMessage(SHOWN_AGAIN, settled_card(blocks, SHOWN_AGAIN)))
+            await self.update(team, old_channel, old_ts, SlackMessage(SHOWN_AGAIN, settled_card(blocks, SHOWN_AGAIN)))
 
     async def _post(self, place: Place, message: SlackMessage, metadata: dict | None = None) -> str:
-        await self.pacer.wait(place.channel)
-        response = await self.client.chat_postMessage(channel=place.channel, thread_ts=place.thread_ts,
-                                                      text=message.text, **_blocks(message, metadata))
+        client = (await self.workspaces.get(place.team)).client
+        await self.pacer.wait((place.team, place.channel))
+        response = await client.chat_postMessage(channel=place.channel, thread_ts=place.thread_ts,
+                                                 text=message.text, **_blocks(message, metadata))
         if place.thread_ts:
-            self.threads.add(place.channel, place.thread_ts)
+            self.threads.add(place.team, place.channel, place.thread_ts)
         return response["ts"]
 
 
@@ -140,3 +151,12 @@ class LiveCards:
 def _blocks(message: SlackMessage, metadata: dict | None = None) -> dict[str, Any]:
     """The optional arguments of a message: its blocks, its metadata."""
     return ({"blocks": message.blocks} if message.blocks else {}) | ({"metadata": metadata} if metadata else {})
+
+
+async def unless_uninstalled(posting: Awaitable[None], what: str) -> None:
+    """Await ``posting``, unless its workspace uninstalled the app meanwhile: then ``what`` it was
+    posting can no longer be shown anywhere, and one log line says so (nothing stays in the outbox)."""
+    try:
+        await posting
+    except NotInstalled as exc:
+        log.warning("%s was not posted: %s", what, exc)

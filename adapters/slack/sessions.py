@@ -9,6 +9,10 @@ is a session of its own, answered in that thread.
 
 Every message the bot posts for a session goes to :class:`Place` ``.of(key)``, so buttons on
 it carry their session with them (the message's ``thread_ts``), even after a restart.
+
+One deployment may serve many workspaces ("Add to Slack"), and nothing says two workspaces
+have no channel of the same id: the workspace is part of every session key, event id and
+place, so two workspaces never share a session, an event or a card.
 """
 
 from __future__ import annotations
@@ -32,10 +36,10 @@ def session_key(team: str, channel: str, ts: str, thread_ts: str | None = None) 
     return SessionKey(PLATFORM, team, channel, "" if is_direct_message(channel) else ts)
 
 
-def message_event_id(channel: str, ts: str) -> str:
+def message_event_id(team: str, channel: str, ts: str) -> str:
     """The engine's event id of a message: where it is (a ``ts`` is unique within its channel), so
     a message is one event however many Slack events bring it (retries, edits)."""
-    return f"{channel}/{ts}"
+    return f"{team}/{channel}/{ts}"
 
 
 def sequence(ts: str) -> int:
@@ -46,11 +50,12 @@ def sequence(ts: str) -> int:
 
 @dataclass(frozen=True)
 class Place:
-    """Where the bot posts for a session: a channel, and the thread unless it is a whole DM."""
+    """Where the bot posts for a session: a workspace's channel, and the thread unless it is a whole DM."""
 
+    team: str
     channel: str
     thread_ts: str | None
 
     @classmethod
     def of(cls, key: SessionKey) -> "Place":
-        return cls(key.channel, key.thread or None)
+        return cls(key.workspace, key.channel, key.thread or None)

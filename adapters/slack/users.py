@@ -14,35 +14,38 @@ from collections import OrderedDict
 from collections.abc import Iterable
 
 from slack_sdk.errors import SlackApiError
-from slack_sdk.web.async_client import AsyncWebClient
+
+from .workspaces import NotInstalled, Workspaces
 
 log = logging.getLogger(__name__)
 LOOKUP_SECONDS = 2.0
 
 
 class UserNames:
-    def __init__(self, client: AsyncWebClient, capacity: int = 10_000):
-        self.client = client
+    def __init__(self, workspaces: Workspaces, capacity: int = 10_000):
+        self.workspaces = workspaces
         self.capacity = capacity
-        self._names: OrderedDict[str, str] = OrderedDict()
+        self._names: OrderedDict[tuple[str, str], str] = OrderedDict()
+        """By (workspace, user id)."""
 
-    async def of(self, users: Iterable[str]) -> dict[str, str]:
-        """The names of ``users`` that are known or could be looked up in time."""
+    async def of(self, team: str, users: Iterable[str]) -> dict[str, str]:
+        """The names of ``users`` of workspace ``team`` that are known or could be looked up in time."""
         users = list(users)
-        missing = [user for user in users if user not in self._names]
+        missing = [user for user in users if (team, user) not in self._names]
         if missing:
-            await asyncio.gather(*(self._look_up(user) for user in missing))
-        return {user: self._names[user] for user in users if user in self._names}
+            await asyncio.gather(*(self._look_up(team, user) for user in missing))
+        return {user: self._names[(team, user)] for user in users if (team, user) in self._names}
 
-    async def _look_up(self, user: str) -> None:
+    async def _look_up(self, team: str, user: str) -> None:
         try:
-            info = (await asyncio.wait_for(self.client.users_info(user=user), LOOKUP_SECONDS))["user"]
-        except (SlackApiError, TimeoutError) as exc:
-            log.warning("cannot look up the name of %s: %s", user,
-                        exc.response.get("error") if isinstance(exc, SlackApiError) else "no answer in time")
+            client = (await self.workspaces.get(team)).client
+            info = (await asyncio.wait_for(client.users_info(user=user), LOOKUP_SECONDS))["user"]
+        except (SlackApiError, TimeoutError, NotInstalled) as exc:
+            reason = exc.response.get("error") if isinstance(exc, SlackApiError) else str(exc) or "no answer in time"
+            log.warning("cannot look up the name of %s: %s", user, reason)
             return
         profile = info.get("profile") or {}
-        self._names[user] = profile.get("display_name") or profile.get("real_name") or info.get("name") or user
-        self._names.move_to_end(user)
+        self._names[(team, user)] = profile.get("display_name") or profile.get("real_name") or info.get("name") or user
+        self._names.move_to_end((team, user))
         while len(self._names) > self.capacity:
             self._names.popitem(last=False)

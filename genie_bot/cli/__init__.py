@@ -1,17 +1,18 @@
 """The ``genie-bot`` command line: one module per command group, each adding its subcommands.
 
-================  ==========================================================================
-module            commands
-================  ==========================================================================
-:mod:`.agents`    ``validate``, ``replay``, ``bench``, ``test``: building an agent
-:mod:`.genie`     ``import-csv``, ``import-json``, ``compare-genie``: moving from the reference Genie
-:mod:`.chat`      ``chat``: a terminal conversation with an agent
-:mod:`.console`   ``console``: a local web page to chat with an agent and inspect every turn
-:mod:`.prompt`    ``prompt``: the exact LLM prompt for a state and message
-:mod:`.serve`     ``run``, ``db upgrade``: a deployment (engine, scheduler, platform adapters)
-:mod:`.sessions`  ``sessions list|show|export``: conversations in a deployment's database
-:mod:`.star`      ``eval star``: the STAR benchmark
-================  ==========================================================================
+======================  ==========================================================================
+module                  commands
+======================  ==========================================================================
+:mod:`.agents`          ``validate``, ``replay``, ``bench``, ``test``: building an agent
+:mod:`.genie`           ``import-csv``, ``import-json``, ``compare-genie``: moving from the reference Genie
+:mod:`.chat`            ``chat``: a terminal conversation with an agent
+:mod:`.console`         ``console``: a local web page to chat with an agent and inspect every turn
+:mod:`.prompt`          ``prompt``: the exact LLM prompt for a state and message
+:mod:`.serve`           ``run``, ``db upgrade``: a deployment (engine, scheduler, platform adapters)
+:mod:`.sessions`        ``sessions list|show|export``: conversations in a deployment's database
+:mod:`.installations`   ``installations list|remove``: the Slack workspaces of "Add to Slack"
+:mod:`.star`            ``eval star``: the STAR benchmark
+======================  ==========================================================================
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import agents, chat, console, genie, prompt, serve, sessions, star
+from . import agents, chat, console, genie, installations, prompt, serve, sessions, star
 from .common import CommandFailed
 
-COMMAND_GROUPS = (agents, genie, serve, sessions, star, prompt, chat, console)
+COMMAND_GROUPS = (agents, genie, serve, sessions, installations, star, prompt, chat, console)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -43,7 +43,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     export = sub.add_parser("export", help="write sessions as replay traces for 'genie-bot replay --parser recorded'")
     export.add_argument("key", nargs="?", help="the session to export (or --all)")
-    export.add_argument("--all", action="store_true", help="every session matching --agent / --since")
+    export.add_argument("--all", action="store_true", help="every session matching the filters below")
     export.add_argument("--out", type=Path, required=True, help="directory for the .jsonl traces")
     _filters(export)
     export.set_defaults(handler=_export)
@@ -52,6 +52,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 def _filters(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="the deployment's genie.yaml (default: DATABASE_URL)")
     parser.add_argument("--agent", help="only this agent's sessions")
+    parser.add_argument("--platform", help="only this platform's sessions (slack, discord...)")
+    parser.add_argument("--workspace", help="only the sessions of this Slack workspace or Discord server (its id)")
     parser.add_argument("--since", type=since, help="active since: an ISO date or time (UTC), or 30m, 24h, 7d ago")
 
 
@@ -70,7 +72,8 @@ def since(text: str, now: dt.datetime | None = None) -> dt.datetime:
 
 def _list(args: argparse.Namespace) -> int:
     with deployment_database(args.config) as db, db.read() as conn:
-        rows = sessions.listing(conn, args.agent, args.since, args.limit)
+        rows = sessions.listing(conn, args.agent, args.since, args.limit, platform=args.platform,
+                                workspace=args.workspace)
     print(f"{'updated (UTC)':19}  {'agent':12} {'status':7} {'turns':>5}  {'owner':12} key")
     for row in rows:
         live = "active" if row.state is not None else "closed"
@@ -131,7 +134,9 @@ def _export(args: argparse.Namespace) -> int:
         return 2
     written = 0
     with deployment_database(args.config) as db, db.read() as conn:
-        keys = [args.key] if args.key else [r.key for r in sessions.listing(conn, args.agent, args.since)]
+        keys = [args.key] if args.key else [r.key for r in sessions.listing(conn, args.agent, args.since,
+                                                                            platform=args.platform,
+                                                                            workspace=args.workspace)]
         for key in keys:
             path, lines = write_replay_trace(args.out, key, traces.for_session(conn, key))
             if not lines:

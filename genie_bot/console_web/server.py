@@ -10,7 +10,7 @@ own file. Templates are autoescaped all the same.
 ``GET /session?key=K``                  one conversation: chat and turn inspector
 ``GET /new?agent=A``                    a new conversation with agent A
 ``GET|POST /login``                     the operator's token, for a cookie
-``GET /api/sessions``                   the sessions, as JSON
+``GET /api/sessions[?platform=P&workspace=W]``  the sessions (of a Slack workspace, a Discord server), as JSON
 ``GET /api/session?key=K``              a session's turns, actions and state
 ``POST /api/session/message``           ``{key, text}``: a user's message; returns the session
 ``POST /api/session/action``            ``{key, action_id, decision}``: a Confirm/Cancel click
@@ -181,17 +181,19 @@ class ConsoleServer(WebServer):
 
     # -- the API -----------------------------------------------------------------------------------
     async def _sessions(self, request: web.Request) -> web.StreamResponse:
+        platform, workspace = request.query.get("platform") or None, request.query.get("workspace") or None
         sections = []
         live_source, stored = self.console.live_source, self.console.stored
         if live_source is not None:
-            sections.append({"title": "Conversations in this console",
-                             "sessions": await asyncio.to_thread(live_source.listing)})
+            listed = await asyncio.to_thread(partial(live_source.listing, platform=platform, workspace=workspace))
+            sections.append({"title": "Conversations in this console", "sessions": listed})
         if stored is not None:
-            sections.append({"title": f"Sessions in {stored.db.safe_url}",
-                             "sessions": await asyncio.to_thread(stored.listing)})
+            listed = await asyncio.to_thread(partial(stored.listing, platform=platform, workspace=workspace))
+            sections.append({"title": f"Sessions in {stored.db.safe_url}", "sessions": listed,
+                             "workspaces": await asyncio.to_thread(stored.workspaces)})
         live = self.console.live
         agents = list(live.config.agents) if live is not None and self.access.logged_in(request) else []
-        return _json({"sections": sections, "agents": agents})
+        return _json({"sections": sections, "agents": agents, "filter": {"platform": platform, "workspace": workspace}})
 
     async def _session(self, request: web.Request) -> web.StreamResponse:
         return _json(await self._view(request, _key(request.query.get("key"))))

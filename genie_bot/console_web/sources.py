@@ -51,9 +51,18 @@ class SessionSource:
     captures: Mapping[str, TurnCapture] = field(default_factory=dict)
     """By event id: the console's own turns."""
 
-    def listing(self, limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
+    def listing(self, limit: int = LIST_LIMIT, *, platform: str | None = None, workspace: str | None = None
+                ) -> list[dict[str, Any]]:
+        """The sessions, most recently active first: all, or those of a platform, of a workspace there."""
         with self.db.read() as conn:
-            return [session_summary(row) for row in sessions.listing(conn, limit=limit)]
+            return [session_summary(row) for row in sessions.listing(conn, limit=limit, platform=platform,
+                                                                     workspace=workspace)]
+
+    def workspaces(self) -> list[dict[str, Any]]:
+        """Every workspace (Slack team, Discord server...) with sessions, and how many, to filter the list by."""
+        with self.db.read() as conn:
+            return [{"platform": platform, "workspace": workspace, "sessions": count}
+                    for platform, workspace, count in sessions.workspaces(conn)]
 
     def record(self, key: str) -> SessionRecord | None:
         with self.db.read() as conn:

@@ -135,7 +135,8 @@ def action_view(action: PendingRow, card: PendingActionView | None, include_cont
 
 def session_summary(row: SessionRow) -> dict[str, Any]:
     """One line of the list of sessions (no user content)."""
-    return {"key": row.key, "agent": row.agent, "status": "active" if row.state is not None else "closed",
+    return {"key": row.key, "platform": row.platform, "workspace": row.workspace, "agent": row.agent,
+            "status": "active" if row.state is not None else "closed",
             "turns": row.turns, "owner": row.owner, "updated_at": _time(row.updated_at)}
 
 

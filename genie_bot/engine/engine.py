@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any, TypeVar
 
 from ..agent import AgentBuilder, agent_builder
@@ -41,6 +42,7 @@ from ..store.inbox import EventRow, EventStatus
 from .admission import TurnAdmission
 from .agents import AgentRegistry
 from .deliveries import RecentDeliveries
+from .erasure import erase_session
 from .identity import dead_among, new_engine_id
 from .inbox import Claim, Inbox
 from .maintenance import Maintenance
@@ -56,6 +58,8 @@ Sink = Callable[[Notification], Awaitable[None]]
 DB_THREADS = 8
 ACCEPT_THREADS = 4
 """Threads that only record arriving events: an acknowledgement waits for them, never behind other work."""
+ERASE_RETRY_SECONDS = 0.2
+"""How often erasing a workspace tries again to take a session that a turn holds."""
 
 
 def utcnow() -> dt.datetime:
@@ -231,6 +235,23 @@ class Engine:
     async def reset(self, session_key: SessionKey) -> None:
         """Forget the conversation of a session; its pending actions are cancelled."""
         await self.maintenance.close_session(str(session_key), reason="reset", wait=True)
+
+    async def erase_workspace(self, platform: str, workspace: str) -> int:
+        """Forget every session of a workspace (a Slack team, a Discord guild), with its events, turn
+        traces and pending actions, each session under its lease as a turn is; returns how many."""
+        def find() -> list[str]:
+            with self.db.read() as conn:
+                return sessions.keys_of_workspace(conn, platform, workspace)
+
+        erased = 0
+        for key in await self.in_db(find):
+            # not with_session(wait=True): a session erased meanwhile (by another process) has no lease to take
+            while (done := await self.with_session(key, partial(erase_session, key=key), wait=False)) is None:
+                if not await self.has_session(SessionKey.parse(key)):
+                    break
+                await asyncio.sleep(ERASE_RETRY_SECONDS)
+            erased += bool(done)
+        return erased
 
     async def reload(self, agent: str | None = None) -> ReloadReport:
         """Load the spec of ``agent`` (or all agents) again; on any error the running versions stay."""

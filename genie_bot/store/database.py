@@ -13,7 +13,7 @@ import threading
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from sqlalchemy import Connection, Table, create_engine, event
+from sqlalchemy import Connection, Engine, Table, create_engine, event
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
@@ -60,6 +60,12 @@ class Database:
     def read(self) -> Iterator[Connection]:
         with self.engine.connect() as conn, conn.begin():
             yield conn
+
+    def writing_engine(self) -> Engine:
+        """An Engine on the same pool whose every transaction writes (on SQLite it starts with
+        ``BEGIN IMMEDIATE``, so a read that turns into a write never fails half-way), for libraries
+        that open their own transactions (slack_sdk's installation and OAuth state stores)."""
+        return self.engine.execution_options(**{_WRITE: True})
 
     def insert_new(self, conn: Connection, table: Table, values: dict[str, Any]) -> bool:
         """``INSERT ... ON CONFLICT DO NOTHING``; True if the row is new.

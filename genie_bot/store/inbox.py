@@ -148,3 +148,8 @@ def purge(conn: Connection, before: dt.datetime) -> int:
     """Forget finished events older than ``before`` (a retry after that is treated as new)."""
     finished = t.c.status.in_((EventStatus.DONE, EventStatus.FAILED))
     return conn.execute(delete(t).where(finished, t.c.received_at < before)).rowcount
+
+
+def erase_session(conn: Connection, session_key: str) -> int:
+    """Forget every event of a session (its workspace's data is being erased)."""
+    return conn.execute(delete(t).where(t.c.session_key == session_key)).rowcount

@@ -124,3 +124,8 @@ def purge(conn: Connection, before: dt.datetime) -> int:
     """Forget finished actions last changed before ``before``."""
     return conn.execute(delete(pending_actions).where(pending_actions.c.status.in_(FINAL),
                                                       pending_actions.c.updated_at < before)).rowcount
+
+
+def erase_session(conn: Connection, session_key: str) -> int:
+    """Forget every pending action of a session, whatever its status (its workspace's data is being erased)."""
+    return conn.execute(delete(_T).where(_T.c.session_key == session_key)).rowcount

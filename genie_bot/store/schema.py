@@ -6,6 +6,8 @@ the engine itself, so SQLite and PostgreSQL hold byte-identical documents.
 
 from __future__ import annotations
 
+from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
+from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 from sqlalchemy import BigInteger, Boolean, Column, DateTime, Index, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
@@ -119,3 +121,12 @@ engines = Table(
     Column("started_at", DateTime, nullable=False),
     Column("seen_at", DateTime, nullable=False),  # its last heartbeat
 )
+
+# Slack installations ("Add to Slack", revision 0005): the tables of slack_sdk's SQLAlchemy stores, in
+# their shape, read and written by slack_sdk itself (see genie_bot.adapters.slack.installations),
+# plus an index of ours.
+slack_installations = SQLAlchemyInstallationStore.build_installations_table(metadata, "slack_installations")
+Index("ix_slack_installations_team", slack_installations.c.client_id, slack_installations.c.team_id,
+      slack_installations.c.installed_at)  # ours: the adapter finds a workspace's installation by team id alone
+slack_bots = SQLAlchemyInstallationStore.build_bots_table(metadata, "slack_bots")
+slack_oauth_states = SQLAlchemyOAuthStateStore.build_oauth_states_table(metadata, "slack_oauth_states")

@@ -17,7 +17,7 @@ import datetime as dt
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
-from sqlalchemy import Connection, bindparam, case, func, or_, select, update
+from sqlalchemy import Connection, bindparam, case, delete, func, or_, select, update
 
 from .database import Database
 from .schema import sessions as t
@@ -154,14 +154,33 @@ def awaiting_reminder(conn: Connection, before: dt.datetime, limit: int = 500) -
 
 
 def listing(conn: Connection, agent: str | None = None, since: dt.datetime | None = None,
-            limit: int | None = None) -> list[SessionRow]:
-    """Sessions, most recently active first (for operators: ``genie-bot sessions list``)."""
+            limit: int | None = None, *, platform: str | None = None, workspace: str | None = None
+            ) -> list[SessionRow]:
+    """Sessions, most recently active first (for operators: ``genie-bot sessions list``), optionally
+    only those of an agent, active since a time, of a platform, of a workspace (Slack team, Discord guild)."""
     query = select(*(t.c[f.name] for f in fields(SessionRow))).order_by(t.c.updated_at.desc(), t.c.key)
-    if agent is not None:
-        query = query.where(t.c.agent == agent)
+    for column, value in ((t.c.agent, agent), (t.c.platform, platform), (t.c.workspace, workspace)):
+        if value is not None:
+            query = query.where(column == value)
     if since is not None:
         query = query.where(t.c.updated_at >= since)
     return [SessionRow(**r._mapping) for r in conn.execute(query.limit(limit))]
+
+
+def workspaces(conn: Connection) -> list[tuple[str, str, int]]:
+    """(platform, workspace, number of sessions) of every workspace with sessions, by platform and workspace."""
+    rows = conn.execute(select(t.c.platform, t.c.workspace, func.count()).group_by(t.c.platform, t.c.workspace)
+                        .order_by(t.c.platform, t.c.workspace))
+    return [(platform, workspace, count) for platform, workspace, count in rows]
+
+
+def keys_of_workspace(conn: Connection, platform: str, workspace: str) -> list[str]:
+    return list(conn.scalars(select(t.c.key).where(t.c.platform == platform, t.c.workspace == workspace)))
+
+
+def erase(conn: Connection, key: str) -> int:
+    """Forget a session row (its workspace's data is being erased)."""
+    return conn.execute(delete(t).where(t.c.key == key)).rowcount
 
 
 def live_by_version(conn: Connection) -> dict[tuple[str, str | None], int]:

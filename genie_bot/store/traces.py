@@ -64,3 +64,8 @@ def for_session(conn: Connection, session_key: str) -> list[TraceRow]:
 
 def purge(conn: Connection, before: dt.datetime) -> int:
     return conn.execute(delete(turns).where(turns.c.created_at < before)).rowcount
+
+
+def erase_session(conn: Connection, session_key: str) -> int:
+    """Forget every turn trace of a session (its workspace's data is being erased)."""
+    return conn.execute(delete(turns).where(turns.c.session_key == session_key)).rowcount

@@ -60,12 +60,12 @@ async def _file_ticket(config: Config) -> str:
 
 
 @contextmanager
-def console_command(config: Path, log: Path) -> Iterator[str]:
-    """``genie-bot console --config ... --session THREAD`` in a process of its own; the URL it prints."""
+def console_command(config: Path, log: Path, session: SessionKey = THREAD) -> Iterator[str]:
+    """``genie-bot console --config ... --session SESSION`` in a process of its own; the URL it prints."""
     environ = {name: value for name, value in os.environ.items() if name not in ("GENIE_CONSOLE_TOKEN", "DATABASE_URL")}
     with open(log, "w", encoding="utf-8") as stderr:
         process = subprocess.Popen([sys.executable, "-m", "genie_bot.cli", "console", "--config", str(config),
-                                    "--session", str(THREAD), "--port", "0"],
+                                    "--session", str(session), "--port", "0"],
                                    stdout=subprocess.PIPE, stderr=stderr, text=True, cwd=REPO, env=environ)
         try:
             line = process.stdout.readline()  # printed once the server listens
@@ -125,3 +125,42 @@ def test_a_stored_session_follows_the_redaction_settings(page, tmp_path: Path):
         expect(page.locator("#export")).to_be_disabled()
         assert "Ann Lee" not in page.content() and "ann@stanford.edu" not in page.content()
         assert page.request.get(address.replace("/session?", "/api/session/scenario?")).status == 403
+
+
+SERVED = [SessionKey("slack", "TA", "C1", "1700000000.000100"), SessionKey("slack", "TB", "C1", "1700000000.000100"),
+          SessionKey("discord", "4455", "7788", "")]
+"""Conversations of one deployment in two Slack workspaces (the same channel) and a Discord server."""
+
+
+async def _start_conversations(config: Config) -> None:
+    engine = Engine(config, build_agent=offline_agents)
+    await engine.start()
+    try:
+        for number, key in enumerate(SERVED):
+            await engine.handle_message(key, "U1", WAITLIST_TICKET[0], f"Ev{number}")
+    finally:
+        await engine.stop()
+
+
+def test_stored_sessions_are_listed_by_workspace_and_filtered_to_one(page, tmp_path: Path):
+    url = f"sqlite:///{tmp_path / 'genie.sqlite3'}"
+    prepare_database(url)
+    config = genie_yaml(tmp_path, url, include_content=False)
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, _start_conversations(load_config(config, environ={}))).result()
+
+    with console_command(config, tmp_path / "console.log", SERVED[0]) as address:
+        base = address.split("/session")[0]
+        page.goto(base + "/sessions")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        expect(page.locator("table.sessions tr")).to_have_count(1 + 3)
+        expect(page.locator("#workspace-filter option")).to_have_text(
+            ["every workspace", "discord 4455 (1)", "slack TA (1)", "slack TB (1)"])
+        page.select_option("#workspace-filter", "slack/TB")
+        page.wait_for_url("**/sessions?platform=slack&workspace=TB")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        expect(page.locator("table.sessions tr")).to_have_count(1 + 1)
+        expect(page.get_by_role("link", name=str(SERVED[1]))).to_be_visible()
+        expect(page.locator("table.sessions td").nth(1)).to_have_text("slack TB")
+        listed = page.request.get(base + "/api/sessions?platform=discord&workspace=4455").json()
+        assert [s["key"] for s in listed["sections"][0]["sessions"]] == [str(SERVED[2])]

@@ -129,9 +129,12 @@ class Chat:
         return calls[self.seen - 1].json
 
 
-async def start_thread(fake: FakeDiscord, text: str, user: FakeUser | None = None) -> tuple[Chat, Payload]:
-    """Mention the bot in #general: the conversation moves into a thread started from that message."""
-    message = await fake.send_message(fake.channel_id, text, author=user or fake.tester, mentions_bot=True)
+async def start_thread(fake: FakeDiscord, text: str, user: FakeUser | None = None,
+                       channel_id: int | None = None) -> tuple[Chat, Payload]:
+    """Mention the bot in #general (or ``channel_id``): the conversation moves into a thread started from
+    that message."""
+    message = await fake.send_message(channel_id or fake.channel_id, text, author=user or fake.tester,
+                                      mentions_bot=True)
     chat = Chat(fake, int(message["id"]), user)  # a thread started from a message takes its id
     return chat, await chat.next()
 

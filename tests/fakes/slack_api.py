@@ -19,6 +19,11 @@ The fake keeps a small message store so ``chat.update``, ``chat.delete`` and
 Faults a busy workspace produces can be injected per method: ``fail`` (an ``ok: false``
 answer), ``rate_limit`` (HTTP 429 with ``Retry-After`` and ``error: ratelimited``, as Slack
 answers a method called too often) and ``hold`` (no answer until the test releases it).
+
+Several workspaces may install the app ("Add to Slack", see :mod:`.slack_oauth`): a call made
+with a token of one of them sees that workspace only (its messages, its bot user), so two
+workspaces may have channels of the same id. Calls with any other token are the default
+workspace's, :data:`TEAM_ID`.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from .slack_oauth import FakeInstalls, FakeWorkspace
+
 if TYPE_CHECKING:
     from slack_sdk.socket_mode.builtin import SocketModeClient
 
@@ -47,6 +54,7 @@ APP_ID = "A1"
 # Fields that carry JSON; form-encoded requests send them as JSON strings.
 _JSON_FIELDS = ("blocks", "attachments", "view", "metadata")
 _ENVELOPE_TYPES = ("events_api", "slash_commands", "interactive")
+
 _HEARTBEAT_SECONDS = 0.05
 _T = TypeVar("_T")
 
@@ -70,7 +78,8 @@ class SlackCall:
         return self.params.get("token")
 
 
-def event_callback(event: dict[str, Any], *, team_id: str = TEAM_ID) -> dict[str, Any]:
+def event_callback(event: dict[str, Any], *, team_id: str = TEAM_ID, bot_user_id: str = BOT_USER_ID
+                   ) -> dict[str, Any]:
     """Wrap an event the way the Events API delivers it (``events_api`` payload)."""
     return {
         "token": "verification-token",
@@ -81,7 +90,7 @@ def event_callback(event: dict[str, Any], *, team_id: str = TEAM_ID) -> dict[str
         "event_id": f"Ev{uuid.uuid4().hex[:10].upper()}",
         "event_time": int(time.time()),
         "authorizations": [
-            {"enterprise_id": None, "team_id": team_id, "user_id": BOT_USER_ID, "is_bot": True,
+            {"enterprise_id": None, "team_id": team_id, "user_id": bot_user_id, "is_bot": True,
              "is_enterprise_install": False}
         ],
         "is_ext_shared_channel": False,
@@ -89,12 +98,12 @@ def event_callback(event: dict[str, Any], *, team_id: str = TEAM_ID) -> dict[str
 
 
 def slash_command(
-    command: str, text: str, *, response_url: str, user_id: str = "U1", channel_id: str = "C1"
+    command: str, text: str, *, response_url: str, user_id: str = "U1", channel_id: str = "C1", team_id: str = TEAM_ID
 ) -> dict[str, Any]:
     """A ``slash_commands`` payload (the form fields Slack would POST in HTTP mode)."""
     return {
         "token": "verification-token",
-        "team_id": TEAM_ID,
+        "team_id": team_id,
         "team_domain": "genie-test",
         "channel_id": channel_id,
         "channel_name": "general",
@@ -147,18 +156,24 @@ class MockSlackWebAPI:
 
     Use as a context manager. ``admins`` maps user IDs to the ``is_admin`` flag
     that ``users.info`` reports (unknown users are not admins); ``display_names`` maps user
-    IDs to their profile's display name (by default the lower-cased id).
+    IDs to their profile's display name (by default the lower-cased id). With ``token_rotation``
+    the bot tokens of installed workspaces expire and come with refresh tokens.
     """
 
-    def __init__(self, admins: dict[str, bool] | None = None, display_names: dict[str, str] | None = None) -> None:
+    def __init__(self, admins: dict[str, bool] | None = None, display_names: dict[str, str] | None = None, *,
+                 token_rotation: bool = False) -> None:
         self.admins = dict(admins or {})
         self.display_names = dict(display_names or {})
+        self.installs = FakeInstalls(APP_ID, token_rotation=token_rotation)
         self._cond = threading.Condition()
         self._calls: list[SlackCall] = []
         self._failures: dict[str, list[str | None]] = {}
         self._rate_limits: dict[str, list[int | None]] = {}
         self._holds: dict[str, threading.Event] = {}
-        self._messages: dict[str, list[dict[str, Any]]] = {}
+        self._held: dict[str, int] = {}
+        """Calls waiting on a hold, per method."""
+        self._messages: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        """By workspace and channel."""
         self._responses: dict[str, list[dict[str, Any]]] = {}
         self._acks: list[dict[str, Any]] = []
         self._sockets: list[web.WebSocketResponse] = []
@@ -211,6 +226,7 @@ class MockSlackWebAPI:
         app.router.add_route("*", "/api/{method}", self._handle_api)
         app.router.add_post("/response/{name}", self._handle_response_url)
         app.router.add_get("/link", self._handle_socket)
+        app.router.add_get("/oauth/v2/authorize", self._handle_authorize)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", 0).start()
@@ -239,6 +255,11 @@ class MockSlackWebAPI:
         slash matters (WebClient appends one if missing).
         """
         return self._url("http", "/api/")
+
+    @property
+    def authorize_url(self) -> str:
+        """Slack's authorize page, for the app's ``authorization_url``."""
+        return self._url("http", "/oauth/v2/authorize")
 
     @property
     def socket_mode_url(self) -> str:
@@ -302,22 +323,45 @@ class MockSlackWebAPI:
 
         return release
 
+    def wait_for_held(self, method: str, count: int = 1, timeout: float = 5.0) -> None:
+        """Block until ``count`` calls to ``method`` wait on its :meth:`hold`."""
+        self._wait(lambda: self._held.get(method, 0) >= count or None, timeout,
+                   lambda: f"expected {count} held call(s) to {method}, got {self._held.get(method, 0)}")
+
     def add_message(self, channel: str, text: str, *, user: str = "U1", thread_ts: str | None = None,
-                    **fields: Any) -> str:
-        """Seed a message (e.g. a user's thread) that the bot can later read; returns its ts.
-        ``fields`` are further message keys (``bot_id``, ``metadata``, ``files``...)."""
-        message = {"type": "message", "user": user, "text": text, "team": TEAM_ID, **fields}
+                    team: str = TEAM_ID, ts: str | None = None, **fields: Any) -> str:
+        """Seed a message (e.g. a user's thread) in ``team``'s ``channel`` that the bot can later read;
+        returns its ts (``ts``, else a new one). ``fields`` are further message keys (``bot_id``,
+        ``metadata``, ``files``...)."""
+        message = {"type": "message", "user": user, "text": text, "team": team, **fields}
         if thread_ts is not None:
             message["thread_ts"] = thread_ts
         with self._cond:
-            return self._store(channel, message)["ts"]
+            return self._store(team, channel, message, ts)["ts"]
+
+    # -- workspaces ("Add to Slack") ---------------------------------------------------------
+
+    def add_workspace(self, team_id: str, name: str | None = None, **options: Any) -> FakeWorkspace:
+        """A workspace whose installer will approve the app (see :meth:`.FakeInstalls.add_workspace`)."""
+        with self._cond:
+            return self.installs.add_workspace(team_id, name, **options)
+
+    def uninstall(self, team: str) -> None:
+        """Someone removes the app from workspace ``team`` in Slack: its tokens stop working (the
+        test then delivers the ``app_uninstalled`` event Slack sends)."""
+        with self._cond:
+            self.installs.uninstall(team)
+
+    def tokens_of(self, team: str) -> list[str]:
+        with self._cond:
+            return self.installs.tokens_of(team)
 
     # -- response URLs -----------------------------------------------------
 
-    def messages(self, channel: str) -> list[dict[str, Any]]:
-        """Copies of every message of ``channel`` as it is now (updates applied, deletions gone)."""
+    def messages(self, channel: str, team: str = TEAM_ID) -> list[dict[str, Any]]:
+        """Copies of every message of ``team``'s ``channel`` as it is now (updates applied, deletions gone)."""
         with self._cond:
-            return [dict(m) for m in self._messages.get(channel, [])]
+            return [dict(m) for m in self._messages.get((team, channel), [])]
 
     def response_url(self, name: str) -> str:
         """A URL on this server recording what is posted to it, under ``name``."""
@@ -398,7 +442,12 @@ class MockSlackWebAPI:
         with self._cond:
             held = self._holds.get(method)
         if held is not None:
+            with self._cond:
+                self._held[method] = self._held.get(method, 0) + 1
+                self._cond.notify_all()
             await asyncio.get_running_loop().run_in_executor(None, held.wait)
+            with self._cond:
+                self._held[method] -= 1
         with self._cond:
             limits = self._rate_limits.get(method)
             retry_after = limits.pop(0) if limits else None
@@ -409,6 +458,13 @@ class MockSlackWebAPI:
         if retry_after is not None:
             return web.json_response(body, status=429, headers={"Retry-After": str(retry_after)})
         return web.json_response(body)
+
+    async def _handle_authorize(self, request: web.Request) -> web.Response:
+        with self._cond:
+            status, answer = self.installs.authorize(dict(request.query))
+        if status == 302:
+            raise web.HTTPFound(answer)
+        return web.Response(status=status, text=answer)
 
     async def _handle_response_url(self, request: web.Request) -> web.Response:
         body = await _read_params(request)
@@ -470,11 +526,15 @@ class MockSlackWebAPI:
         error = pending_errors.pop(0) if pending_errors else None
         if error is not None:
             return {"ok": False, "error": error}
-        token_error = self._token_error(call)
+        if call.method == "oauth.v2.access":
+            return self.installs.oauth_access(call.params, call.headers)
+        if call.method == "apps.uninstall":
+            return self.installs.uninstall_app(call.params, call.token)
+        token_error = self._token_error(call) or self.installs.token_error(call.token)
         if token_error:
             return {"ok": False, "error": token_error}
         handler = self._METHODS.get(call.method)
-        return handler(self, call.params) if handler else {"ok": True}
+        return handler(self, call.params, self._workspace(call)) if handler else {"ok": True}
 
     @staticmethod
     def _token_error(call: SlackCall) -> str | None:
@@ -486,9 +546,13 @@ class MockSlackWebAPI:
             return "not_allowed_token_type"
         return None
 
-    def _store(self, channel: str, message: dict[str, Any]) -> dict[str, Any]:
-        message["ts"] = self._next_ts()
-        self._messages.setdefault(channel, []).append(message)
+    def _workspace(self, call: SlackCall) -> FakeWorkspace:
+        """The workspace a call acts in: its token's (the default workspace for a token not issued here)."""
+        return self.installs.workspace_of(call.token) or _DEFAULT_WORKSPACE
+
+    def _store(self, team: str, channel: str, message: dict[str, Any], ts: str | None = None) -> dict[str, Any]:
+        message["ts"] = ts or self._next_ts()
+        self._messages.setdefault((team, channel), []).append(message)
         return message
 
     def _next_ts(self) -> str:
@@ -496,38 +560,38 @@ class MockSlackWebAPI:
         micros = 1_700_000_000_000_000 + 100 * next(self._ts_counter)
         return f"{micros // 1_000_000}.{micros % 1_000_000:06d}"
 
-    def _find(self, channel: str, ts: str) -> dict[str, Any] | None:
-        return next((m for m in self._messages.get(channel, []) if m["ts"] == ts), None)
+    def _find(self, team: str, channel: str, ts: str) -> dict[str, Any] | None:
+        return next((m for m in self._messages.get((team, channel), []) if m["ts"] == ts), None)
 
-    def _auth_test(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _auth_test(self, params: dict[str, Any], workspace: FakeWorkspace) -> dict[str, Any]:
         return {
             "ok": True,
             "url": "https://genie-test.slack.com/",
-            "team": "Genie Test",
+            "team": workspace.name,
             "user": "genie",
-            "team_id": TEAM_ID,
-            "user_id": BOT_USER_ID,
-            "bot_id": BOT_ID,
+            "team_id": workspace.team_id,
+            "user_id": workspace.bot_user_id,
+            "bot_id": workspace.bot_id,
             "is_enterprise_install": False,
         }
 
-    def _post_message(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _post_message(self, params: dict[str, Any], workspace: FakeWorkspace) -> dict[str, Any]:
         channel = params.get("channel")
         if not channel:
             return {"ok": False, "error": "channel_not_found"}
         if not params.get("text") and not params.get("blocks") and not params.get("attachments"):
             return {"ok": False, "error": "no_text"}
-        message = {"type": "message", "user": BOT_USER_ID, "bot_id": BOT_ID, "team": TEAM_ID,
-                   "text": params.get("text", "")}
+        message = {"type": "message", "user": workspace.bot_user_id, "bot_id": workspace.bot_id,
+                   "team": workspace.team_id, "text": params.get("text", "")}
         for key in ("blocks", "attachments", "thread_ts", "metadata"):
             if key in params:
                 message[key] = params[key]
-        self._store(channel, message)
+        self._store(workspace.team_id, channel, message)
         return {"ok": True, "channel": channel, "ts": message["ts"], "message": dict(message)}
 
-    def _update(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _update(self, params: dict[str, Any], workspace: FakeWorkspace) -> dict[str, Any]:
         channel, ts = params.get("channel", ""), params.get("ts", "")
-        message = self._find(channel, ts)
+        message = self._find(workspace.team_id, channel, ts)
         if message is None:
             return {"ok": False, "error": "message_not_found"}
         for key in ("text", "blocks", "attachments", "metadata"):
@@ -535,18 +599,18 @@ class MockSlackWebAPI:
                 message[key] = params[key]
         return {"ok": True, "channel": channel, "ts": ts, "text": message.get("text", ""), "message": dict(message)}
 
-    def _delete(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _delete(self, params: dict[str, Any], workspace: FakeWorkspace) -> dict[str, Any]:
         channel, ts = params.get("channel", ""), params.get("ts", "")
-        message = self._find(channel, ts)
+        message = self._find(workspace.team_id, channel, ts)
         if message is None:
             return {"ok": False, "error": "message_not_found"}
-        self._messages[channel].remove(message)
+        self._messages[(workspace.team_id, channel)].remove(message)
         return {"ok": True, "channel": channel, "ts": ts}
 
-    def _post_ephemeral(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _post_ephemeral(self, params: dict[str, Any], workspace: FakeWorkspace) -> dict[str, Any]:
         return {"ok": True, "message_ts": self._next_ts()}
 
-    def _users_info(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _users_info(self, params: dict[str, Any], workspace: FakeWorkspace) -> dict[str, Any]:
         user_id = params.get("user")
         if not user_id:
             return {"ok": False, "error": "user_not_found"}
@@ -556,38 +620,40 @@ class MockSlackWebAPI:
             "ok": True,
             "user": {
                 "id": user_id,
-                "team_id": TEAM_ID,
+                "team_id": workspace.team_id,
                 "name": name,
                 "real_name": f"User {user_id}",
                 "deleted": False,
                 "is_admin": bool(self.admins.get(user_id, False)),
                 "is_owner": False,
-                "is_bot": user_id == BOT_USER_ID,
+                "is_bot": user_id == workspace.bot_user_id,
                 "tz": "UTC",
                 "tz_offset": 0,
                 "profile": {"real_name": f"User {user_id}", "display_name": display_name},
             },
         }
 
-    def _replies(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _replies(self, params: dict[str, Any], workspace: FakeWorkspace) -> dict[str, Any]:
         channel, ts = params.get("channel", ""), params.get("ts", "")
-        parent = self._find(channel, ts)
+        parent = self._find(workspace.team_id, channel, ts)
         if parent is None:
             return {"ok": False, "error": "thread_not_found"}
-        replies = [m for m in self._messages[channel] if m.get("thread_ts") == ts and m["ts"] != ts]
+        replies = [m for m in self._messages[(workspace.team_id, channel)]
+                   if m.get("thread_ts") == ts and m["ts"] != ts]
         head = {**parent, "thread_ts": ts, "reply_count": len(replies)} if replies else dict(parent)
         messages = [head] + sorted(replies, key=lambda m: m["ts"])
         return {"ok": True, "messages": _as_listed(messages, params), "has_more": False,
                 "response_metadata": {"next_cursor": ""}}
 
-    def _history(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _history(self, params: dict[str, Any], workspace: FakeWorkspace) -> dict[str, Any]:
         """A channel's top-level messages, newest first (``limit`` of them)."""
-        top = [m for m in self._messages.get(params.get("channel", ""), []) if m.get("thread_ts") in (None, m["ts"])]
+        top = [m for m in self._messages.get((workspace.team_id, params.get("channel", "")), [])
+               if m.get("thread_ts") in (None, m["ts"])]
         newest = sorted(top, key=lambda m: m["ts"], reverse=True)[:int(params.get("limit", 100))]
         return {"ok": True, "messages": _as_listed(newest, params), "has_more": False,
                 "response_metadata": {"next_cursor": ""}}
 
-    def _conversations_info(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _conversations_info(self, params: dict[str, Any], workspace: FakeWorkspace) -> dict[str, Any]:
         channel = params.get("channel")
         if not channel:
             return {"ok": False, "error": "channel_not_found"}
@@ -604,10 +670,10 @@ class MockSlackWebAPI:
             },
         }
 
-    def _connections_open(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _connections_open(self, params: dict[str, Any], workspace: FakeWorkspace) -> dict[str, Any]:
         return {"ok": True, "url": self.socket_mode_url}
 
-    _METHODS: dict[str, Callable[[MockSlackWebAPI, dict[str, Any]], dict[str, Any]]] = {
+    _METHODS: dict[str, Callable[[MockSlackWebAPI, dict[str, Any], FakeWorkspace], dict[str, Any]]] = {
         "auth.test": _auth_test,
         "chat.postMessage": _post_message,
         "chat.update": _update,
@@ -625,3 +691,6 @@ def _as_listed(messages: list[dict[str, Any]], params: dict[str, Any]) -> list[d
     """Copies of ``messages`` as Slack lists them: metadata only when ``include_all_metadata`` is asked."""
     with_metadata = str(params.get("include_all_metadata", "")).lower() in ("1", "true")
     return [m if with_metadata else {k: v for k, v in m.items() if k != "metadata"} for m in map(dict, messages)]
+
+
+_DEFAULT_WORKSPACE = FakeWorkspace(TEAM_ID, "Genie Test", BOT_USER_ID, BOT_ID, installer="U1")

@@ -30,6 +30,9 @@ def test_list_and_show_read_every_turn_of_a_session(genie_yaml, capsys):
     assert len(listed) == 2 and listed[1].endswith(f"tickets      active      7  U1           {KEY}")
     assert main(["sessions", "list", "--config", str(path), "--agent", "courses"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 1  # the header only
+    for workspace, found in ((KEY.workspace, 1), ("T-OTHER", 0)):
+        assert main(["sessions", "list", "--config", str(path), "--platform", "slack", "--workspace", workspace]) == 0
+        assert len(capsys.readouterr().out.splitlines()) == 1 + found
 
     assert main(["sessions", "show", "--config", str(path), str(KEY)]) == 0
     shown = capsys.readouterr().out

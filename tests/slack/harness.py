@@ -3,6 +3,9 @@
 Requests are signed with slack_sdk's ``SignatureVerifier`` and posted to the adapter's own
 HTTP server (loopback, free port), so Bolt verifies them exactly as in production. Replies
 go to the mock's Web API; tests wait on what it recorded.
+
+Users act in the mock's default workspace (:data:`TEAM_ID`) unless a ``team`` is given: one
+installed with "Add to Slack" (:meth:`SlackHarness.install`), whose bot user is its own.
 """
 
 from __future__ import annotations
@@ -12,9 +15,13 @@ import itertools
 import json
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
+
+import html
+import re
 
 import aiohttp
 from slack_sdk.signature import SignatureVerifier
@@ -27,10 +34,11 @@ from genie_bot.config import AgentConfig, Config, ConfirmationSettings, Schedule
 from genie_bot.engine import Engine
 from genie_bot.store import inbox as events
 from tests.engine.support import ORDER, build_agent
-from tests.fakes.slack_api import BOT_ID, BOT_USER_ID, TEAM_ID, MockSlackWebAPI, SlackCall, event_callback, \
+from tests.fakes.slack_api import BOT_USER_ID, TEAM_ID, MockSlackWebAPI, SlackCall, event_callback, \
     slash_command
 
 SECRET = "test-signing-secret"
+STATE_COOKIE = "slack-app-oauth-state"
 _clicks = itertools.count(1)
 
 
@@ -48,6 +56,17 @@ def make_config(url: str, agent_dir: Path, slack: dict[str, Any], *, name: str =
                   admins={"slack": frozenset(admins)}, platforms={"slack": slack},
                   confirmation=ConfirmationSettings(**confirmation), scheduler=SchedulerSettings(enabled=False),
                   **settings)
+
+
+@dataclass(frozen=True)
+class InstallVisit:
+    """Where an installer's browser ended: the page's status and text; the redirect from Slack it
+    followed, and the state cookie it sent with it."""
+
+    status: int
+    page: str
+    redirect: str
+    state: str
 
 
 class SlackHarness:
@@ -68,6 +87,9 @@ class SlackHarness:
         if isinstance(self.adapter.receiver, HttpReceiver):
             host, port = self.adapter.receiver.address
             self.base = f"http://{host}:{port}"
+            oauth = self.adapter.settings.oauth
+            if oauth is not None:  # the app's Redirect URL, as its settings in Slack would name it
+                self.slack.installs.app_redirect_uri = self.base + oauth.redirect_uri_path
         self.http = aiohttp.ClientSession()
         return self
 
@@ -75,6 +97,24 @@ class SlackHarness:
         await self.http.close()
         await self.adapter.stop()
         await self.engine.stop()
+
+    # -- "Add to Slack" ------------------------------------------------------------------------------
+    async def install(self, team: str) -> "InstallVisit":
+        """A member of ``team`` installs the app with a browser of their own: the install page, its
+        "Add to Slack" link (the mock approves at once), back to the app's redirect with the state
+        cookie the install page set (sent by hand: it is ``Secure``, and this is plain HTTP)."""
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as browser:
+            install = await browser.get(f"{self.base}/slack/install", params={"team": team})
+            state = install.cookies[STATE_COOKIE].value
+            link = html.unescape(re.search(r'<a href="([^"]+)"', await install.text())[1])
+            approved = await browser.get(link, allow_redirects=False)
+            assert approved.status == 302, await approved.text()
+            redirect = approved.headers["Location"]
+            back = await browser.get(redirect, allow_redirects=False, headers={"Cookie": f"{STATE_COOKIE}={state}"})
+            return InstallVisit(back.status, await back.text(), redirect, state)
+
+    def bot_user(self, team: str) -> str:
+        return BOT_USER_ID if team == TEAM_ID else self.slack.installs.workspaces[team].bot_user_id
 
     # -- requests ------------------------------------------------------------------------------------
     async def post(self, body: str, content_type: str, *, headers: dict[str, str] | None = None,
@@ -90,18 +130,20 @@ class SlackHarness:
             return r.status, time.monotonic() - started
 
     async def event(self, event: dict[str, Any], *, event_id: str | None = None, retry_num: int | None = None,
-                    **signing: Any) -> tuple[int, float]:
-        """Deliver an Events API callback; returns (status, seconds until acknowledged)."""
-        body = event_callback(event)
+                    team: str = TEAM_ID, **signing: Any) -> tuple[int, float]:
+        """Deliver an Events API callback of ``team``; returns (status, seconds until acknowledged)."""
+        body = event_callback(event, team_id=team, bot_user_id=self.bot_user(team))
         body["event_id"] = event_id or body["event_id"]
         headers = {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": "http_timeout"} if retry_num else {}
         return await self.post(json.dumps(body), "application/json", headers=headers, **signing)
 
-    async def mention(self, text: str, *, user: str = "U1", thread_ts: str | None = None, **fields: Any) -> str:
-        """A user @mentions the bot in C1 (stored in the mock's history); returns the message's ts."""
-        text = f"<@{BOT_USER_ID}> {text}".rstrip()
-        ts = self.slack.add_message("C1", text, user=user, thread_ts=thread_ts)
-        assert (await self.event(mention_event(text, ts, user, thread_ts, **fields)))[0] == 200
+    async def mention(self, text: str, *, user: str = "U1", thread_ts: str | None = None, team: str = TEAM_ID,
+                      ts: str | None = None, **fields: Any) -> str:
+        """A user @mentions the bot in C1 of ``team`` (stored in the mock's history, at ``ts`` if given);
+        returns the message's ts."""
+        text = f"<@{self.bot_user(team)}> {text}".rstrip()
+        ts = self.slack.add_message("C1", text, user=user, thread_ts=thread_ts, team=team, ts=ts)
+        assert (await self.event(mention_event(text, ts, user, thread_ts, team=team, **fields), team=team))[0] == 200
         return ts
 
     async def edit_mention(self, ts: str, text: str, *, user: str = "U1", thread_ts: str | None = None) -> int:
@@ -110,18 +152,19 @@ class SlackHarness:
         return (await self.event(mention_event(f"<@{BOT_USER_ID}> {text}", ts, user, thread_ts, **edited)))[0]
 
     async def say(self, text: str, *, thread_ts: str | None, user: str = "U1", channel: str = "C1",
-                  **fields: Any) -> str:
+                  team: str = TEAM_ID, **fields: Any) -> str:
         """A user posts a plain message (no mention); returns its ts."""
-        ts = self.slack.add_message(channel, text, user=user, thread_ts=thread_ts)
+        ts = self.slack.add_message(channel, text, user=user, thread_ts=thread_ts, team=team)
         event = {"type": "message", "user": user, "text": text, "ts": ts, "channel": channel, "event_ts": ts,
-                 "team": TEAM_ID, "channel_type": "im" if channel.startswith("D") else "channel",
+                 "team": team, "channel_type": "im" if channel.startswith("D") else "channel",
                  **({"thread_ts": thread_ts} if thread_ts else {}), **fields}
-        assert (await self.event(event))[0] == 200
+        assert (await self.event(event, team=team))[0] == 200
         return ts
 
-    async def click(self, card: dict[str, Any], decision: str, *, user: str = "U1", response: str = "click") -> int:
+    async def click(self, card: dict[str, Any], decision: str, *, user: str = "U1", response: str = "click",
+                    team: str = TEAM_ID) -> int:
         """``user`` clicks Confirm or Cancel on ``card`` (see :meth:`card`); ephemerals go to ``response``."""
-        return await self.send_click(self.click_payload(card, decision, user=user, response=response))
+        return await self.send_click(self.click_payload(card, decision, user=user, response=response, team=team))
 
     async def send_click(self, payload: dict[str, Any]) -> int:
         """Post a ``block_actions`` payload as Slack does; returns the HTTP status."""
@@ -129,30 +172,30 @@ class SlackHarness:
         return status
 
     def click_payload(self, card: dict[str, Any], decision: str, *, user: str = "U1",
-                      response: str = "click") -> dict[str, Any]:
-        """The ``block_actions`` payload of a click on ``card``, as Slack sends it."""
+                      response: str = "click", team: str = TEAM_ID) -> dict[str, Any]:
+        """The ``block_actions`` payload of a click on ``card`` (in ``team``), as Slack sends it."""
         button = next(e for b in card["blocks"] if b.get("block_id") == BUTTONS_BLOCK for e in b["elements"]
                       if e["action_id"].startswith(f"genie_{decision}:"))
         return {
             "type": "block_actions", "token": "verification-token", "api_app_id": "A1",
-            "user": {"id": user, "username": user.lower(), "team_id": TEAM_ID},
-            "team": {"id": TEAM_ID, "domain": "genie-test"},
+            "user": {"id": user, "username": user.lower(), "team_id": team},
+            "team": {"id": team, "domain": "genie-test"},
             "container": {"type": "message", "message_ts": card["ts"], "channel_id": card["channel"],
                           "is_ephemeral": False, "thread_ts": card.get("thread_ts")},
             "trigger_id": f"{next(_clicks)}.{uuid.uuid4().int % 10**12}",
             "channel": {"id": card["channel"], "name": "general"},
-            "message": {"type": "message", "user": BOT_USER_ID, "bot_id": BOT_ID, "text": card["text"],
+            "message": {"type": "message", "user": card["user"], "bot_id": card["bot_id"], "text": card["text"],
                         "ts": card["ts"], "blocks": card["blocks"],
                         **({"thread_ts": card["thread_ts"]} if card.get("thread_ts") else {})},
             "response_url": self.slack.response_url(response),
             "actions": [{**button, "block_id": BUTTONS_BLOCK, "action_ts": f"{time.time():.6f}"}],
         }
 
-    async def command(self, text: str, *, user: str = "U1", channel: str = "C1") -> list[str]:
+    async def command(self, text: str, *, user: str = "U1", channel: str = "C1", team: str = TEAM_ID) -> list[str]:
         """``/genie text``; returns the texts posted to its response URL (ephemeral, checked)."""
         response = f"cmd-{uuid.uuid4().hex[:8]}"
         form = slash_command("/genie", text, response_url=self.slack.response_url(response), user_id=user,
-                             channel_id=channel)
+                             channel_id=channel, team_id=team)
         status, _ = await self.post(urlencode(form), "application/x-www-form-urlencoded")
         assert status == 200
         bodies = await asyncio.to_thread(self.slack.wait_for_response, response)
@@ -181,7 +224,7 @@ class SlackHarness:
         def read() -> str | None:
             with self.engine.db.read() as conn:
                 return conn.execute(sql_text("SELECT text FROM genie_events WHERE platform = 'slack' AND "
-                                             "event_id = :id"), {"id": f"{channel}/{ts}"}).scalar()
+                                             "event_id = :id"), {"id": f"{TEAM_ID}/{channel}/{ts}"}).scalar()
         return await self.engine.in_db(read)
 
     async def sql(self, statement: str) -> None:
@@ -191,24 +234,25 @@ class SlackHarness:
                 conn.execute(sql_text(statement))
         await self.engine.in_db(execute)
 
-    async def thread(self, thread_ts: str) -> list[dict[str, Any]]:
-        """The bot's messages in a thread of C1 as they are now (updates applied, deletions gone; read
-        from the mock's store, past any fault injected into its Web API)."""
-        return [dict(m, channel="C1") for m in self.slack.messages("C1")
-                if thread_ts in (m["ts"], m.get("thread_ts")) and m.get("user") == BOT_USER_ID]
+    async def thread(self, thread_ts: str, team: str = TEAM_ID) -> list[dict[str, Any]]:
+        """The bot's messages in a thread of ``team``'s C1 as they are now (updates applied, deletions gone;
+        read from the mock's store, past any fault injected into its Web API)."""
+        return [dict(m, channel="C1") for m in self.slack.messages("C1", team)
+                if thread_ts in (m["ts"], m.get("thread_ts")) and m.get("user") == self.bot_user(team)]
 
-    async def texts(self, thread_ts: str) -> list[str]:
-        return [m["text"] for m in await self.thread(thread_ts)]
+    async def texts(self, thread_ts: str, team: str = TEAM_ID) -> list[str]:
+        return [m["text"] for m in await self.thread(thread_ts, team)]
 
-    async def card(self, thread_ts: str) -> dict[str, Any]:
+    async def card(self, thread_ts: str, team: str = TEAM_ID) -> dict[str, Any]:
         """The last message of a thread with Confirm / Cancel buttons."""
-        return next(m for m in reversed(await self.thread(thread_ts)) if has_buttons(m))
+        return next(m for m in reversed(await self.thread(thread_ts, team)) if has_buttons(m))
 
 
-def mention_event(text: str, ts: str, user: str = "U1", thread_ts: str | None = None, **fields: Any) -> dict[str, Any]:
+def mention_event(text: str, ts: str, user: str = "U1", thread_ts: str | None = None, team: str = TEAM_ID,
+                  **fields: Any) -> dict[str, Any]:
     """The ``app_mention`` event of message ``ts`` of C1."""
     return {"type": "app_mention", "user": user, "text": text, "ts": ts, "channel": "C1", "event_ts": ts,
-            "team": TEAM_ID, **({"thread_ts": thread_ts} if thread_ts else {}), **fields}
+            "team": team, **({"thread_ts": thread_ts} if thread_ts else {}), **fields}
 
 
 def has_buttons(message: dict[str, Any]) -> bool:
@@ -232,13 +276,15 @@ def slow_agent(spec: Any) -> Any:
     return agent
 
 
-async def ask(h: SlackHarness, user: str = "U1") -> tuple[str, dict[str, Any]]:
-    """Order food in a new thread of C1 up to the confirmation; returns (thread ts, the card)."""
-    thread = await h.mention(ORDER[0], user=user)
-    for text in ORDER[1:]:
-        await h.say(text, thread_ts=thread, user=user)
+async def ask(h: SlackHarness, user: str = "U1", team: str = TEAM_ID, order: list[str] = ORDER,
+              ts: str | None = None) -> tuple[str, dict[str, Any]]:
+    """Order food (``order``) in a new thread of ``team``'s C1 (started at ``ts`` if given) up to the
+    confirmation; returns (thread ts, the card)."""
+    thread = await h.mention(order[0], user=user, team=team, ts=ts)
+    for text in order[1:]:
+        await h.say(text, thread_ts=thread, user=user, team=team)
     await h.settle()
-    return thread, await h.card(thread)
+    return thread, await h.card(thread, team)
 
 
 def transcript(slack: MockSlackWebAPI, *channels: str) -> dict[tuple[str, str], list[tuple[str, bool]]]:

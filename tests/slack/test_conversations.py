@@ -56,7 +56,7 @@ def test_every_message_is_recorded_then_acknowledged_before_its_turn_runs(slack,
             ts = slack.add_message("C1", "slow")
             status, ack_seconds = await h.event({"type": "app_mention", "user": "U1", "channel": "C1", "ts": ts,
                                                  "text": f"<@{BOT_USER_ID}> {ORDER[0]} # slowly"}, event_id="Ev1")
-            recorded_at_ack = await h.event_status(f"C1/{ts}")  # a message's event id is where it is
+            recorded_at_ack = await h.event_status(f"{TEAM_ID}/C1/{ts}")  # a message's event id is where it is
             answered_at_ack = slack.calls_to("chat.update")
             [placeholder] = await h.wait_for("chat.postMessage")
             await h.settle()
@@ -66,11 +66,11 @@ def test_every_message_is_recorded_then_acknowledged_before_its_turn_runs(slack,
     assert status == 200 and answered_at_ack == [] and ack_seconds < 0.9  # the turn takes a second
     assert recorded_at_ack in ("queued", "running")  # a process dying now leaves it to the others
     assert placeholder.params == {"channel": "C1", "thread_ts": ts, "text": THINKING, "metadata": {
-        "event_type": "genie_thinking", "event_payload": {"event_id": f"C1/{ts}"}}}
+        "event_type": "genie_thinking", "event_payload": {"event_id": f"{TEAM_ID}/C1/{ts}"}}}
     assert texts == ["Hi! Orders food.\n\nHow many?"]  # the placeholder, replaced
     [update] = slack.calls_to("chat.update")
     assert update.params["metadata"] == {"event_type": "genie_reply",
-                                         "event_payload": {"event_id": f"C1/{ts}", "part": 0, "piece": 0}}
+                                         "event_payload": {"event_id": f"{TEAM_ID}/C1/{ts}", "part": 0, "piece": 0}}
 
 
 def test_a_message_that_cannot_be_recorded_is_refused_so_that_slack_delivers_it_again(slack, shop_config):
@@ -261,7 +261,7 @@ def test_a_recovered_reply_replaces_the_placeholder_a_dead_process_left_and_is_n
         async with SlackHarness(slack, shop_config(), build_agent=build_agent) as h:
             thread = await h.mention(ORDER[0])
             await h.settle()
-            key, place = SessionKey("slack", TEAM_ID, "C1", thread), Place("C1", thread)
+            key, place = SessionKey("slack", TEAM_ID, "C1", thread), Place(TEAM_ID, "C1", thread)
             # what a process killed mid-way left: Ev1 thinking, Ev2 answered but not acknowledged
             await h.adapter.poster.placeholder(place, "Ev1")
             await h.adapter.poster.post(place, [Reply("Ev2's answer")], await h.adapter.poster.placeholder(place, "Ev2"),
@@ -279,7 +279,7 @@ def test_a_recovered_reply_replaces_the_placeholder_a_dead_process_left_and_is_n
 def test_in_a_direct_message_a_recovered_reply_already_posted_is_not_posted_again(slack, shop_config):
     async def scenario():
         async with SlackHarness(slack, shop_config(), build_agent=build_agent) as h:
-            key, place = SessionKey("slack", TEAM_ID, "D1", ""), Place("D1", None)
+            key, place = SessionKey("slack", TEAM_ID, "D1", ""), Place(TEAM_ID, "D1", None)
             await h.adapter.poster.post(place, [Reply("Ev2's answer")], None, "Ev2")
             await h.adapter.poster.placeholder(place, "Ev3")
             for event_id in ("Ev2", "Ev3"):

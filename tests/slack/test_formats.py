@@ -40,7 +40,7 @@ def test_threads_and_direct_messages_map_to_sessions():
     assert session_key("T1", "C1", "1.000300", "1.000200") == SessionKey("slack", "T1", "C1", "1.000200")
     assert session_key("T1", "D1", "1.000300") == SessionKey("slack", "T1", "D1", "")  # the whole DM
     assert session_key("T1", "D1", "1.000300", "1.000200") == SessionKey("slack", "T1", "D1", "1.000200")
-    assert Place.of(SessionKey("slack", "T1", "D1")) == Place("D1", None)
+    assert Place.of(SessionKey("slack", "T1", "D1")) == Place("T1", "D1", None)
     assert sequence("1700000000.000100") == 1_700_000_000_000_100 and sequence("1700000000.5") == 1_700_000_000_500_000
 
 
@@ -92,3 +92,24 @@ def test_settings_are_checked_when_the_adapter_is_created():
         "for Socket Mode")
     assert create_adapter(None, {"bot_token": "xoxb-1", "app_token": "xapp-1"}).settings.mode == "socket"
     assert create_adapter(None, {"bot_token": "xoxb-1", "signing_secret": "s"}).settings.mode == "http"
+
+
+def test_add_to_slack_settings_are_checked_too():
+    with pytest.raises(SlackSettingsInvalid) as problems:
+        create_adapter(None, {"bot_token": "xoxb-1", "app_token": "xapp-1", "mode": "socket",
+                              "oauth": {"client_id": "1.2", "scopes": "chat:write", "install_path": "install",
+                                        "uninstalled_sessions": "forget", "token_rotation_minute": 5}})
+    assert str(problems.value).splitlines() == [
+        "platforms.slack.oauth.token_rotation_minute: unknown key 'token_rotation_minute' in platforms.slack.oauth "
+        "(did you mean 'token_rotation_minutes'?)",
+        "platforms.slack.oauth.client_secret: 'client_secret' is required (or set SLACK_CLIENT_SECRET)",
+        "platforms.slack.oauth.scopes: 'scopes' must be a list of Slack scopes, e.g. [chat:write, commands]",
+        "platforms.slack.oauth.install_path: 'install_path' must be a path starting with /",
+        "platforms.slack.oauth.uninstalled_sessions: 'uninstalled_sessions' must be one of: keep, purge",
+        "platforms.slack.bot_token: 'bot_token' is not used with 'oauth': each workspace's token comes from its "
+        "installation (remove it, or unset SLACK_BOT_TOKEN)",
+        "platforms.slack.mode: 'oauth' needs HTTP mode: Slack redirects installers to this server"]
+    settings = create_adapter(None, {"signing_secret": "s", "app_token": "xapp-1",
+                                     "oauth": {"client_id": "1.2", "client_secret": "c"}}).settings
+    assert settings.mode == "http" and settings.oauth.scopes[0] == "app_mentions:read"
+    assert settings.oauth.uninstalled_sessions == "keep" and settings.bot_token is None

@@ -123,7 +123,7 @@ def test_a_reply_slack_keeps_refusing_is_posted_from_the_outbox_by_the_live_proc
             early = await h.engine.redeliver()  # the first retry waits a few seconds
             clock.advance(seconds=5)
             later = await h.engine.redeliver()
-            return thread, stuck, early, later, await h.texts(thread), await h.event_status(f"C1/{thread}")
+            return thread, stuck, early, later, await h.texts(thread), await h.event_status(f"{TEAM_ID}/C1/{thread}")
 
     thread, stuck, early, later, texts, status = run(scenario())
     assert stuck == [THINKING] and (early, later) == (0, 1)

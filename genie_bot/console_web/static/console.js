@@ -282,21 +282,44 @@
   }
 
   // -- the list of sessions -------------------------------------------------------------------------
+  // A deployment serving several Slack workspaces or Discord servers: its sessions by workspace.
+  function renderFilter(data) {
+    const workspaces = data.sections.flatMap((section) => section.workspaces || []);
+    const chosen = data.filter.workspace ? data.filter.platform + "/" + data.filter.workspace : "";
+    const select = el("select", {id: "workspace-filter"},
+      el("option", {value: ""}, "every workspace"),
+      workspaces.map((w) => el("option", {value: w.platform + "/" + w.workspace,
+                                          selected: chosen === w.platform + "/" + w.workspace},
+                               `${w.platform} ${w.workspace} (${w.sessions})`)));
+    select.addEventListener("change", () => {
+      const [platform, ...workspace] = select.value.split("/");
+      const query = select.value ? new URLSearchParams({platform, workspace: workspace.join("/")}) : "";
+      window.location.search = query ? "?" + query : "";
+    });
+    byId("filter").replaceChildren(...(workspaces.length > 1 || chosen
+      ? [el("p", {}, el("label", {}, "Workspace / server: ", select))] : []));
+  }
+
   function renderSessions(data) {
+    renderFilter(data);
     byId("agents").replaceChildren(...(data.agents.length ? [el("p", {}, "New conversation with: ",
       data.agents.map((agent) => [el("a", {href: "/new?agent=" + encodeURIComponent(agent), className: "agent"}, agent),
                                   " "]))] : []));
     byId("sections").replaceChildren(...data.sections.map((section) => el("section", {},
       el("h2", {}, section.title),
       section.sessions.length ? el("table", {className: "sessions"},
-        el("tr", {}, ["updated (UTC)", "agent", "status", "turns", "owner", "session"].map((h) => el("th", {}, h))),
+        el("tr", {}, ["updated (UTC)", "workspace", "agent", "status", "turns", "owner", "session"]
+          .map((h) => el("th", {}, h))),
         section.sessions.map((s) => el("tr", {},
-          el("td", {}, s.updated_at), el("td", {}, s.agent), el("td", {}, s.status), el("td", {}, String(s.turns)),
+          el("td", {}, s.updated_at), el("td", {}, `${s.platform} ${s.workspace}`), el("td", {}, s.agent),
+          el("td", {}, s.status), el("td", {}, String(s.turns)),
           el("td", {}, s.owner || "-"), el("td", {}, el("a", {href: sessionUrl(s.key)}, s.key)))))
         : el("p", {className: "muted"}, "No session yet."))));
     body.dataset.ready = "true";
   }
 
   if (body.dataset.page === "session") startSession();
-  if (body.dataset.page === "sessions") busy(async () => renderSessions(await api("GET", "/api/sessions")));
+  if (body.dataset.page === "sessions") {
+    busy(async () => renderSessions(await api("GET", "/api/sessions" + window.location.search)));
+  }
 })();
