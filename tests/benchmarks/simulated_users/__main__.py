@@ -13,10 +13,21 @@ WORKSHEETS = Path(__file__).resolve().parents[3] / "worksheets"
 FAILURE_ORDER = ("wrong submission", "crashed", "stalled", "abandoned")
 
 
+def agent_dir(name_or_path: str) -> Path:
+    """An agent directory: a path holding an agent.yaml, else the example agent of that name."""
+    path = Path(name_or_path)
+    if (path / "agent.yaml").is_file():
+        return path
+    if (WORKSHEETS / name_or_path / "agent.yaml").is_file():
+        return WORKSHEETS / name_or_path
+    raise argparse.ArgumentTypeError(f"no agent.yaml in {name_or_path} nor in {WORKSHEETS / name_or_path}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.benchmarks.simulated_users", description=__doc__)
-    parser.add_argument("--agents", nargs="+", default=["ticket_submission", "course_enrollment",
-                                                         "restaurant_reservation"])
+    parser.add_argument("--agents", nargs="+", type=agent_dir, metavar="AGENT",
+                        default=[agent_dir(n) for n in ("ticket_submission", "course_enrollment", "restaurant_reservation")],
+                        help="example agents by name (worksheets/NAME) or agent directories by path")
     parser.add_argument("--users", type=int, default=100, help="simulated users per agent")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--today", type=dt.date.fromisoformat, default=None,
@@ -26,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="print the transcripts of N failures per agent")
     args = parser.parse_args(argv)
     today = args.today or dt.date.today()
-    results = [simulate(WORKSHEETS / name, args.users, args.seed, today) for name in args.agents]
+    results = [simulate(path, args.users, args.seed, today) for path in args.agents]
     print(f"simulated users: {args.users} per agent, seed {args.seed}, today {today.isoformat()}")
     print(f"{'agent':<24} {'success':>8} {'wrong':>6} {'stalled':>8} {'abandoned':>10} {'crashed':>8} "
           f"{'turns':>6} {'turns(ok)':>10}")

@@ -24,6 +24,7 @@ from .user import SimulatedUser
 OUTCOMES = ("success", "wrong submission", "stalled", "abandoned", "crashed")
 MAX_TURNS = 30
 REPEATS_TO_STALL = 4
+NUMERIC_RESULTS: dict[str, Any] = {"int": 100, "float": 100.0}
 
 
 @dataclass
@@ -45,13 +46,15 @@ class UserRun:
     transcript: list[Line] = field(default_factory=list)
 
 
-def api_stubs(spec: AgentSpec) -> dict[str, dict[str, str]]:
-    """A made-up result for every side-effecting API: each output field of its task gets an id."""
-    stubs: dict[str, dict[str, str]] = {}
+def api_stubs(spec: AgentSpec) -> dict[str, dict[str, Any]]:
+    """A made-up result for every side-effecting API: each output field of its task gets an id (a
+    number for a numeric field, like a price)."""
+    stubs: dict[str, dict[str, Any]] = {}
     for task in spec.tasks.values():
         if task.api is not None and task.api.side_effects:
-            outputs = [f.name for f in task.fields.values() if f.kind == "output"]
-            stubs[task.api.function] = {name: f"SIM-{index + 1:05d}" for index, name in enumerate(outputs)}
+            outputs = [f for f in task.fields.values() if f.kind == "output"]
+            stubs[task.api.function] = {f.name: NUMERIC_RESULTS.get(f.type.kind, f"SIM-{index + 1:05d}")
+                                        for index, f in enumerate(outputs)}
     return stubs
 
 
