@@ -117,3 +117,33 @@ def test_command_writes_figures_that_account_for_every_user(tmp_path: Path, caps
     assert "restaurant_reservation" in capsys.readouterr().out
     assert os.environ[DATA_DIR_ENV] == str(tmp_path / "ledger")  # the run's private ledger is put back
     assert not (tmp_path / "ledger").exists()  # nothing was written to the real one
+
+
+DOMAIN_AGENTS = sorted(p.parent for p in (Path(__file__).resolve().parent / "domains").glob("*/*/agent.yaml"))
+
+
+@pytest.mark.parametrize("agent_dir", DOMAIN_AGENTS, ids=[d.name for d in DOMAIN_AGENTS])
+def test_goals_are_drawn_from_any_spec_and_check_against_themselves(agent_dir: Path) -> None:
+    """Enums, tables, lists, fixed periods, validations by expression and patterns of the made-up agents."""
+    spec = load_agent(agent_dir)
+    for seed in range(20):
+        goal = draw_goal(spec, random.Random(seed), TODAY)
+        assert differences(spec, goal, _plain(goal)) == []
+        assert goal.leaves()
+
+
+def test_command_takes_agent_directories_and_reports_the_two_measures(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.benchmarks.simulated_users.__main__ import main
+
+    out = tmp_path / "figures.json"
+    gym = Path(__file__).resolve().parent / "domains" / "tuned" / "gym"
+    assert main(["--agents", str(gym), "--users", "3", "--seed", "3", "--today", "2026-11-21", "--json", str(out)]) == 0
+    (agent,) = json.loads(out.read_text())["agents"]
+    assert agent["agent"] == "gym" and len(agent["runs"]) == 3
+    assert agent["silent_turns"] == sum(len(r["silent_turns"]) for r in agent["runs"])
+    assert agent["near_wrong_summaries"] == sum(len(r["near_wrong_summaries"]) for r in agent["runs"])
+    header = capsys.readouterr().out.splitlines()[1]
+    assert header.split()[-2:] == ["near-wrong", "silent"]
+    with pytest.raises(SystemExit):
+        main(["--agents", str(tmp_path / "no_such_agent")])

@@ -13,10 +13,21 @@ WORKSHEETS = Path(__file__).resolve().parents[3] / "worksheets"
 FAILURE_ORDER = ("wrong submission", "crashed", "stalled", "abandoned")
 
 
+def agent_dir(name_or_path: str) -> Path:
+    """An agent directory: a path holding an agent.yaml, else the example agent of that name."""
+    path = Path(name_or_path)
+    if (path / "agent.yaml").is_file():
+        return path
+    if (WORKSHEETS / name_or_path / "agent.yaml").is_file():
+        return WORKSHEETS / name_or_path
+    raise argparse.ArgumentTypeError(f"no agent.yaml in {name_or_path} nor in {WORKSHEETS / name_or_path}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.benchmarks.simulated_users", description=__doc__)
-    parser.add_argument("--agents", nargs="+", default=["ticket_submission", "course_enrollment",
-                                                         "restaurant_reservation"])
+    parser.add_argument("--agents", nargs="+", type=agent_dir, metavar="AGENT",
+                        default=[agent_dir(n) for n in ("ticket_submission", "course_enrollment", "restaurant_reservation")],
+                        help="example agents by name (worksheets/NAME) or agent directories by path")
     parser.add_argument("--users", type=int, default=100, help="simulated users per agent")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--today", type=dt.date.fromisoformat, default=None,
@@ -26,15 +37,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="print the transcripts of N failures per agent")
     args = parser.parse_args(argv)
     today = args.today or dt.date.today()
-    results = [simulate(WORKSHEETS / name, args.users, args.seed, today) for name in args.agents]
+    results = [simulate(path, args.users, args.seed, today) for path in args.agents]
     print(f"simulated users: {args.users} per agent, seed {args.seed}, today {today.isoformat()}")
     print(f"{'agent':<24} {'success':>8} {'wrong':>6} {'stalled':>8} {'abandoned':>10} {'crashed':>8} "
-          f"{'turns':>6} {'turns(ok)':>10}")
+          f"{'turns':>6} {'turns(ok)':>10} {'near-wrong':>11} {'silent':>7}")
     for figures in results:
         s = figures.summary()
         ok_turns = "-" if s["mean_turns_success"] is None else f"{s['mean_turns_success']:.1f}"
         print(f"{figures.agent:<24} {s['success_pct']:>7.1f}% {s['wrong_submission']:>6} {s['stalled']:>8} "
-              f"{s['abandoned']:>10} {s['crashed']:>8} {s['mean_turns']:>6.1f} {ok_turns:>10}")
+              f"{s['abandoned']:>10} {s['crashed']:>8} {s['mean_turns']:>6.1f} {ok_turns:>10} "
+              f"{s['near_wrong_summaries']:>11} {s['silent_turns']:>7}")
+    print("near-wrong: summaries shown holding a value the user never said; silent: messages in a task that "
+          "changed nothing and got no word about them (definitions: tests/benchmarks/simulated_users/measures.py)")
     for figures in results:
         _print_failures(figures, args.show_failures)
     if args.json:
@@ -54,6 +68,8 @@ def _print_failures(figures: AgentFigures, count: int) -> None:
                 print(f"  user:  {line.user}")
             print("  agent: " + line.agent.replace("\n", "\n         "))
             print(f"         acts: {', '.join(line.acts) or '-'}")
+            for note in line.notes:
+                print(f"         !! {note}")
 
 
 def _goal_text(run: UserRun) -> str:
@@ -68,7 +84,9 @@ def _short(value: object) -> str:
 def _as_json(figures: AgentFigures) -> dict[str, object]:
     return {**figures.summary(), "outcomes_order": list(OUTCOMES),
             "runs": [{"user": r.number, "outcome": r.outcome, "detail": r.detail, "turns": r.turns,
-                      "goal": _goal_text(r)} for r in figures.runs]}
+                      "goal": _goal_text(r), "silent_turns": r.silent,
+                      "near_wrong_summaries": [{"turn": t, "values": [str(u) for u in unsaid]} for t, unsaid in r.near_wrong]}
+                     for r in figures.runs]}
 
 
 if __name__ == "__main__":

@@ -55,13 +55,25 @@ def normalise(spec: AgentSpec, f: Field, value: Any) -> Any:
     """``value`` of field ``f`` in a form where equal meaning compares equal."""
     if value is None or value == "NA":
         return None
+    table = f.type.referenced() if f.type.referenced() in spec.knowledge else f.values_from
+    if f.type.kind == "list":  # the same items in any order
+        items = value if isinstance(value, (list, tuple)) else [value]
+        return tuple(sorted((_item(spec, table, item) for item in items), key=repr)) or None
+    return _item(spec, table, value) if table or isinstance(value, TableRow) else _scalar(f.type.kind, value)
+
+
+def _item(spec: AgentSpec, table: str | None, value: Any) -> Any:
+    """A table row by its key (or the text naming it), or an enum value or text as text."""
     if isinstance(value, TableRow):
         return ("row", value.key)
-    table = f.type.referenced() if f.type.referenced() in spec.knowledge else f.values_from
     if table:
         key = _row_key(spec, table, value)
         return ("row", key) if key is not None else _text(value)
-    kind = f.type.kind
+    return _text(value)
+
+
+def _scalar(kind: str, value: Any) -> Any:
+    """A value of a base type: dates and times as such, numbers as floats, the rest as text."""
     try:
         if kind == "date":
             return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
@@ -102,6 +114,20 @@ def differences(spec: AgentSpec, goal: Goal, tree: dict[str, Any] | None,
         elif normalise(spec, fields[name], wanted) != normalise(spec, fields[name], got):
             out.append(Difference(path + (name,), wanted, got))
     return out
+
+
+def goal_path(state: DialogueState, instance_name: str, worksheet: str) -> tuple[str, ...] | None:
+    """The field path from the root instance of a ``worksheet`` task down to ``instance_name``, or None
+    when that instance belongs to another task."""
+    path: list[str] = []
+    instance = state.named(instance_name)
+    while instance is not None and instance.parent is not None:
+        parent, field_name = instance.parent
+        path.insert(0, field_name)
+        instance = state.named(parent)
+    if instance is None or instance.worksheet != worksheet:
+        return None
+    return tuple(path)
 
 
 def field_of(spec: AgentSpec, goal: Goal, path: tuple[str, ...]) -> Field:

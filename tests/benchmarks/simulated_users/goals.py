@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from genie_bot.interpreter import Evaluator, InterpreterError, Scope
+from genie_bot.interpreter.scope import SafeFunction
 from genie_bot.spec import AgentSpec, Field, TaskWorksheet
 
-from .people import person, free_text_for, course_code_like
+from .people import course_code_like, free_text_for, matching_text, person, street_address
 
 INT_COLUMN_TYPES = {"int": int, "float": float}
 
@@ -97,13 +98,16 @@ def _plain(value: Any) -> Any:
         return value.row
     if isinstance(value, Goal):
         return {name: _plain(v) for name, v in value.values.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
     return value
 
 
-def _holds(spec: AgentSpec, code: Any, names: dict[str, Any]) -> bool | None:
-    """The truth of a spec expression over ``names``, or None when it cannot be evaluated here."""
+def _holds(spec: AgentSpec, code: Any, names: dict[str, Any], today: dt.date) -> bool | None:
+    """The truth of a spec expression over ``names`` (``today()`` is the conversation's day), or None
+    when it cannot be evaluated here."""
     try:
-        return bool(Evaluator(Scope(names)).evaluate(code.tree))
+        return bool(Evaluator(Scope(names, {"today": SafeFunction("today", lambda: today)})).evaluate(code.tree))
     except InterpreterError:
         return None
 
@@ -115,7 +119,7 @@ def _draw_worksheet(spec: AgentSpec, task: TaskWorksheet, rng: random.Random, to
     for f in task.fields.values():
         if f.kind != "input" or f.type.kind == "confirm":
             continue
-        if f.predicate is not None and _holds(spec, f.predicate, {"self": so_far}) is False:
+        if f.predicate is not None and _holds(spec, f.predicate, {"self": so_far}, today) is False:
             continue
         if not f.required and (f.dont_ask or rng.random() < 0.7):
             value: Any = None
@@ -135,8 +139,7 @@ def _draw_field(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Rand
     for _ in range(50):
         value = _within_row(spec, f, _candidate(spec, task, f, rng, today, taken), row, rng)
         if _valid(spec, f, value, so_far, today):
-            if isinstance(value, TableRow):
-                taken.add(value.key)
+            taken.update(v.key for v in (value if isinstance(value, list) else [value]) if isinstance(v, TableRow))
             return value
     raise ValueError(f"no valid value drawn for {task.name}.{f.name}")
 
@@ -145,9 +148,13 @@ def _candidate(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Rando
                taken: set[str]) -> Any:
     ref = f.type.referenced()
     table = ref if ref in spec.knowledge else f.values_from
+    kind = f.type.kind
+    if kind == "list":  # one or two items: enum values or table rows
+        pool: list[Any] = ([row for row in table_rows(spec, table) if row.key not in taken] if table
+                           else list(f.values))
+        return rng.sample(pool, min(len(pool), rng.choice([1, 1, 2])))
     if table:
         return rng.choice([row for row in table_rows(spec, table) if row.key not in taken])
-    kind = f.type.kind
     validation = f.validation
     if kind == "enum":
         return rng.choice(f.values)
@@ -159,6 +166,11 @@ def _candidate(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Rando
         # People pick small numbers far more often than large ones.
         return min(high, low + int(rng.expovariate(0.45)))
     if kind == "date":
+        low, high = (validation.minimum, validation.maximum) if validation else (None, None)
+        if isinstance(low, dt.date) and isinstance(high, dt.date):  # a fixed period (an event's days)
+            return low + dt.timedelta(days=rng.randint(0, (high - low).days))
+        if "birth" in f"{f.name} {f.description}".lower():
+            return today - dt.timedelta(days=rng.randint(18 * 365, 85 * 365))
         bound_past = validation is not None and validation.maximum is not None
         days = rng.choice([1, 2, 3, 4, 5, 6, 7, 9, 12, 15, 20, 28, 35, 45, 60])
         return today - dt.timedelta(days=days) if bound_past else today + dt.timedelta(days=days)
@@ -192,14 +204,15 @@ def _within_row(spec: AgentSpec, f: Field, value: Any, row: TableRow | None, rng
 def _text_value(f: Field, rng: random.Random) -> str:
     described = f"{f.name} {f.description}".lower()
     pattern = f.validation.pattern if f.validation else None
-    if pattern and re.search(r"\\d\{(\d+)\}", pattern):
-        digits = int(re.search(r"\\d\{(\d+)\}", pattern).group(1))
-        return "".join(rng.choice("0123456789") for _ in range(digits))
     if "email" in described:
         first, last = person(rng)
         return f"{first[0].lower()}{last.lower()}@stanford.edu" if rng.random() < 0.5 else f"{first.lower()}.{last.lower()}@stanford.edu"
-    if "name" in described and "course" not in described:
+    if pattern:
+        return matching_text(pattern, rng)
+    if "full name" in described or "'s name" in described:  # a person's name
         return " ".join(person(rng))
+    if "address" in described:
+        return street_address(rng)
     if "course" in described and "why" not in described:
         return course_code_like(rng)
     return free_text_for(described, rng)
@@ -218,5 +231,5 @@ def _valid(spec: AgentSpec, f: Field, value: Any, so_far: dict[str, Any], today:
     if v.pattern and isinstance(value, str) and not re.fullmatch(v.pattern, value):
         return False
     if v.expression is not None:
-        return _holds(spec, v.expression, {"self": so_far, "value": _plain(value)}) is not False
+        return _holds(spec, v.expression, {"self": so_far, "value": _plain(value)}, today) is not False
     return True

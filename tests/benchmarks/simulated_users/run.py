@@ -19,11 +19,13 @@ from genie_bot.state import DialogueState, InstanceStatus
 
 from .checker import Difference, differences, instance_tree
 from .goals import Goal, draw_goal
+from .measures import Exchange, UnsaidValue, is_silent, near_wrong_summaries, snapshot, task_open
 from .user import SimulatedUser
 
 OUTCOMES = ("success", "wrong submission", "stalled", "abandoned", "crashed")
 MAX_TURNS = 30
 REPEATS_TO_STALL = 4
+NUMERIC_RESULTS: dict[str, Any] = {"int": 100, "float": 100.0}
 
 
 @dataclass
@@ -31,6 +33,8 @@ class Line:
     user: str
     agent: str
     acts: list[str]
+    notes: list[str] = field(default_factory=list)
+    """What the measures found in this turn (a silent turn, a near-wrong summary)."""
 
 
 @dataclass
@@ -43,15 +47,21 @@ class UserRun:
     submitted: dict[str, Any] | None = None
     """The submitted values by field name (see :func:`submitted_tree`), when a submission was made."""
     transcript: list[Line] = field(default_factory=list)
+    near_wrong: list[tuple[int, list[UnsaidValue]]] = field(default_factory=list)
+    """(turn, values the user never said) for each near-wrong summary shown (see measures.py)."""
+    silent: list[int] = field(default_factory=list)
+    """The turns that were silent (see measures.py)."""
 
 
-def api_stubs(spec: AgentSpec) -> dict[str, dict[str, str]]:
-    """A made-up result for every side-effecting API: each output field of its task gets an id."""
-    stubs: dict[str, dict[str, str]] = {}
+def api_stubs(spec: AgentSpec) -> dict[str, dict[str, Any]]:
+    """A made-up result for every side-effecting API: each output field of its task gets an id (a
+    number for a numeric field, like a price)."""
+    stubs: dict[str, dict[str, Any]] = {}
     for task in spec.tasks.values():
         if task.api is not None and task.api.side_effects:
-            outputs = [f.name for f in task.fields.values() if f.kind == "output"]
-            stubs[task.api.function] = {name: f"SIM-{index + 1:05d}" for index, name in enumerate(outputs)}
+            outputs = [f for f in task.fields.values() if f.kind == "output"]
+            stubs[task.api.function] = {f.name: NUMERIC_RESULTS.get(f.type.kind, f"SIM-{index + 1:05d}")
+                                        for index, f in enumerate(outputs)}
     return stubs
 
 
@@ -99,6 +109,7 @@ def run_user(spec: AgentSpec, agent: Agent, number: int, seed: int, today: dt.da
     for turn in range(1, MAX_TURNS + 1):
         run.turns = turn
         made_before = len(apis.calls)
+        before, was_open = snapshot(state), task_open(spec, state)
         try:
             reply = agent.respond(state, message, executor=apis)
         except Exception as exc:  # a crash is an outcome to report, not a reason to stop the benchmark
@@ -106,7 +117,11 @@ def run_user(spec: AgentSpec, agent: Agent, number: int, seed: int, today: dt.da
             run.outcome, run.detail = "crashed", f"{type(exc).__name__}: {exc}"
             return run
         state = reply.state
-        run.transcript.append(Line(message, reply.text, [a.formal() for a in reply.acts]))
+        line = Line(message, reply.text, [a.formal() for a in reply.acts])
+        _measure(spec, run, user, turn, line, Exchange(was_open, before, snapshot(state), tuple(line.acts),
+                                                       tuple(a.formal() for a in reply.acts if a.is_question),
+                                                       reply.text), reply.acts, state)
+        run.transcript.append(line)
         submitted = [c for c in apis.calls[made_before:] if c.side_effects]
         if submitted:
             run.submitted = submission_of(goal, state, submitted)
@@ -127,6 +142,18 @@ def run_user(spec: AgentSpec, agent: Agent, number: int, seed: int, today: dt.da
         message = user.reply(reply.acts, state)
     run.outcome, run.detail = "stalled", f"no submission after {MAX_TURNS} turns{_held(spec, goal, state)}"
     return run
+
+
+def _measure(spec: AgentSpec, run: UserRun, user: SimulatedUser, turn: int, line: Line, exchange: Exchange,
+             acts: list[Any], state: DialogueState) -> None:
+    """Record the turn's near-wrong summaries and whether it was silent (before ``line`` is appended)."""
+    previous = run.transcript[-1]
+    if is_silent(exchange, tuple(previous.acts), previous.agent):
+        run.silent.append(turn)
+        line.notes.append("silent turn")
+    for unsaid in near_wrong_summaries(spec, run.goal, acts, state, user.slips):
+        run.near_wrong.append((turn, unsaid))
+        line.notes.append("near-wrong summary: " + "; ".join(str(u) for u in unsaid))
 
 
 def _held(spec: AgentSpec, goal: Goal, state: DialogueState) -> str:
@@ -160,6 +187,11 @@ class AgentFigures:
             "agent": self.agent, "users": users,
             "success_pct": round(100 * counts["success"] / users, 1) if users else 0.0,
             **{outcome.replace(" ", "_"): counts[outcome] for outcome in OUTCOMES},
+            "near_wrong_summaries": sum(len(r.near_wrong) for r in self.runs),
+            "users_with_near_wrong": sum(bool(r.near_wrong) for r in self.runs),
+            "silent_turns": sum(len(r.silent) for r in self.runs),
+            "users_with_silent": sum(bool(r.silent) for r in self.runs),
+            "turns": sum(r.turns for r in self.runs),
             "mean_turns": round(sum(r.turns for r in self.runs) / users, 2) if users else 0.0,
             "mean_turns_success": round(sum(successes) / len(successes), 2) if successes else None,
         }

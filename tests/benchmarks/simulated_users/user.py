@@ -18,8 +18,8 @@ from genie_bot.acts import (Act, AskField, AskForConfirmation, AskForFieldConfir
 from genie_bot.spec import AgentSpec, Field
 from genie_bot.state import DialogueState
 
-from .checker import Difference, differences, field_of, instance_tree
-from .goals import Goal, TableRow
+from .checker import Difference, differences, field_of, goal_path, instance_tree
+from .goals import Goal, TableRow, table_rows
 from .phrasing import Piece, Style, course_code_forms, render, say_date, say_number, say_time
 from .vocab import CONFIRM, DECLINE, DONT_KNOW, ENUM_WORDS, FACT_CUES, LABELS, NO, QUESTIONS, SEVERAL, TASK_WORDS, YES
 
@@ -45,6 +45,9 @@ class SimulatedUser:
         self.slip: tuple[str, ...] | None = rng.choice(changeable) if changeable and rng.random() < 0.15 else None
         self.pending: str | None = None
         """A message the user means to send next whatever the agent asks (a correction)."""
+        self.slips: dict[tuple[str, ...], list[Any]] = {}
+        """Wrong values the user did type (then corrected), by field path: a summary showing one is
+        not showing a value the user never said."""
         self.turns = 0
 
     # -- opening -------------------------------------------------------------------------------
@@ -165,15 +168,7 @@ class SimulatedUser:
 
     def _locate(self, state: DialogueState, instance_name: str) -> tuple[str, ...] | None:
         """The field path from the goal's task instance down to ``instance_name``, or None."""
-        path: list[str] = []
-        instance = state.named(instance_name)
-        while instance is not None and instance.parent is not None:
-            parent, field = instance.parent
-            path.insert(0, field)
-            instance = state.named(parent)
-        if instance is None or instance.worksheet != self.goal.worksheet:
-            return None
-        return tuple(path)
+        return goal_path(state, instance_name, self.goal.worksheet)
 
     def _answer_field(self, ask: AskField, state: DialogueState) -> str:
         where = self._locate(state, ask.instance)
@@ -210,6 +205,7 @@ class SimulatedUser:
                 wrong = value + dt.timedelta(days=1)
         else:
             wrong = dt.time(value.hour + (1 if value.hour < 20 else -1), value.minute)
+        self.slips.setdefault(path, []).append(wrong)
         self.pending = render(compose(self.rng.choice(CORRECTIONS), fact=self._fact_in_row(path, value),
                                       v=self._value(path, f, value), label=self._label_in_row(path, f)),
                               self.style, self.rng)
@@ -305,27 +301,63 @@ class SimulatedUser:
 
     # -- values ---------------------------------------------------------------------------------
     def _row_name(self, row: TableRow) -> str:
-        """What the user calls a row: its name, a course by its code more often than by its title."""
-        if "title" in row.row and self.rng.random() < 0.7:
+        """What the user calls a row: a course by its code more often than by its title, else its name
+        (or title) when no other row shares it, else the fewest of its columns that tell it apart."""
+        if self._by_code(row) and self.rng.random() < 0.7:
             return course_code_forms(row.key, self.rng)
         for column in ("name", "title"):
-            if column in row.row:
+            if column in row.row and self._unique(row, (column,)):
                 name = str(row.row[column])
                 if column == "name" and name.lower().startswith("the ") and self.rng.random() < 0.3:
                     name = name[4:]
                 return name
-        return course_code_forms(row.key, self.rng)
+        columns = self._telling_columns(row)
+        return " ".join(str(row.row[c]) for c in columns) if columns else row.key
+
+    def _by_code(self, row: TableRow) -> bool:
+        """Rows whose key is a code people type (a course code), not an internal id."""
+        kb = self.spec.knowledge[row.table]
+        key = kb.columns.get(kb.primary_key or next(iter(kb.columns)))
+        return key is not None and "code" in (key.description or "").lower()
+
+    def _text_columns(self, row: TableRow) -> list[str]:
+        kb = self.spec.knowledge[row.table]
+        return [c for c, column in kb.columns.items()
+                if c != kb.primary_key and not column.free_text and isinstance(row.row.get(c), str)]
+
+    def _unique(self, row: TableRow, columns: tuple[str, ...]) -> bool:
+        return sum(all(other.row.get(c) == row.row.get(c) for c in columns)
+                   for other in table_rows(self.spec, row.table)) == 1
+
+    def _telling_columns(self, row: TableRow) -> tuple[str, ...]:
+        """The first text column, then the columns that most narrow down the rows sharing it, until
+        one row is left ("Toyota RAV4", "Zestril 10 mg", "Spin 45 Tuesday")."""
+        candidates = self._text_columns(row)
+        if not candidates:
+            return ()
+        chosen = (candidates[0],)
+        rows = table_rows(self.spec, row.table)
+        while not self._unique(row, chosen) and len(chosen) < len(candidates):
+            rest = [c for c in candidates if c not in chosen]
+            chosen += (min(rest, key=lambda c: sum(all(o.row.get(k) == row.row.get(k) for k in chosen + (c,))
+                                                   for o in rows)),)
+        return chosen
 
     def _value(self, path: tuple[str, ...], f: Field, value: Any) -> list[Piece]:
         """The value alone, as the user types it."""
         rng = self.rng
         if isinstance(value, TableRow):
-            if "title" in value.row and rng.random() < 0.8:
+            if self._by_code(value) and rng.random() < 0.8:
                 return [Piece(course_code_forms(value.key, rng), protected=True)]
             return [Piece(self._row_name(value), protected=True)]
+        if isinstance(value, list):  # "gps and a child seat"
+            said: list[Piece] = []
+            for i, item in enumerate(value):
+                said += ([Piece(" and " if i == len(value) - 1 else ", ")] if i else [])
+                said += self._value(path, f, item) if isinstance(item, TableRow) else [Piece(self._enum_words(f, item))]
+            return said
         if f.type.kind == "enum":
-            words = ENUM_WORDS.get((f.name, value)) or [value.lower(), value]
-            return [Piece(rng.choice(words))]
+            return [Piece(self._enum_words(f, value))]
         if isinstance(value, bool):
             return [Piece(rng.choice(YES if value else NO))]
         if isinstance(value, int):
@@ -340,6 +372,9 @@ class SimulatedUser:
         if "name" in described and "course" not in described and rng.random() < 0.3:
             return [Piece(rng.choice(["my name is ", "it's ", "i'm "])), Piece(str(value), protected=True)]
         return [Piece(str(value), protected=True)]
+
+    def _enum_words(self, f: Field, value: str) -> str:
+        return self.rng.choice(ENUM_WORDS.get((f.name, value)) or [value.lower(), value])
 
     def _fact(self, path: tuple[str, ...], value: Any = None) -> list[Piece]:
         """The value with its cue words, as it is said among other facts ("for 4 people")."""
