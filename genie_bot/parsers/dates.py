@@ -133,19 +133,14 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
         if days:
             counted.append(Found(days, where[start], where[end - 1] + 1))
         mended = mended[:start] + " " * (end - start) + mended[end:]
-    base = dt.datetime.combine(today, dt.time(12, 0))
     readings: dict[str, list[dt.date]] = {}
-    for prefer in ("future", "past"):
-        settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False}
-        try:
-            phrases = search_dates(mended, languages=["en"], settings=settings) or []
-        except (ValueError, OverflowError):
-            phrases = []
-        for phrase, value in phrases:
-            if _is_date_phrase(phrase):
-                readings.setdefault(phrase, [])
-                if value.date() not in readings[phrase]:
-                    readings[phrase].append(value.date())
+    for _ in range(MAX_YEAR_RETRIES):
+        readings = _dateparser_readings(mended, today)
+        count = _count_read_as_year(mended, readings, today)
+        if count is None:
+            break
+        start, end = count
+        mended = mended[:start] + " " * (end - start) + mended[end:]  # "dec 4 at 7pm, 12 people": 12 is no year
     out = []
     for phrase, values in readings.items():
         start = max(mended.find(phrase), 0)
@@ -156,6 +151,41 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
         out.append(Found(tuple(sorted(values, key=lambda d: abs((d - today).days))), where[start], end,
                          vague=bool(_VAGUE.match(phrase.strip()))))
     return tuple(sorted(out + counted, key=lambda f: f.start))
+
+
+MAX_YEAR_RETRIES = 3
+_FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)|'\d\d\b")
+_LAST_NUMBER = re.compile(r"\d+(?!.*\d)")
+
+
+def _dateparser_readings(text: str, today: dt.date) -> dict[str, list[dt.date]]:
+    """dateparser's phrases and their readings, looked for in the future and in the past."""
+    base = dt.datetime.combine(today, dt.time(12, 0))
+    readings: dict[str, list[dt.date]] = {}
+    for prefer in ("future", "past"):
+        settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False}
+        try:
+            phrases = search_dates(text, languages=["en"], settings=settings) or []
+        except (ValueError, OverflowError):
+            phrases = []
+        for phrase, value in phrases:
+            if _is_date_phrase(phrase):
+                readings.setdefault(phrase, [])
+                if value.date() not in readings[phrase]:
+                    readings[phrase].append(value.date())
+    return readings
+
+
+def _count_read_as_year(text: str, readings: dict[str, list[dt.date]], today: dt.date) -> tuple[int, int] | None:
+    """Where a number that dateparser took for a year was said, when no year was written (a year is a
+    year only with four digits or an apostrophe: "dec 4 at 7pm, 12 people" is no December 4, 2012)."""
+    for phrase, values in readings.items():
+        far = any(abs(value.year - today.year) > 1 for value in values)
+        said = re.search(r"\s*".join(map(re.escape, phrase.split())), text) if far else None
+        number = _LAST_NUMBER.search(said.group(0)) if said else None
+        if said and number and not _FOUR_DIGITS.search(phrase):  # dateparser says the phrase with its spaces made one
+            return said.start() + number.start(), said.start() + number.end()
+    return None
 
 
 def _is_date_phrase(phrase: str) -> bool:

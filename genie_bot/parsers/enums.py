@@ -290,6 +290,16 @@ def _misspelt_values(text: str, f: Field) -> list[str]:
     return found if len(found) == 1 else []
 
 
+def where_said(text: str, f: Field, value: str) -> tuple[int, int] | None:
+    """Where ``text`` names the member ``value`` as written, by a synonym or by a listed phrase, if it does."""
+    phrases = [value, *f.value_synonyms.get(value, ()), *listed_phrases(f.value_descriptions.get(value, ""))]
+    for phrase in phrases:
+        found = re.search(as_written(phrase), text.lower())
+        if found:
+            return found.span()
+    return None
+
+
 def misspells(word: str, value: str) -> bool:
     """Whether ``word`` is a long word of the member ``value`` misspelt ("sprng" for Spring)."""
     return len(word) >= MIN_TYPO_LENGTH - 1 and any(

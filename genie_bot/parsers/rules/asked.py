@@ -19,6 +19,7 @@ from ...state import WorksheetInstance
 from .. import enums, extract
 from ..head_count import uncounted
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
+from .date_roles import date_of
 from .evidence import claims_of, proposal, whole
 from .fields import has_pattern, is_free_text, pattern_of
 from .reading import Reading
@@ -26,7 +27,7 @@ from .records import record_value, table_of
 from .requested import task_match
 from .tasks import is_open
 from .proposals import ASKED, CONFIRMATION, PHRASING_PENALTY, Proposal
-from .values import typed
+from .values import same_as, typed
 from .volunteered import constructor, opened
 from .words import correcting, NOTHING_MORE, QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
 
@@ -167,7 +168,13 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
             return None  # "change a course" to "which course are you in now?" repeats what was chosen
     else:
         text = text_about(reading, f)
-    value = typed(reading, f, text, whole_answer=True, instance=instance) if text else None
+    value = same_as(reading, f, instance)  # "same place": what the other field of its kind holds
+    placed = date_of(reading, f, instance) if value is None and f.type.kind in ("date", "datetime") else None
+    if placed is not None:  # "from dec 21 to jan 4" asked for the last day: jan 4
+        reading.used.append(placed[1])
+        value = placed[0]
+    if value is None and text:
+        value = typed(reading, f, text, whole_answer=True, instance=instance)
     if value is None and has_pattern(f) and _uncapitalised_answer(reading, f):
         value = typed(reading, f, capitalised(reading.text), whole_answer=True, instance=instance)  # "tyler jones"
     if f.type.is_boolean and closing_question(f) and thanks_only(reading.text) and not _reported(reading):

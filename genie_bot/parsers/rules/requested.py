@@ -9,24 +9,56 @@ from .reading import Reading
 
 TASK_THRESHOLD = 0.5
 """The share of a task description's (or example's) content words a message must use to ask for it."""
+DISTINCTIVE = 0.6
+"""How well a message that uses a word only one task is asked with ("freeze", "book") matches that task."""
 
 
 def task_match(reading: Reading) -> tuple[TaskWorksheet | None, float]:
-    """The top-level task whose description or examples the message is most like, and how much."""
+    """The top-level task the message asks for, and how well it matches: the share of the words of
+    the task's description or of one of its examples the message uses, or ``DISTINCTIVE`` when it
+    uses a word that only this task is described or asked with, and often ("book a class" for an
+    agent whose other tasks never say "book")."""
     words = extract.content_words(reading.text)
     if not words:
         return None, 0.0
     best, best_score = None, 0.0
+    distinctive = _distinctive_words(reading)
     for ws in top_level_tasks(reading.spec):
-        for phrase in (ws.description, *ws.examples):
-            phrase_words = extract.content_words(phrase)
-            if not phrase_words:
-                continue
-            overlap = len(words & phrase_words)
-            score = overlap / len(phrase_words) if overlap else 0.0
-            if score > best_score:
-                best, best_score = ws, score
+        scores = [len(words & phrase_words) / len(phrase_words)
+                  for phrase in (ws.description, *ws.examples) for phrase_words in [extract.content_words(phrase)]
+                  if phrase_words]
+        if words & distinctive.get(ws.name, frozenset()):
+            scores.append(DISTINCTIVE)
+        score = max(scores, default=0.0)
+        if score > best_score:
+            best, best_score = ws, score
     return best, best_score
+
+
+def _distinctive_words(reading: Reading) -> dict[str, frozenset[str]]:
+    """For each top-level task, the verbs that ask for it and no other: the first word of its
+    description or of one of its examples ("Book a spot in a class", "freeze my membership"), used in
+    its description or in two of its phrases, and in no phrase of another task."""
+    tasks = top_level_tasks(reading.spec)
+    phrases = {ws.name: [(ws.description, *ws.examples)] for ws in tasks}
+    said = {name: [extract.content_words(p) for p in texts[0]] for name, texts in phrases.items()}
+    everyone = {name: frozenset().union(*words) for name, words in said.items()}
+    out = {}
+    for ws in tasks:
+        others = frozenset().union(*(words for name, words in everyone.items() if name != ws.name))
+        leading = {first for p in phrases[ws.name][0] for first in _first_word(p)}
+        central = {w for w in leading if w in said[ws.name][0] or sum(w in p for p in said[ws.name]) >= 2}
+        out[ws.name] = frozenset(central - others)
+    return out
+
+
+def _first_word(phrase: str) -> list[str]:
+    """The first word of a phrase that carries meaning, as ``content_words`` writes it."""
+    for word in phrase.split():
+        found = extract.content_words(word)
+        if found:
+            return list(found)
+    return []
 
 
 def task_match_requested(reading: Reading) -> bool:
@@ -42,4 +74,5 @@ def request_words(reading: Reading) -> frozenset[str]:
     if ws is None or score < TASK_THRESHOLD:
         return frozenset()
     words = extract.content_words(reading.text)
-    return max((words & extract.content_words(phrase) for phrase in (ws.description, *ws.examples)), key=len)
+    by_phrase = max((words & extract.content_words(phrase) for phrase in (ws.description, *ws.examples)), key=len)
+    return by_phrase | (words & _distinctive_words(reading).get(ws.name, frozenset()))

@@ -79,6 +79,34 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
     return None
 
 
+def blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the spans blanked out (offsets unchanged)."""
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+_SAME = re.compile(r"\b(?:the\s+)?same(?:\s+(?P<noun>[a-z]+))?(?:\s+as\s+(?:the\s+)?(?P<other>[a-z]+))?\b", re.I)
+
+
+def same_as(reading: Reading, f: Field, target: WorksheetInstance) -> Any:
+    """The value of another field of the same kind that "the same (place | day | as the pick-up)" points
+    at: "pick up at sfo, return same place" returns the car at SFO. Only one field may be meant."""
+    said = _SAME.search(reading.text)
+    if said is None:
+        return None
+    ws = reading.spec.tasks[target.worksheet]
+    others = [g for g in ws.fields.values() if g is not f and g.kind == "input" and g.type == f.type
+              and g.values == f.values and reading.value_of(target, g.name) not in (None, NA)]
+    if said.group("other"):  # "same as the pickup"
+        others = [g for g in others if extract.mentions(said.group("other"), g)
+                  or extract.content_words(said.group("other")) & extract.content_words(g.description)]
+    if len(others) != 1:
+        return None
+    reading.used.append(said.span())
+    return reading.value_of(target, others[0].name)
+
+
 MAX_SHORT_REPLY_WORDS = 4
 """Only a reply this short is read as the whole answer to a question the agent did not ask."""
 

@@ -26,12 +26,13 @@ from ...language.english import NUMBER_WORDS, VAGUE_NUMBER_WORDS
 from .about import declines_unasked, stated_values
 from .evidence import proposal
 from .fields import fields_by_kind, has_pattern, is_free_text, pattern_of
+from .date_roles import date_of
 from .implied import implied_member
 from .proposals import Proposal
 from .reading import Reading, Taken
 from .records import record_value, table_of
 from .requested import request_words
-from .values import short_reply_readers, stated_yes_no, typed
+from .values import blanked, same_as, short_reply_readers, stated_yes_no, typed
 
 
 def volunteered(reading: Reading, free_text: bool = True) -> list[str]:
@@ -186,6 +187,7 @@ def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str, instance: W
     starting = [ws] if instance is None else []
     same_kind = fields_by_kind([reading.spec.tasks[i.worksheet] for i in reading.open_instances()] + starting)
     target = target or instance or WorksheetInstance(name or ws.name, ws.name)  # values of a task being started
+    options_said: list[tuple[int, int]] = []  # one word gives one option: "from sfo" is no return branch too
     for f in ws.fields.values():
         if f.kind != "input" or (name, f.name) in reading.assigned or (name, f.name) == reading.asked \
                 or f.name in reading.corrected:
@@ -199,7 +201,9 @@ def volunteer_values(reading: Reading, ws: TaskWorksheet, name: str, instance: W
         restated = is_free_text(f) and extract.role_phrase(reading.text, f) is not None
         if filled and not restated:  # changing a value is the corrections strategy's business
             continue
-        value = _volunteered_value(reading, f, same_kind, target)
+        value = _volunteered_value(reading, f, same_kind, target, options_said)
+        if value is None and current is None:
+            value = same_as(reading, f, target)  # "back dec 9, same place"
         if value is None and current is None and declines_unasked(reading, f):
             value = NA
         if value is not None and value != current:
@@ -319,7 +323,8 @@ def _as_it_will_be(reading: Reading, instance: WorksheetInstance) -> WorksheetIn
     return copy
 
 
-def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], instance: WorksheetInstance) -> Any:
+def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], instance: WorksheetInstance,
+                       options_said: list[tuple[int, int]]) -> Any:
     kind = f.type.kind
     text = reading.text
     if table_of(reading.spec, f) is not None:
@@ -327,12 +332,17 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
     if kind == "enum":  # the words of the worksheet itself ("external test credits"), or those asking for a
         ws = reading.spec.tasks[instance.worksheet]  # task ("submit a ticket"), choose no member of it
         asking = request_words(reading)
+        text = blanked(text, options_said)
         named = enums.mentioned_enum_value(text, f, ignore=asking, explicit=True)
         implied = None if named else implied_member(reading, instance, f)
         if implied:
             reading.implied.add((f.name, implied))
-        return named or implied or enums.mentioned_enum_value(
+        value = named or implied or enums.mentioned_enum_value(
             text, f, ignore=extract.content_words(f"{ws.name} {ws.description}") | asking)
+        said = enums.where_said(text, f, value) if value and not implied else None
+        if said is not None:
+            options_said.append(said)
+        return value
     if kind in ("int", "float"):
         number = extract.number_with_noun(text, f)
         if number is None and same_kind.get(kind, 0) == 1 and not _read_as_another_number(reading, f):
@@ -342,11 +352,16 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
             return None
         reading.take_number(number)
         return value
+    if kind in ("date", "datetime"):
+        placed = date_of(reading, f, instance)  # "from dec 21 to jan 4": each date its field
+        if placed is not None:
+            reading.used.append(placed[1])
+            return placed[0]
     if kind in ("date", "time", "datetime"):
         mentioned = extract.content_words(f.name.replace("_", " ")) & extract.content_words(text)
         calendar_date = kind != "date" or dates.mentions_date(text)  # "9503" is an id, not a year
         if (same_kind.get(kind, 0) == 1 and calendar_date) or mentioned:
-            return typed(reading, f, text, whole_answer=False, instance=instance)
+            return typed(reading, f, _untaken_date(reading, kind), whole_answer=False, instance=instance)
     if kind == "bool" and _ABOUT_ME.match(text):
         return stated_yes_no(text, f)  # "I'm an international student", said before it is asked
     if kind == "str" and has_pattern(f):
@@ -367,6 +382,15 @@ def _read_as_another_number(reading: Reading, f: Field) -> bool:
     """A short reply another field would read as its number ("4" when asked for a date: 4 o'clock
     or 4 people?): the bare number is left alone rather than guessed."""
     return any(g.type.kind in _NUMBERED_KINDS for _, g, _ in short_reply_readers(reading, exclude=f))
+
+
+def _untaken_date(reading: Reading, kind: str) -> str:
+    """The text to read a date from: the message, or the first date in it no other field took."""
+    found = dates.find_dates(reading.text, reading.today) if kind == "date" else ()
+    if len(found) < 2 or reading.unused(found[0].start, found[0].end):
+        return reading.text
+    untaken = next((f for f in found if reading.unused(f.start, f.end)), None)
+    return reading.text[untaken.start:untaken.end] if untaken else ""
 
 
 def _only_free_number(reading: Reading) -> float | None:
