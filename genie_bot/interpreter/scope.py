@@ -183,11 +183,13 @@ _METHODS: dict[type, frozenset[str]] = {
     dt.date: frozenset({"isoformat", "weekday", "isoweekday", "strftime"}),
     dt.datetime: frozenset({"isoformat", "weekday", "isoweekday", "strftime", "date", "time"}),
     dt.time: frozenset({"isoformat", "strftime"}),
+    dt.timedelta: frozenset({"total_seconds"}),
 }
 _DATA_ATTRIBUTES: dict[type, frozenset[str]] = {
     dt.date: frozenset({"year", "month", "day"}),
     dt.datetime: frozenset({"year", "month", "day", "hour", "minute", "second"}),
     dt.time: frozenset({"hour", "minute", "second"}),
+    dt.timedelta: frozenset({"days", "seconds"}),  # "(value - self.first_day).days <= 90"
 }
 
 

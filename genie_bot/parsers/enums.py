@@ -290,6 +290,13 @@ def _misspelt_values(text: str, f: Field) -> list[str]:
     return found if len(found) == 1 else []
 
 
+def every_member_named(text: str, f: Field) -> list[str]:
+    """The members every word of whose name the text says, in their declared order ("afternoons or
+    evenings on weekdays": Weekday Afternoon and Weekday Evening); none of a member a negation denies."""
+    said = _chosen_words(text)
+    return [v for v in f.values if content_words(v) and content_words(v) <= said]
+
+
 def where_said(text: str, f: Field, value: str) -> tuple[int, int] | None:
     """Where ``text`` names the member ``value`` as written, by a synonym or by a listed phrase, if it does."""
     phrases = [value, *f.value_synonyms.get(value, ()), *listed_phrases(f.value_descriptions.get(value, ""))]

@@ -29,7 +29,11 @@ def names_a_person(f: Field) -> bool:
         return False
     if words == {"name"}:
         words = set(re.findall(r"[a-z]+", f.description.lower()))
-    return bool(words & {*english.NAME_OWNERS, *english.USER_NOUNS, *active().users})
+    return bool(words & {*english.NAME_OWNERS, *english.USER_NOUNS, *active().users}) or bool(
+        _PERSONAL_NAME.search(f.description))  # "the resident's full name"
+
+
+_PERSONAL_NAME = re.compile(r"\b(?:full|first|last|given|family|maiden|middle|legal)\s+name\b", re.I)
 
 
 def person_name(text: str) -> str | None:

@@ -40,6 +40,13 @@ def test_evaluates_the_whitelisted_subset(source, expected):
     assert evaluate(source, x=3, r={"name": "Zazie"}, d=dt.date(2026, 11, 21)) == expected
 
 
+@pytest.mark.parametrize("source, expected", [("(later - d).days", 44), ("(later - d).total_seconds()", 44 * 86400),
+                                              ("(later - d).days <= 90 and later >= d", True)])
+def test_a_difference_of_dates_gives_its_days(source, expected):
+    """A validation such as "(value - self.first_day).days <= 90" reads the days between two dates."""
+    assert evaluate(source, d=dt.date(2026, 11, 21), later=dt.date(2027, 1, 4)) == expected
+
+
 def test_statements_loops_and_branches():
     scope = run("total = 0\nfor i in range(5):\n    if i == 3:\n        continue\n    total += i\nout = total")
     assert scope.names["out"] == 7
@@ -171,3 +178,4 @@ def _run_adversarial(source: str) -> None:
     except InterpreterError:
         pass
     assert _Tripwire.touched == [], f"{source!r} ran a non-whitelisted callable"
+

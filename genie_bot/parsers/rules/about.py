@@ -74,9 +74,9 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
             return (extract.says_unknown(clause) or g.name in stated or has_pattern_value(reading.text, g)
                     or (g.type.kind in ("int", "float") and extract.number_with_noun(clause, g) is not None))
         if is_free_text(f) and g.type.kind == "enum" and len(clause.split()) <= MAX_SHORT_ANSWER_WORDS:
-            # "Drive, please" names no place; "it conflicts with another class" is a reason, not the
-            # kind of problem already chosen (a course problem): a chosen option is claimed only by name
-            return enums.mentioned_enum_value(clause, g, explicit=id(g) in answered) is not None
+            # "Drive, please" names no place; "it conflicts with another class" is a reason, and "kitchen
+            # lights flicker" a description: an option is claimed by its name, not by words of its description
+            return enums.mentioned_enum_value(clause, g, explicit=True) is not None
         if has_pattern(g) and not has_pattern(f):
             values = extract.pattern_values(clause, pattern_of(g))
             return any(len(clause.replace(v, " ").split()) <= 2 for v in values)

@@ -14,14 +14,14 @@ from ...language import english
 from ...language.tokens import phrase_pattern
 from ...acts import AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, ProposeWorksheet, Report
 from ...runtime.policy import field_applies
-from ...spec import Field, TaskWorksheet
+from ...spec import NA, Field, TaskWorksheet
 from ...state import WorksheetInstance
 from .. import enums, extract
 from ..head_count import uncounted
 from .about import MAX_SHORT_ANSWER_WORDS, declines, text_about
 from .date_roles import date_of
 from .evidence import claims_of, proposal, whole
-from .fields import has_pattern, is_free_text, pattern_of
+from .fields import has_pattern, is_description, is_free_text, pattern_of
 from .reading import Reading
 from .records import record_value, table_of
 from .requested import task_match
@@ -61,7 +61,8 @@ def propose(reading: Reading) -> list[Proposal]:
         f"{t.instance}.{t.field.name}" for t in scratch.taken if t.instance) | (
         frozenset({f"{act.instance}.{act.field}"}) if isinstance(act, AskField) else frozenset())
     return [proposal(scratch, "asked", answered + [s for s, _ in extended], base, slots=slots,
-                     answers=not extended, phase=2)]
+                     answers=not extended, phase=2,
+                     describes=f is not None and is_description(f) and all(t.value != NA for t in scratch.taken))]
 
 
 MAX_GO_AHEAD_WORDS = 4

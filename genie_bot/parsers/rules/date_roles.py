@@ -16,7 +16,7 @@ from typing import Any
 from ...language import english
 from ...language.tokens import phrase_pattern
 from ...runtime.policy import field_applies
-from ...spec import NA, Field
+from ...spec import Field
 from ...state import WorksheetInstance
 from .. import dates, extract
 from .reading import Reading
@@ -48,7 +48,6 @@ def placed(reading: Reading, fields: list[Field], target: WorksheetInstance) -> 
     found = [d for d in dates.find_dates(text, reading.today) if not d.vague]
     if not found:
         return {}
-    open_fields = [g for g in fields if target.values.get(g.name) in (None, NA) or (target.name, g.name) in reading.given]
     roles = _role_words(fields)
     out: dict[str, tuple[Any, tuple[int, int]]] = {}
     left: list[int] = []
@@ -62,7 +61,7 @@ def placed(reading: Reading, fields: list[Field], target: WorksheetInstance) -> 
             left.append(index)
     ranged = len(found) >= 2 and (_RANGE.search(text[:found[0].start]) or _RANGE_END.match(
         text[found[0].end:found[1].start]))
-    remaining = [g for g in open_fields if g.name not in out]
+    remaining = [g for g in fields if g.name not in out]  # in the order they are declared: from, then to
     if left and (ranged or len(left) == len(remaining) > 1):
         for index, g in zip(left, remaining):
             out[g.name] = (found[index], (found[index].start, found[index].end))

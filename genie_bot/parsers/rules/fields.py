@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...spec import AgentSpec, Field, TaskWorksheet
 from .. import extract
+from ..person_names import names_a_person
 
 
 def has_pattern(f: Field) -> bool:
@@ -23,6 +24,11 @@ def has_pattern_value(text: str, f: Field) -> bool:
 def is_free_text(f: Field) -> bool:
     """A text field without a distinctive format: any message could be its value."""
     return f.type.kind == "str" and not has_pattern(f)
+
+
+def is_description(f: Field) -> bool:
+    """Free text in the user's own words (a problem, a request, a reason), not a name of someone or something."""
+    return is_free_text(f) and not f.values_from and not names_a_person(f)
 
 
 def top_level_tasks(spec: AgentSpec) -> list[TaskWorksheet]:

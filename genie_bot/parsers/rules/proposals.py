@@ -77,9 +77,16 @@ class Proposal:
     understood: bool = True
     phase: int = 5
     """Where its statements go in the parse (values of existing instances before new tasks), not a priority."""
+    describes: bool = False
+    """A description in the user's own words (a problem, a request): its words may also give values of
+    other fields ("the dishwasher won't drain" is the description and the appliance)."""
+    volunteers: bool = False
+    """A value read from the words of a message without being asked for."""
     details: dict = field(default_factory=dict, compare=False, hash=False)
 
     def conflicts(self, other: "Proposal") -> bool:
         """Whether the two cannot both be chosen: either reads the whole message, or they share a word or a field."""
-        return (self.exclusive or other.exclusive or bool(self.claims & other.claims)
-                or bool(self.slots & other.slots))
+        if self.exclusive or other.exclusive or self.slots & other.slots:
+            return True
+        shared = (self.describes and other.volunteers) or (self.volunteers and other.describes)
+        return not shared and bool(self.claims & other.claims)

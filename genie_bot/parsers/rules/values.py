@@ -26,8 +26,13 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
     """
     kind = f.type.kind
     if kind == "list" and f.type.item is not None:
-        parts = [p for p in re.split(r",|\band\b", text) if p.strip()]
-        item = Field(f.name, f.type.item, values=f.values, value_descriptions=f.value_descriptions)
+        if f.type.item.kind == "enum":
+            members = enums.every_member_named(text, f)  # "afternoons or evenings on weekdays"
+            if len(members) > 1:
+                return members
+        parts = [p for p in re.split(r",|\band\b|\bor\b", text) if p.strip()]
+        item = Field(f.name, f.type.item, values=f.values, value_descriptions=f.value_descriptions,
+                     value_synonyms=f.value_synonyms)
         values = [typed(reading, item, p, whole_answer, instance) for p in parts]
         return values if values and all(v is not None for v in values) else None
     if kind == "enum":
@@ -71,12 +76,23 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
             return named  # "i wanna take a couple classes", "letter grade pls", "something in winter" name no course
     if kind == "str" and has_pattern(f):
         found = extract.pattern_values(text, pattern_of(f))
-        return found[0] if found else None
+        return without_field_name(found[0], f) if found else None
     if kind == "str" and whole_answer and names_a_person(f):
         return person_name(extract.free_text(text, f))  # "this is so frustrating" is no name
     if kind == "str":
         return (extract.role_phrase(text, f) or extract.free_text(text, f)) if whole_answer else None
     return None
+
+
+def without_field_name(value: str, f: Field) -> str:
+    """A value of a format said after the field's name ("unit 12F", "apt 4B" for a unit): the value
+    alone, when what is left still has the format."""
+    words = value.split()
+    if len(words) > 1 and extract.mentions(words[0], f):
+        rest = " ".join(words[1:])
+        if re.fullmatch(pattern_of(f), rest):
+            return rest
+    return value
 
 
 def blanked(text: str, spans: list[tuple[int, int]]) -> str:
@@ -131,11 +147,20 @@ _NEGATED = re.compile(r"\b(not|never|no|n't|isn'?t|aren'?t|am not|i'?m not)\b", 
 
 def stated_yes_no(text: str, f: Field) -> bool | None:
     """The yes or no a statement gives a yes/no field by saying it back ("I'm an international
-    student", "i am not"), or None: every word of the field's name is in it."""
+    student", "i am not"; "not an emergency" to "whether it is an emergency (flooding, ...)"), or
+    None: every word of the field's name, or of what its description asks, is in it."""
     words = set(re.findall(r"[a-z]+", text.lower()))
     named = [w for w in extract.name_words(f) if len(w) >= 3]
     restated = bool(named) and all(any(w.startswith(n) for w in words) for n in named)
+    asked = extract.content_words(_WHETHER.sub("", _ASIDE.sub(" ", f.description)))
+    restated = restated or (bool(asked) and len(asked) <= MAX_ASKED_WORDS and asked <= extract.content_words(text))
     return (not _NEGATED.search(text)) if restated else None
+
+
+_WHETHER = re.compile(r"^\s*whether\s+(?:(?:it|there|this|that|the \w+)\s+(?:is|are|was|has|have)\s+)?", re.I)
+_ASIDE = re.compile(r"\([^)]*\)")
+MAX_ASKED_WORDS = 2
+"""A description asking this few words ("whether it is an emergency") is said back by a message using them."""
 
 
 MAX_NAME_WORDS = 6

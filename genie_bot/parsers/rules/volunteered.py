@@ -25,14 +25,14 @@ from .. import dates, enums, extract
 from ...language.english import NUMBER_WORDS, VAGUE_NUMBER_WORDS
 from .about import declines_unasked, stated_values
 from .evidence import proposal
-from .fields import fields_by_kind, has_pattern, is_free_text, pattern_of
+from .fields import fields_by_kind, has_pattern, is_description, is_free_text, pattern_of
 from .date_roles import date_of
 from .implied import implied_member
 from .proposals import Proposal
 from .reading import Reading, Taken
 from .records import record_value, table_of
 from .requested import request_words
-from .values import blanked, same_as, short_reply_readers, stated_yes_no, typed
+from .values import blanked, same_as, short_reply_readers, stated_yes_no, typed, without_field_name
 
 
 def volunteered(reading: Reading, free_text: bool = True) -> list[str]:
@@ -49,8 +49,10 @@ def propose(reading: Reading) -> list[Proposal]:
     asked = reading.state.instances.get(reading.asked[0] or "")
     for statement, slot in _volunteered(scratch, free_text=True):
         taken, mark = scratch.taken[mark:], len(scratch.taken)
+        described = any(t.instance and is_description(t.field) for t in taken)
+        declined = any(t.value == NA for t in taken)  # a decline owns its words
         found = proposal(scratch, "volunteered", [statement], 0.0, taken=taken, slots=frozenset({slot} if slot else ()),
-                         phase=5)
+                         phase=5, describes=described and not declined, volunteers=not (described or declined))
         if for_all and asked is not None and any(_sibling(reading, t.instance, asked) for t in taken):
             found = replace(found, claims=frozenset())  # "letter for both": the course asked about takes it too
         out.append(found)
@@ -74,7 +76,7 @@ def _without_typed_clauses(reading: Reading, taken: list[Taken]) -> list[Proposa
         if shorter and shorter != t.value and shorter in t.value:
             alternative = Taken(t.instance, t.field, shorter, [])
             out.append(proposal(reading, "volunteered", [f"{t.instance}.{t.field.name} = {formal_value(shorter)}"],
-                                0.0, taken=[alternative], phase=5))
+                                0.0, taken=[alternative], phase=5, describes=is_description(t.field)))
     return out
 
 
@@ -429,8 +431,8 @@ def _pattern_value(reading: Reading, f: Field) -> str | None:
     for clause in extract.clauses(reading.text):
         for value in extract.pattern_values(clause, pattern_of(f)):
             if extract.mentions(clause, f):
-                return value
+                return without_field_name(value, f)
             fits_other = any(re.fullmatch(pattern_of(g), value) for g in others)
             if not fits_other and not dates.mentions_date(clause):
-                return value
+                return without_field_name(value, f)
     return None

@@ -67,10 +67,19 @@ MAX_SMALL_TALK_WORDS = 6
 def cancels(text: str) -> bool:
     """Whether a clause of the message drops the task ("ugh forget it", "nevermind, I'll come back
     later") and no other clause gives a value or asks ("never mind, my id is 06123456" corrects)."""
-    clauses = extract.clauses(text)
+    clauses = [part for clause in extract.clauses(text) for part in _after_a_cancel(clause)]
     dropping = [c for c in clauses if CANCEL.fullmatch(_LEAD_IN.sub("", c).strip())]
     rest = " ".join(c for c in clauses if c not in dropping)
     return bool(dropping) and not re.search(r"\d|\?", rest) and "?" not in text
+
+
+_CANCEL_FIRST = re.compile(r"^((?:never ?mind|forget (?:it|about it)|scrap (?:it|that)|cancel (?:it|that))[.!,]*)\s+(.+)$", re.I)
+
+
+def _after_a_cancel(clause: str) -> list[str]:
+    """A clause that opens with a cancel, then says why ("never mind i fixed it myself"), as two."""
+    found = _CANCEL_FIRST.match(_LEAD_IN.sub("", clause).strip())
+    return [found.group(1), found.group(2)] if found else [clause]
 
 
 def addresses_the_agent(text: str) -> bool:
