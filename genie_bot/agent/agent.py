@@ -8,9 +8,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..acts import Act, AskForConfirmation
+from ..language.words import using
 from ..parse import Parse
 from ..parsers import Parser
 from ..responders import Responder
+from ..responders.contract import accounted, revised
 from ..runtime import ApiExecutor, ConfirmInstance, LocalApiExecutor, Runtime, TurnResult, Update
 from ..spec import AgentSpec
 from ..state import DialogueState
@@ -90,7 +92,7 @@ class Agent:
         parse = self.parser.parse(self.spec, state, text, self.runtime.clock().date())
         timer.lap("parse")
         result = self.runtime.run_turn(state, parse.statements, executor=executor)
-        return self._reply(text, parse, result, timer)
+        return self._reply(state, text, parse, result, timer)
 
     def apply(self, state: DialogueState, updates: Sequence[ConfirmInstance] = (), executor: ApiExecutor | None = None,
               text: str = "") -> AgentReply:
@@ -100,11 +102,16 @@ class Agent:
         """
         timer = _Timer()
         result = self.runtime.run_turn(state, executor=executor, updates=updates)
-        return self._reply(text, Parse("\n".join(u.statement() for u in updates), source="direct"), result, timer)
+        return self._reply(state, text, Parse("\n".join(u.statement() for u in updates), source="direct"), result, timer)
 
-    def _reply(self, text: str, parse: Parse, result: TurnResult, timer: "_Timer") -> AgentReply:
+    def _reply(self, before: DialogueState, text: str, parse: Parse, result: TurnResult, timer: "_Timer") -> AgentReply:
+        """The reply, held to the turn contract (``responders.contract``): whatever phrased it, it names
+        the values the turn changed, or says the message changed nothing."""
         timer.lap("runtime")
-        reply = self.responder.respond(self.spec, result.state, result.acts, text, parse)
+        assigned = result.update.assigned
+        reply = self.responder.respond(self.spec, result.state, result.acts, text, parse, revised(before, assigned))
+        with using(self.spec.vocabulary.lexicon()):
+            reply = accounted(self.spec, before, result.state, result.acts, text, parse, assigned, reply)
         timer.lap("respond")
         return AgentReply(reply, result.acts, result.state, parse, result.update, timer.laps)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Collection
 from typing import Any
 
 from ..spec import NA, AgentSpec, Field, InstanceRef, TaskWorksheet
@@ -77,19 +78,25 @@ def join_words(items: list[str], conjunction: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
 
 
-def summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any]) -> list[tuple[str, str]]:
+def summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any],
+                  changed: Collection[str] = ()) -> list[tuple[str, str]]:
     """(label, value) lines of a worksheet's values as the user confirms them.
 
     Only what the user gave and the API will receive: confirmations, flow questions ("would
     you like a third course?") and unset fields are left out. A nested worksheet's lines are
     lifted into the summary, unless siblings of the same kind sit beside it (a list of
-    courses): then it is one line under its field's label.
+    courses): then it is one line under its field's label. A line whose value this turn changed
+    (a field named in ``changed``, or one of its nested fields) is marked so.
     """
     with using(spec.vocabulary.lexicon()):
-        return _summary_lines(spec, worksheet, values)
+        return _summary_lines(spec, worksheet, values, frozenset(changed))
 
 
-def _summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any]) -> list[tuple[str, str]]:
+CHANGED = " (changed)"
+"""After a value a summary shows that this turn changed."""
+
+
+def _summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any], changed: frozenset[str]) -> list[tuple[str, str]]:
     ws = spec.tasks.get(worksheet)
     if ws is None:
         return [(k.replace("_", " "), display_value(v)) for k, v in values.items()]
@@ -102,12 +109,17 @@ def _summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any]) -> l
         nested = spec.tasks.get(f.type.ref or "")
         if nested is not None and isinstance(value, dict):
             if kinds.count(nested.name) > 1:
-                out.append((label(f), inline_summary(spec, nested, value)))
+                marked = f.name in changed or _changed_within(value, changed)
+                out.append((label(f), inline_summary(spec, nested, value) + (CHANGED if marked else "")))
             else:
-                out.extend(summary_lines(spec, nested.name, value))
+                out.extend(_summary_lines(spec, nested.name, value, changed))
         else:
-            out.append((label(f), display_value(value, f)))
+            out.append((label(f), display_value(value, f) + (CHANGED if f.name in changed else "")))
     return out
+
+
+def _changed_within(values: dict[str, Any], changed: frozenset[str]) -> bool:
+    return any(name in changed or (isinstance(v, dict) and _changed_within(v, changed)) for name, v in values.items())
 
 
 def inline_summary(spec: AgentSpec | None, ws: TaskWorksheet, values: dict[str, Any]) -> str:

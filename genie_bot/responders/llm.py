@@ -12,6 +12,8 @@ question appended.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import logging
 from collections import Counter
 
@@ -36,8 +38,9 @@ class LLMResponder:
         self.rejections: Counter[str] = Counter()
         """Replies replaced by the templated one, by reason (see :func:`.output_check.reply_problem`)."""
 
-    def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
-        templated = self.fallback.respond(spec, state, acts, user_text, parse)
+    def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse,
+                changed: Collection[tuple[str, str]] = ()) -> str:
+        templated = self.fallback.respond(spec, state, acts, user_text, parse, changed)
         library = prompts_for(spec.directory)
         messages = library.messages(
             "responder", agent=spec, examples=library.examples("responder"), acts=acts_text(acts),

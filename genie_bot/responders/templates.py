@@ -9,6 +9,7 @@ traces show those).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from ..acts import (Act, AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, Cancelled, ProposeWorksheet,
@@ -17,6 +18,7 @@ from ..parse import Parse
 from ..spec import AgentSpec, Field, InstanceRef, TaskWorksheet
 from ..state import DialogueState, WorksheetInstance
 from ..language.words import using
+from .contract import changed_fields
 from .display import display_value, enum_words, join_words, record_name, summary_lines
 from .knowledge_report import knowledge_report
 from .wording import label, question, to_user
@@ -28,36 +30,35 @@ NOT_UNDERSTOOD = "Sorry, I didn't catch that."
 class TemplateResponder:
     """Renders acts to markdown text; see the module docstring."""
 
-    def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
+    def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse,
+                changed: Collection[tuple[str, str]] = ()) -> str:
         with using(spec.vocabulary.lexicon()):  # the agent's word for its users: "the student's email" is "your email"
-            return self._respond(spec, state, acts, parse)
+            return self._respond(spec, state, acts, parse, changed_fields(state, changed))
 
-    def _respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], parse: Parse) -> str:
+    def _respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], parse: Parse,
+                 changed: Collection[str]) -> str:
         parts = []
         if (parse.reason or not parse.understood) and not any(isinstance(a, Report) for a in acts):
             parts.append(parse.reason or NOT_UNDERSTOOD)
-        if not any(isinstance(a, AskForConfirmation) or _asks_to_check(spec, state, a) for a in acts):
-            refused = {f"{a.instance}.{a.field}" for a in acts if isinstance(a, AskField) and a.reason}
-            parts.append(_changes(spec, state, tuple(p for p in parse.corrected if p not in refused)))
-            # a summary shows the change itself; a change refused is asked for again with its reason
         for index, act in enumerate(acts):
             if isinstance(act, Report) and _told_by_worksheet(acts[index + 1:]):
                 continue  # the worksheet's own message after its API ran says it better
-            parts.append(self.render(spec, state, act))
+            parts.append(self.render(spec, state, act, changed))
         if not acts:
             parts.append(FALLBACK if any(not i.open for i in state.instances.values()) else offer(spec))
         return "\n\n".join(p for p in parts if p)
 
-    def render(self, spec: AgentSpec, state: DialogueState, act: Act) -> str:
+    def render(self, spec: AgentSpec, state: DialogueState, act: Act, changed: Collection[str] = ()) -> str:
+        """One act as text; ``changed``: names of fields this turn changed, marked in a summary."""
         if isinstance(act, AskField):
-            return self._ask(spec, state, act)
+            return self._ask(spec, state, act, changed)
         if isinstance(act, AskForFieldConfirmation):
             f = _field(spec, state, act.instance, act.field)
             what = label(f).lower() if f else "that"
             return f"Just to confirm: your {what} is {display_value(act.value, f, state, spec)}. Is that right?"
         if isinstance(act, AskForConfirmation):
             ws = spec.tasks.get(act.worksheet)
-            return (f"Here is what I have:\n{_bullets(summary_lines(spec, act.worksheet, act.values))}\n"
+            return (f"Here is what I have:\n{_bullets(summary_lines(spec, act.worksheet, act.values, changed))}\n"
                     f"Shall I go ahead and {_task_phrase(ws)}? (yes / no)")
         if isinstance(act, Report):
             return self._report(spec, state, act)
@@ -77,7 +78,7 @@ class TemplateResponder:
             return f"Would you like me to {_task_phrase(ws)}{given}?"
         return ""
 
-    def _ask(self, spec: AgentSpec, state: DialogueState, act: AskField) -> str:
+    def _ask(self, spec: AgentSpec, state: DialogueState, act: AskField, changed: Collection[str] = ()) -> str:
         prefix = f"{act.reason} " if act.reason else ""
         if act.instance == "answer":
             return f"{prefix}To look that up I need {act.description}."
@@ -91,7 +92,7 @@ class TemplateResponder:
             text += " (optional: you can say skip)"
         if f.type.kind == "confirm":  # "is this list correct?" shows the list
             instance = state.instances[act.instance]
-            lines = summary_lines(spec, instance.worksheet, _values_of(state, instance))
+            lines = summary_lines(spec, instance.worksheet, _values_of(state, instance), changed)
             text = f"Here is what I have:\n{_bullets(lines)}\n{text}" if lines else text
         return prefix + text
 
@@ -179,18 +180,3 @@ def _asks_to_check(spec: AgentSpec, state: DialogueState, act: Act) -> bool:
     """The act asks the user to check a list ("is this list of courses correct?"), which shows it."""
     f = _field(spec, state, act.instance, act.field) if isinstance(act, AskField) else None
     return f is not None and f.type.kind == "confirm"
-
-
-def _changes(spec: AgentSpec, state: DialogueState, paths: tuple[str, ...]) -> str:
-    """"Got it: the submission date is now Tuesday, November 17, 2026.", for the values corrected."""
-    said = []
-    for path in paths:
-        name, _, field_name = path.partition(".")
-        instance = state.instances.get(name)
-        f = _field(spec, state, name, field_name) if instance is not None else None
-        if f is None or instance is None:
-            continue
-        value, named = instance.values.get(field_name), label(f)[:1].lower() + label(f)[1:]
-        said.append(f"I'll ask for the {named} again" if value is None
-                    else f"the {named} is now {display_value(value, f, state, spec)}")
-    return f"Got it: {join_words(said)}." if said else ""

@@ -10,6 +10,7 @@ between them all.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from ...knowledge.mentions import squashed
 from ...language.tokens import tokens_within
 from ...spec import NA, Field
-from .. import enums, extract
+from .. import dates, enums, extract
 from . import proposals as weights
 from .about import MAX_SHORT_ANSWER_WORDS
 from .fields import has_pattern, is_free_text
@@ -144,6 +145,8 @@ def _located(reading: Reading, f: Field, value: Any) -> list[Span]:
         by_word = [(t.start, t.end) for t in reading.tokens
                    if extract.content_words(t.text) & words or enums.misspells(t.lower, str(value))]
         return by_word or ([(0, len(text))] if len(text.split()) <= MAX_SHORT_ANSWER_WORDS else [])
+    if isinstance(value, (dt.date, dt.time)):
+        return _where_dated(reading, value)
     said = str(value)
     found = re.search(re.escape(said).replace(r"\ ", r"\s+"), text, re.I)
     if found:
@@ -163,6 +166,22 @@ def _located(reading: Reading, f: Field, value: Any) -> list[Span]:
         number = re.search(rf"(?<![\w.]){value:g}(?!\w)", text)
         return [number.span()] if number else [(0, len(text))]
     return [(0, len(text))]
+
+
+def _where_dated(reading: Reading, value: dt.date | dt.time) -> list[Span]:
+    """Where the text says a date, a time, or both ("tomorrow at 7pm"): the phrases that read as it."""
+    spans = []
+    times = dates.find_times(reading.text)
+    if isinstance(value, dt.date):
+        day = value.date() if isinstance(value, dt.datetime) else value
+        for found in dates.find_dates(reading.text, reading.today):
+            if day in found.readings:  # "tomorrow at 7pm": the date's words, not the time's
+                end = min([t.start for t in times if found.start < t.start < found.end], default=found.end)
+                spans.append((found.start, end))
+    if isinstance(value, (dt.time, dt.datetime)):
+        hour = value.time() if isinstance(value, dt.datetime) else value
+        spans += [(f.start, f.end) for f in times if hour in f.readings]
+    return spans or [(0, len(reading.text))]
 
 
 def _declining_part(reading: Reading, f: Field, start: int, end: int) -> Span:

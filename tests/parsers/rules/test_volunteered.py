@@ -113,8 +113,6 @@ def test_a_special_request_after_the_date_keeps_only_the_request():
         "book_restaurant_0.date = '2026-11-27'", "book_restaurant_0.special_request = 'we need a quiet table'"]
 
 
-@pytest.mark.xfail(strict=True, reason="the special request takes the whole message "
-                                       "'tomorrow, 2 people, we need a high chair' instead of 'we need a high chair'")
 def test_a_special_request_among_other_facts_keeps_only_the_request():
     assert "book_restaurant_0.special_request = 'we need a high chair'" in lines(
         booking().parse("tomorrow, 2 people, we need a high chair").statements)

@@ -1,0 +1,195 @@
+"""The turn contract: every message in a task changes something the reply names, or the reply says it did not.
+
+A misreading that nobody sees is the worst kind: the user confirms a summary that holds a value
+they never meant. So after every message the reply accounts for what the message did, whichever
+responder (templates or an LLM) phrased it and whichever parser read it:
+
+- each value the message set or changed is named ("Got it: the time is now 7:45 PM."), except the
+  plain answer to the question just asked (moving on to the next question says it was taken) and
+  values a summary in the same reply shows, where they are marked as changed;
+- a message that changed nothing gets a word about it rather than the same question or summary
+  again in silence: at a summary, how to say a change, in the summary's own labels.
+
+:func:`accounted` is applied where a turn's reply is assembled (``Agent``), so no path can skip it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, Report, Say
+from ..language import english
+from ..language.tokens import phrase_pattern
+from ..parse import Parse
+from ..spec import NA, AgentSpec, Field, InstanceRef
+from ..state import DialogueState
+from .display import display_value, join_words
+from .wording import label
+
+NOTHING_CHANGED = "I didn't find a change in that."
+NO_ANSWER = "I didn't get an answer to my question from that."
+YOU_ARE_WELCOME = "You're welcome!"
+_THANKS = re.compile(phrase_pattern(english.THANKS), re.I)
+QUOTED_WORDS = 3
+"""Text this long is quoted when it is named back: it is the user's own words."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """A value a turn set or changed: where, the field, and its new value (None: asked again)."""
+
+    instance: str
+    field: Field
+    value: Any
+    old: Any = None
+
+
+def accounted(spec: AgentSpec, before: DialogueState, after: DialogueState, acts: list[Act], user_text: str,
+              parse: Parse, assigned: Collection[tuple[str, str]], reply: str) -> str:
+    """``reply`` with what the turn contract requires that it does not say yet, said first."""
+    said = []
+    shown = _summarised(spec, acts, after)
+    changed = changes(spec, before, after, assigned, parse)
+    untold = [c for c in changed if c.instance not in shown and not _named_in(reply, c, spec, after)]
+    if untold:
+        said.append(_naming(spec, after, untold))
+    elif not changed and _silent(before, after, acts, parse):
+        said.append(_nothing_done(spec, after, acts, user_text, parse))
+    return "\n\n".join(p for p in (*said, reply) if p)
+
+
+def changes(spec: AgentSpec, before: DialogueState, after: DialogueState, assigned: Collection[tuple[str, str]],
+            parse: Parse) -> list[Change]:
+    """The values of the user's fields this turn set or changed, other than the plain answer to the
+    question asked (and the confirmations, which the reply itself answers)."""
+    asked = _asked(before)
+    out: list[Change] = []
+    for name, field_name in dict.fromkeys(assigned):
+        instance = after.instances.get(name)
+        f = spec.tasks[instance.worksheet].fields.get(field_name) if instance else None
+        if instance is None or f is None or f.kind != "input" or f.type.kind == "confirm":
+            continue
+        if (name, field_name) == asked and parse.answers_question:
+            continue
+        old = before.instances[name].values.get(field_name) if name in before.instances else None
+        new = instance.values.get(field_name)
+        if new != old and not isinstance(new, InstanceRef) and new != NA:
+            out.append(Change(name, f, new, None if old == NA else old))
+    return out
+
+
+def revised(before: DialogueState, assigned: Collection[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Of the values a turn set, those a summary marks as changed: values that had another value, or
+    any value once the user has seen the summary (the first summary shows everything as new)."""
+    seen = {a.instance for a in before.last_acts if isinstance(a, AskForConfirmation)}
+    roots = {before.root_of(before.instances[n]).name for n in seen if n in before.instances}
+    out = []
+    for name, field_name in assigned:
+        instance = before.instances.get(name)
+        had = instance is not None and instance.values.get(field_name) is not None
+        root = before.root_of(instance).name if instance is not None else None
+        if had or root in roots or name in seen:
+            out.append((name, field_name))
+    return out
+
+
+def changed_fields(after: DialogueState, assigned: Collection[tuple[str, str]]) -> set[str]:
+    """Names of the fields this turn changed and of the fields holding the instances they are in: what
+    a summary marks as changed."""
+    out = set()
+    for name, field_name in assigned:
+        out.add(field_name)
+        instance = after.instances.get(name)
+        while instance is not None and instance.parent:
+            out.add(instance.parent[1])
+            instance = after.instances.get(instance.parent[0])
+    return out
+
+
+def _asked(state: DialogueState) -> tuple[str | None, str | None]:
+    question = next((a for a in reversed(state.last_acts) if a.is_question), None)
+    return getattr(question, "instance", None), getattr(question, "field", None)
+
+
+def _summarised(spec: AgentSpec, acts: list[Act], after: DialogueState) -> set[str]:
+    """Instances whose values a summary in the reply shows (it marks what changed): the task a
+    confirmation shows, or the list a check question shows ("is this list of courses correct?")."""
+    out = set()
+    for act in acts:
+        instance = after.instances.get(getattr(act, "instance", None) or "")
+        if instance is None:
+            continue
+        f = spec.tasks[instance.worksheet].fields.get(act.field) if isinstance(act, AskField) else None
+        if isinstance(act, (AskForConfirmation, AskForFieldConfirmation)) or (f is not None and f.type.kind == "confirm"):
+            out |= {instance.name, *(i.name for i in after.descendants(instance))}
+    return out
+
+
+def _named_in(reply: str, change: Change, spec: AgentSpec, state: DialogueState) -> bool:
+    """Whether the reply already says the new value (an LLM's reply may have named it)."""
+    if change.value is None:
+        return False
+    shown = display_value(change.value, change.field, state, spec)
+    return bool(shown) and shown.lower() in reply.lower()
+
+
+def _naming(spec: AgentSpec, state: DialogueState, changed: list[Change]) -> str:
+    """"Got it: the time is now 7:45 PM, and the number of people is 4."""
+    said = []
+    for change in changed:
+        named = label(change.field)
+        named = named[:1].lower() + named[1:]
+        shown = display_value(change.value, change.field, state, spec)
+        if change.field.type.kind == "str" and len(shown.split()) >= QUOTED_WORDS:
+            shown = f"“{shown}”"  # what the user said, as said
+        if change.value is None:
+            said.append(f"I'll ask for the {named} again")
+        else:
+            said.append(f"the {named} is {'now ' if change.old is not None else ''}{shown}")
+    return f"Got it: {join_words(said)}."
+
+
+def _silent(before: DialogueState, after: DialogueState, acts: list[Act], parse: Parse) -> bool:
+    """Whether the turn changed nothing and the reply would only say again what was said before."""
+    if not parse.understood or parse.reason or not acts:
+        return False  # the reply says it did not understand, or why
+    if any(isinstance(a, (Report, Say)) or getattr(a, "reason", None) for a in acts):
+        return False
+    if not any(i.open for i in after.instances.values()):
+        return False
+    before_questions = [a.formal() for a in before.last_acts if a.is_question]
+    return [a.formal() for a in acts if a.is_question] == before_questions and _same_values(before, after)
+
+
+def _same_values(before: DialogueState, after: DialogueState) -> bool:
+    return all(before.instances.get(name) is not None and before.instances[name].values == i.values
+               and before.instances[name].status == i.status for name, i in after.instances.items())
+
+
+def _nothing_done(spec: AgentSpec, after: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
+    """What to say when a message changed nothing and the same question comes again."""
+    if parse.statements.strip() == "# chit-chat":
+        return YOU_ARE_WELCOME if _THANKS.search(user_text) else ""
+    summary = next((a for a in acts if isinstance(a, AskForConfirmation)), None)
+    if summary is not None:
+        labels = _first_label(spec, after, summary.instance)
+        example = f" To change something, say for example “change the {labels} to …”." if labels else ""
+        return f"{NOTHING_CHANGED}{example} To go ahead, say yes."
+    return NO_ANSWER
+
+
+def _first_label(spec: AgentSpec, state: DialogueState, name: str) -> str | None:
+    """The label of a field the summary of ``name`` shows, in lower case, for an example of a change."""
+    instance = state.instances.get(name)
+    if instance is None:
+        return None
+    for f in spec.tasks[instance.worksheet].fields.values():
+        value = instance.values.get(f.name)
+        if f.kind == "input" and f.type.kind not in ("confirm",) and value not in (None, NA) \
+                and not isinstance(value, InstanceRef):
+            text = label(f)
+            return text[:1].lower() + text[1:]
+    return None
