@@ -70,9 +70,9 @@ def _refs(value: Any) -> list[InstanceRef]:
 
 def _check_movable(turn: Turn, child: WorksheetInstance, slot: tuple[str, str]) -> None:
     """An instance held by a submitted worksheet stays where it is: that is what was submitted."""
-    if child.parent is None or child.parent == slot or child.parent[0] not in turn.state.instances:
-        return
-    _check_not_submitted(turn, turn.state.instances[child.parent[0]])
+    owner = turn.state.instances.get(child.parent[0]) if child.parent and child.parent != slot else None
+    if owner is not None and in_submitted(turn, owner):
+        raise AssignmentError(SUBMITTED_REASON)
 
 
 def _take_out(turn: Turn, child: WorksheetInstance, slot: tuple[str, str]) -> None:
@@ -357,6 +357,8 @@ def abandon(turn: Turn, instance: WorksheetInstance) -> None:
     """
     for item in [instance, *turn.state.descendants(instance)]:
         item.status = InstanceStatus.ABANDONED
-    parent = turn.state.instances.get(instance.parent[0]) if instance.parent else None
-    if parent is not None and not parent.discarded and not in_submitted(turn, parent):
-        _vacate(turn, instance, decline=not turn.worksheet(parent).fields[instance.parent[1]].required)
+    if instance.parent is None or instance.parent[0] not in turn.state.instances:
+        return
+    parent, field_name = turn.state.instances[instance.parent[0]], instance.parent[1]
+    if not parent.discarded and not in_submitted(turn, parent):
+        _vacate(turn, instance, decline=not turn.worksheet(parent).fields[field_name].required)
