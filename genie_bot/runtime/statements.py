@@ -3,10 +3,16 @@
 Parser output is untrusted text (an LLM wrote it, from a user's message). It is parsed by
 the safe interpreter's whitelist and then interpreted *structurally*, statement by
 statement: ``x = Worksheet(...)`` creates or updates an instance, ``x = y`` gives instance
-``y`` another name, ``x.field = value`` sets a field (through nested instances),
-``x.confirmed = True`` and ``x.field.confirmed = True`` answer confirmations, ``answer(...)``
-asks the knowledge base and ``exitws()`` abandons a task. Anything else is rejected with a
-reason. A failing statement does not stop the others.
+``y`` another name, ``x = 3`` names a plain value for the rest of the output, ``x.field =
+value`` sets a field (through nested instances), ``x.confirmed = True`` and
+``x.field.confirmed = True`` answer confirmations, ``answer(...)`` asks the knowledge base and
+``exitws()`` abandons a task. Anything else is rejected with a reason. A failing statement does
+not stop the others.
+
+Names resolve as the LLM means them: the name of an instance that another took the place of
+denotes that one (:meth:`~genie_bot.state.DialogueState.denoted`), the instances the runtime
+names itself never take a name the output uses (``Turn.bound_names``), and rebinding ``main``
+to a second start instance fills the open one.
 
 What parsers written for the reference Genie emit is understood as well
 (docs/genie-compatibility.md): ``Answer(sql, params, tables, question)``, its rewriter's
