@@ -149,8 +149,10 @@ def test_a_list_the_reference_made_of_a_rebound_argument_is_compared_with_its_cl
     log = enrollment_log()
     listed = "main = Main(courses_to_take = [CoursesToTake(course_0_details = Course(course_name = 'CS 9')), " \
              "CoursesToTake(course_0_details = Course(course_name = '{name}', grade_type = 'Letter', " \
-             "course_num_units = 3), more_courses_1 = False)], student_info_details = StudentInfo(student_name = 'Ann', " \
-             "student_id = '123'), confirm_submission = True)\nmain.result = {{'success': True}}\n"
+             "course_num_units = 3), more_courses_1 = False)], " \
+             "student_info_details = StudentInfo(student_name = 'Ann', student_id = '123'), " \
+             "confirm_submission = True)" \
+             "\nmain.result = {{'success': True}}\n"
     log[-1]["turn_context"] = log[-1]["global_context"] = listed.format(name="CS 1")
     assert compare_log(spec, write_log(tmp_path / "a7", log), lambda: NOW).same_call
     log[-1]["turn_context"] = log[-1]["global_context"] = listed.format(name="CS 2")
@@ -165,8 +167,8 @@ def test_the_synthetic_development_sessions_agree_on_every_turn_and_call(make_ag
     summary = totals(sessions)
     assert (summary.refused_statements, summary.same_question, summary.same_reports) == (0, 32, 32)
     assert (summary.reference_calls, summary.same_call_where_reference_called) == (5, 5)
-    courses = {Path(s.log).parent.name: [c["course_name"] for name, c in s.our_call["arguments"]["courses_to_take"].items()
-                                         if name.endswith("_details")] for s in sessions}
+    courses = {Path(s.log).parent.name: [c["course_name"] for slot, c in s.our_call["arguments"]["courses_to_take"].items()
+                                         if slot.endswith("_details")] for s in sessions}
     assert courses["replaced-course-old-name"] == ["CS 106B", "CS 161"]
     assert courses["finished-name-and-next-number"] == ["CS 106A", "CS 103", "CS 161", "CS 109"]
 

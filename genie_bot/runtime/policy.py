@@ -359,7 +359,7 @@ def _ask_in(turn: Turn, instance: WorksheetInstance, after: str | None = None) -
             continue
         child_ws = f.type.ref if f.type.ref in turn.spec.tasks else None
         if child_ws and _discarded(turn, value):
-            value = None  # a field left holding a cancelled or dropped instance (a state stored before it was taken out)
+            value = None  # left holding a cancelled or dropped instance (a state stored before issue 27)
         if value is None and child_ws:
             if turn.spec.policy.nested_worksheet_question == "parent_field":
                 turn.acts.append(AskField(instance.name, f.name, _description(f)))

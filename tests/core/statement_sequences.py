@@ -177,12 +177,14 @@ class StatementWriter:
         if f.type.is_ref or f.type.kind == "list":
             return self.typed(state, f.type, f, depth=0, complete=True)
         options = [repr(v) for v in f.values] if f.type.kind == "enum" else _EXAMPLES.get(f.type.kind, ["'x'"])
-        fitting = [o for o in options if value_problem(self.spec, state, instance, f, ast.literal_eval(o), TODAY) is None]
+        fitting = [o for o in options
+                   if value_problem(self.spec, state, instance, f, ast.literal_eval(o), TODAY) is None]
         return self.choose(fitting or options)
 
     def constructor(self, state: DialogueState, ws: TaskWorksheet, depth: int = 0, complete: bool = False) -> str:
         """``Worksheet(...)`` with some of its fields (all of them, valid, when ``complete``)."""
-        chosen = [f for f in self.inputs(ws) if f.type.kind != "confirm" and (complete or self.choose([True, True, False]))]
+        chosen = [f for f in self.inputs(ws)
+                  if f.type.kind != "confirm" and (complete or self.choose([True, True, False]))]
         values = [self.typed(state, f.type, f, depth, complete) if complete else self.value(state, f, depth=depth)
                   for f in chosen]
         return f"{ws.name}(" + ", ".join(f"{f.name}={value}" for f, value in zip(chosen, values)) + ")"
