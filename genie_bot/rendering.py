@@ -79,7 +79,7 @@ def state_statements(spec: AgentSpec, state: DialogueState) -> str:
 
 def _shown_roots(state: DialogueState) -> list[WorksheetInstance]:
     """Open top-level tasks, plus the most recently finished one (the user may refer to it)."""
-    roots = [i for i in state.instances.values() if i.parent is None and i.status != InstanceStatus.ABANDONED]
+    roots = [i for i in state.instances.values() if i.parent is None and not i.discarded]
     open_roots = [i for i in roots if i.open]
     finished = [i for i in roots if i.status == InstanceStatus.COMPLETED]
     latest = max(finished, key=lambda i: i.touched, default=None)
@@ -89,7 +89,7 @@ def _shown_roots(state: DialogueState) -> list[WorksheetInstance]:
 def _instance_lines(spec: AgentSpec, state: DialogueState, instance: WorksheetInstance, lines: list[str]) -> None:
     for value in instance.values.values():
         child = state.resolve(value) if isinstance(value, InstanceRef) else None
-        if isinstance(child, WorksheetInstance) and child.status != InstanceStatus.ABANDONED:
+        if isinstance(child, WorksheetInstance) and not child.discarded:
             _instance_lines(spec, state, child, lines)
     ws = spec.tasks[instance.worksheet]
     args = ", ".join(f"{f.name}={_value(instance.values[f.name], f.type.ref or '')}" for f in ws.fields.values()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -32,6 +33,10 @@ class InstanceStatus(StrEnum):
     """Its API and actions ran."""
     ABANDONED = "abandoned"
     """Cancelled by the user (``exitws``) or a declined proposal."""
+    DROPPED = "dropped"
+    """No longer part of the conversation though nobody cancelled it: replaced in the field that
+    held it (``replaced_by``), nested in one that was, or a proposal the user let pass. Never
+    reported to the user as cancelled."""
 
 
 @dataclass
@@ -51,10 +56,18 @@ class WorksheetInstance:
     """(instance, field) that holds a reference to this nested instance."""
     touched: int = 0
     """Logical clock of the last change; the policy asks in the most recently touched instance."""
+    replaced_by: str | None = None
+    """The instance that took this one's place (a dropped instance): a parser's name of this one
+    denotes that one (:meth:`DialogueState.denoted`)."""
 
     @property
     def open(self) -> bool:
         return self.status in (InstanceStatus.ACTIVE, InstanceStatus.PROPOSED)
+
+    @property
+    def discarded(self) -> bool:
+        """Cancelled or dropped: nothing of it is asked, run or submitted any more."""
+        return self.status in (InstanceStatus.ABANDONED, InstanceStatus.DROPPED)
 
 
 class AnswerStatus(StrEnum):
@@ -108,22 +121,36 @@ class DialogueState:
         self.clock += 1
         return self.clock
 
-    def new_instance_name(self, worksheet: str) -> str:
+    def new_instance_name(self, worksheet: str, avoid: Collection[str] = ()) -> str:
+        """``<worksheet>_<n>`` with ``n`` above every number in use, by instances, aliases and the
+        names in ``avoid`` (those a parser's output binds: an automatic name never takes one)."""
         base = snake_case(worksheet)
         pattern = re.compile(rf"{re.escape(base)}_(\d+)\Z")
-        used = [int(m.group(1)) for m in map(pattern.match, [*self.instances, *self.aliases]) if m]
+        used = [int(m.group(1)) for m in map(pattern.match, [*self.instances, *self.aliases, *avoid]) if m]
         return f"{base}_{max(used, default=-1) + 1}"
 
     def add_instance(self, worksheet: str, name: str | None = None, parent: tuple[str, str] | None = None,
-                     status: InstanceStatus = InstanceStatus.ACTIVE) -> WorksheetInstance:
-        instance = WorksheetInstance(name=name or self.new_instance_name(worksheet), worksheet=worksheet,
+                     status: InstanceStatus = InstanceStatus.ACTIVE, avoid: Collection[str] = ()) -> WorksheetInstance:
+        instance = WorksheetInstance(name=name or self.new_instance_name(worksheet, avoid), worksheet=worksheet,
                                      parent=parent, status=status, touched=self.tick())
         self.instances[instance.name] = instance
         return instance
 
     def named(self, name: str) -> WorksheetInstance | None:
-        """The instance a parser's name denotes: an alias first (a rebound name), then an instance name."""
+        """The instance bound to a parser's name: an alias first (a rebound name), then an instance name."""
         return self.instances.get(self.aliases.get(name, name))
+
+    def denoted(self, name: str) -> WorksheetInstance | None:
+        """The instance a parser's name means when it is used: the one bound to it, or, when that
+        one was dropped for another (``replaced_by``), the one that took its place."""
+        instance = self.named(name)
+        for _ in range(len(self.instances)):  # a chain of replacements is no longer than the instances
+            replacement = self.instances.get(instance.replaced_by or "") if instance is not None and \
+                instance.status == InstanceStatus.DROPPED else None
+            if replacement is None:
+                break
+            instance = replacement
+        return instance
 
     def of_worksheet(self, worksheet: str, open_only: bool = True) -> list[WorksheetInstance]:
         return [i for i in self.instances.values() if i.worksheet == worksheet and (i.open or not open_only)]
@@ -194,6 +221,7 @@ def _instance_to_dict(i: WorksheetInstance) -> dict[str, Any]:
         "confirmed_fields": list(i.confirmed_fields), "status": i.status, "confirmed": i.confirmed,
         "actions_done": i.actions_done, "result": encode_value(i.result),
         "parent": list(i.parent) if i.parent else None, "touched": i.touched,
+        **({"replaced_by": i.replaced_by} if i.replaced_by else {}),
     }
 
 
@@ -202,5 +230,5 @@ def _instance_from_dict(d: dict[str, Any]) -> WorksheetInstance:
         name=d["name"], worksheet=d["worksheet"], values=decode_value(d["values"]),
         confirmed_fields=list(d["confirmed_fields"]), status=InstanceStatus(d["status"]), confirmed=d["confirmed"],
         actions_done=d["actions_done"], result=decode_value(d["result"]),
-        parent=tuple(d["parent"]) if d["parent"] else None, touched=d["touched"],
+        parent=tuple(d["parent"]) if d["parent"] else None, touched=d["touched"], replaced_by=d.get("replaced_by"),
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from genie_bot.genie_compat.compare import compare_log, totals
+from genie_bot.genie_compat.compare import compare_log, log_files, totals
 from genie_bot.genie_compat.log import read_log
 from genie_bot.genie_compat.text import GenieObject, Name, parse_context, parse_value, split_top_level
 from genie_bot.spec import load_agent
@@ -20,6 +20,42 @@ from tests.core.agents import GENIE_COURSE_AGENT, GENIE_COURSE_API, GENIE_POLICY
 from tests.core.test_cli import genie
 
 NOW = dt.datetime(2026, 11, 21, 12)
+SESSIONS = Path(__file__).parent / "data" / "genie_sessions"
+"""Synthetic development sessions of the LLM parses the runtime must survive (issue 27), in the
+reference's log layout, written for the reference's course agent (its four course slots)."""
+FOUR_COURSES_AGENT = """
+name: genie_four_courses
+start: Main
+policy: {nested_worksheet_question: parent_field, start_task: when_nothing_asked}
+tasks:
+  - name: Main
+    fields:
+      - {name: courses_to_take, type: CoursesToTake}
+      - {name: student_info_details, type: StudentInfo}
+      - {name: confirm_submission, type: confirm}
+    api: {function: courses_to_take_oval, side_effects: true}
+  - name: StudentInfo
+    fields:
+      - {name: student_name, type: str}
+      - {name: student_id, type: str}
+      - {name: student_email_address, type: str}
+      - {name: is_international_student, type: bool}
+  - name: CoursesToTake
+    fields:
+      - {name: course_0_details, type: Course}
+      - {name: course_1_details, type: Course}
+      - {name: more_courses_2, type: bool}
+      - {name: course_2_details, type: Course, predicate: "not self.more_courses_2 == False", required: false}
+      - {name: more_courses_3, type: bool, predicate: "not self.more_courses_2 == False", required: false}
+      - {name: course_3_details, type: Course, required: false,
+         predicate: "not self.more_courses_2 == False and not self.more_courses_3 == False"}
+      - {name: confirm, type: confirm, required: false}
+  - name: Course
+    fields:
+      - {name: course_name, type: str}
+      - {name: grade_type, type: enum, values: [Credit/No Credit, Letter]}
+      - {name: course_num_units, type: int}
+"""
 ASK_COURSES = "AskField(main, courses_to_take, The courses that the student wants to take)"
 TYPED_MAIN = ("main = Main(courses_to_take = CoursesToTake(course_0_details: Course = Course(course_name: str = "
               "'{name}', grade_type: Enum['Credit/No Credit', 'Letter'] = 'Letter', course_num_units: int = 3), "
@@ -105,6 +141,36 @@ def test_differences_are_found_per_turn_and_in_the_call(spec, tmp_path):
     assert session.call_differences == ["courses_to_take.course_0_details.course_name: 'CS 2' != 'CS 1'"]
     assert not session.same_call
     assert compare_log(spec, write_log(tmp_path / "a3", log), lambda: NOW, match_fields={"grade_type"}).same_call
+
+
+def test_a_list_the_reference_made_of_a_rebound_argument_is_compared_with_its_closest_item(spec, tmp_path):
+    """The reference's context turns a rebound name into a list of both instances, and its API gets
+    the list: genie-bot's one value is the same call when it equals one of the items."""
+    log = enrollment_log()
+    listed = "main = Main(courses_to_take = [CoursesToTake(course_0_details = Course(course_name = 'CS 9')), " \
+             "CoursesToTake(course_0_details = Course(course_name = '{name}', grade_type = 'Letter', " \
+             "course_num_units = 3), more_courses_1 = False)], " \
+             "student_info_details = StudentInfo(student_name = 'Ann', student_id = '123'), " \
+             "confirm_submission = True)" \
+             "\nmain.result = {{'success': True}}\n"
+    log[-1]["turn_context"] = log[-1]["global_context"] = listed.format(name="CS 1")
+    assert compare_log(spec, write_log(tmp_path / "a7", log), lambda: NOW).same_call
+    log[-1]["turn_context"] = log[-1]["global_context"] = listed.format(name="CS 2")
+    session = compare_log(spec, write_log(tmp_path / "a8", log), lambda: NOW)
+    assert session.call_differences == ["courses_to_take.course_0_details.course_name: 'CS 2' != 'CS 1'"]
+
+
+def test_the_synthetic_development_sessions_agree_on_every_turn_and_call(make_agent):
+    spec = load_agent(make_agent(FOUR_COURSES_AGENT, GENIE_COURSE_API))
+    sessions = [compare_log(spec, path, lambda: NOW) for path in log_files([SESSIONS])]
+    assert len(sessions) == 5
+    summary = totals(sessions)
+    assert (summary.refused_statements, summary.same_question, summary.same_reports) == (0, 32, 32)
+    assert (summary.reference_calls, summary.same_call_where_reference_called) == (5, 5)
+    courses = {Path(s.log).parent.name: [c["course_name"] for slot, c in s.our_call["arguments"]["courses_to_take"].items()
+                                         if slot.endswith("_details")] for s in sessions}
+    assert courses["replaced-course-old-name"] == ["CS 106B", "CS 161"]
+    assert courses["finished-name-and-next-number"] == ["CS 106A", "CS 103", "CS 161", "CS 109"]
 
 
 def test_nested_questions_count_as_the_parents_question_up_to_nesting(make_agent, tmp_path):

@@ -263,21 +263,40 @@ def _argument_differences(spec: AgentSpec, theirs: dict[str, Any], ours: dict[st
                           match_fields: set[str] | None) -> list[str]:
     """Paths whose values differ, over the arguments both calls have; confirm fields left out."""
     confirm_names = {f.name for ws in spec.tasks.values() for f in ws.fields.values() if f.type.kind == "confirm"}
-    left = _leaves(theirs["arguments"])
-    right = _leaves(ours["arguments"])
-    shared = set(theirs["arguments"]) & set(ours["arguments"])
+
+    def compared(path: str) -> bool:
+        last = path.rsplit(".", 1)[-1]
+        return last not in confirm_names and (match_fields is None or last in match_fields)
+
     out = []
     if theirs["function"] != ours["function"] and theirs["function"] in spec.apis:
         out.append(f"function: {theirs['function']} != {ours['function']}")
-    for path in sorted(set(left) | set(right)):
-        parts = path.split(".")
-        if parts[0] not in shared or parts[-1] in confirm_names:
-            continue
-        if match_fields is not None and parts[-1] not in match_fields:
-            continue
-        if _normal(left.get(path)) != _normal(right.get(path)):
-            out.append(f"{path}: {left.get(path)!r} != {right.get(path)!r}")
+    for name in sorted(set(theirs["arguments"]) & set(ours["arguments"])):
+        out.extend(_differences(theirs["arguments"][name], ours["arguments"][name], name, compared))
     return out
+
+
+def _differences(theirs: Any, ours: Any, path: str, compared: Callable[[str], bool]) -> list[str]:
+    """Differences between two values at ``path``, leaf by leaf.
+
+    A list against a single value is no difference of shape: the reference's context turns a
+    name rebound to another instance into a list of both, and that list is what its API got.
+    The single value is compared with each item, and the closest item counts.
+    """
+    if isinstance(theirs, list) and theirs and ours is not None and not isinstance(ours, list):
+        return min((_differences(item, ours, path, compared) for item in theirs), key=len)
+    if isinstance(ours, list) and ours and theirs is not None and not isinstance(theirs, list):
+        return min((_differences(theirs, item, path, compared) for item in ours), key=len)
+    if isinstance(theirs, dict) and isinstance(ours, dict):
+        return [d for key in sorted(set(theirs) | set(ours), key=str)
+                for d in _differences(theirs.get(key), ours.get(key), f"{path}.{key}", compared)]
+    if isinstance(theirs, list) and isinstance(ours, list):
+        return [d for i in range(max(len(theirs), len(ours)))
+                for d in _differences(theirs[i] if i < len(theirs) else None, ours[i] if i < len(ours) else None,
+                                      f"{path}.{i}", compared)]
+    left, right = _leaves(theirs, f"{path}."), _leaves(ours, f"{path}.")
+    return [f"{leaf}: {left.get(leaf)!r} != {right.get(leaf)!r}" for leaf in sorted(set(left) | set(right))
+            if compared(leaf) and _normal(left.get(leaf)) != _normal(right.get(leaf))]
 
 
 def _leaves(value: Any, prefix: str = "") -> dict[str, Any]:

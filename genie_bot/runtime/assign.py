@@ -27,7 +27,8 @@ class AssignmentError(GenieError):
 def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) -> bool:
     """Set ``instance.<f>`` to ``value``; record a rejection instead when it does not fit.
 
-    Returns whether the stored value changed.
+    Returns whether the stored value changed. A worksheet instance has one place: put into this
+    field, it leaves the field that held it, and one this field held before is dropped.
     """
     try:
         measure(value)  # before anything copies, compares or stores it
@@ -40,41 +41,103 @@ def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) 
             return False
         check_validation(turn, instance, f, stored)
         _check_not_submitted(turn, instance)
+        moved = [turn.state.instances[ref.name] for ref in _refs(stored)]
+        for child in moved:
+            _check_movable(turn, child, (instance.name, f.name))
     except (AssignmentError, CoercionError) as exc:
         turn.update.rejected.append(Rejection(instance.name, f.name, value, str(exc)))
         return False
     previous = instance.values.get(f.name)
+    for child in moved:
+        _take_out(turn, child, (instance.name, f.name))
     if stored is None:
         instance.values.pop(f.name, None)
     else:
         instance.values[f.name] = stored
-    if isinstance(previous, InstanceRef) and previous != stored:
-        _release(turn, previous)
+    for child in moved:
+        child.parent = (instance.name, f.name)
+    _release_replaced(turn, previous, stored)
     mark_changed(turn, instance, f.name)
     turn.update.assigned.append((instance.name, f.name))
     return True
 
 
-def _release(turn: Turn, ref: InstanceRef) -> None:
-    """A nested instance replaced in its field is dropped, unless another field still holds it.
+def _refs(value: Any) -> list[InstanceRef]:
+    """The worksheet instances a field's value holds."""
+    items = value if isinstance(value, list) else [value]
+    return [item for item in items if isinstance(item, InstanceRef)]
+
+
+def _check_movable(turn: Turn, child: WorksheetInstance, slot: tuple[str, str]) -> None:
+    """An instance held by a submitted worksheet stays where it is: that is what was submitted."""
+    owner = turn.state.instances.get(child.parent[0]) if child.parent and child.parent != slot else None
+    if owner is not None and in_submitted(turn, owner):
+        raise AssignmentError(SUBMITTED_REASON)
+
+
+def _take_out(turn: Turn, child: WorksheetInstance, slot: tuple[str, str]) -> None:
+    """Take ``child`` out of the field that holds it, unless that is ``slot``: no instance is
+    reachable from two fields."""
+    if child.parent != slot:
+        _vacate(turn, child)
+
+
+def _vacate(turn: Turn, child: WorksheetInstance, decline: bool = False) -> None:
+    """Remove ``child`` from the field that holds it: the field is empty again (asked again), or
+    declined ("NA"); a list loses the item."""
+    owner = turn.state.instances.get(child.parent[0]) if child.parent else None
+    if owner is None or child.parent is None:
+        return
+    field_name = child.parent[1]
+    held = owner.values.get(field_name)
+    ref = InstanceRef(child.name)
+    if isinstance(held, list) and ref in held:
+        owner.values[field_name] = [item for item in held if item != ref]
+    elif held == ref and decline:
+        owner.values[field_name] = NA
+    elif held == ref:
+        del owner.values[field_name]
+    else:
+        return
+    mark_changed(turn, owner, field_name)
+    turn.update.assigned.append((owner.name, field_name))
+
+
+def _release_replaced(turn: Turn, previous: Any, stored: Any) -> None:
+    """Drop the instances ``previous`` held that ``stored`` no longer holds; each one's name now
+    denotes the instance put in its place, if there is one (the LLM's ``x.g = v`` after ``p.f = x_1``)."""
+    kept = _refs(stored)
+    old = previous if isinstance(previous, list) else [previous]
+    new = stored if isinstance(stored, list) else [stored]
+    for index, ref in enumerate(old):
+        if isinstance(ref, InstanceRef) and ref not in kept:
+            successor = new[index] if index < len(new) else None
+            _release(turn, ref, successor if isinstance(successor, InstanceRef) and successor not in old else None)
+
+
+def _release(turn: Turn, ref: InstanceRef, replacement: InstanceRef | None) -> None:
+    """A nested instance taken out of its field is dropped with what is nested in it, unless
+    another field still holds it; a submitted one stays as it was submitted.
 
     Otherwise it would stay open with nobody to ask it for: ``main.courses_to_take =
     courses_to_take_1`` leaves the first list of courses behind.
     """
     state = turn.state
     child = state.instances.get(ref.name)
-    if child is None or not child.open or _held(state, ref):
+    if child is None or child.discarded or _held(state, ref) or _submitted(turn, child):
         return
+    child.replaced_by = replacement.name if replacement is not None else None
     for item in [child, *state.descendants(child)]:
-        if item is child or not _held(state, InstanceRef(item.name)):
-            item.status = InstanceStatus.ABANDONED
+        if item is child or not (item.discarded or _held(state, InstanceRef(item.name)) or _submitted(turn, item)):
+            item.status = InstanceStatus.DROPPED
+
+
+def _submitted(turn: Turn, instance: WorksheetInstance) -> bool:
+    return instance.actions_done and turn.worksheet(instance).needs_confirmation
 
 
 def _held(state: DialogueState, ref: InstanceRef) -> bool:
-    def holds(value: Any) -> bool:
-        return value == ref or (isinstance(value, list) and ref in value)
-    return any(holds(v) for i in state.instances.values() if i.status != InstanceStatus.ABANDONED
-               for v in i.values.values())
+    return any(ref in _refs(v) for i in state.instances.values() if not i.discarded for v in i.values.values())
 
 
 def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> None:
@@ -124,14 +187,43 @@ def confirm_fields(ws: TaskWorksheet) -> list[Field]:
     return [f for f in ws.fields.values() if f.type.kind == "confirm" and f.kind == "input"]
 
 
+CANCELLED_REASON = "That request was cancelled; start a new one instead."
+"""Said only of an instance the user cancelled (``exitws``, a declined proposal)."""
+SUBMITTED_REASON = "That was already submitted and cannot be changed; start a new one instead."
+DROPPED_REASON = "That is no longer part of the conversation."
+
+
+def _within(state: DialogueState, instance: WorksheetInstance, outer: WorksheetInstance) -> bool:
+    """Whether ``instance`` is ``outer`` or nested in it."""
+    current: WorksheetInstance | None = instance
+    for _ in range(len(state.instances)):
+        if current is None:
+            return False
+        if current is outer:
+            return True
+        current = state.instances.get(current.parent[0]) if current.parent else None
+    return False
+
+
 def _check_not_submitted(turn: Turn, instance: WorksheetInstance) -> None:
     if instance.status == InstanceStatus.ABANDONED:
-        raise AssignmentError("That request was cancelled; start a new one instead.")
+        raise AssignmentError(CANCELLED_REASON)
+    if instance.status == InstanceStatus.DROPPED:
+        raise AssignmentError(DROPPED_REASON)
+    if in_submitted(turn, instance):
+        raise AssignmentError(SUBMITTED_REASON)
+
+
+def in_submitted(turn: Turn, instance: WorksheetInstance) -> bool:
+    """Whether the instance, or one it is nested in, was submitted (its side-effecting API ran)."""
     current: WorksheetInstance | None = instance
-    while current is not None:
-        if current.actions_done and turn.worksheet(current).needs_confirmation:
-            raise AssignmentError("That was already submitted and cannot be changed; start a new one instead.")
+    for _ in range(len(turn.state.instances)):
+        if current is None:
+            return False
+        if _submitted(turn, current):
+            return True
         current = turn.state.instances.get(current.parent[0]) if current.parent else None
+    return False
 
 
 def typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: FieldType, value: Any) -> Any:
@@ -144,7 +236,8 @@ def typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: FieldT
         return NA
     if ftype.kind == "list" and ftype.item is not None:
         items = value if isinstance(value, (list, tuple)) else [value]
-        return [typed_value(turn, instance, f, ftype.item, item) for item in items]
+        typed = [typed_value(turn, instance, f, ftype.item, item) for item in items]
+        return [item for i, item in enumerate(typed) if not isinstance(item, InstanceRef) or item not in typed[:i]]
     if ftype.is_ref and ftype.ref is not None:
         return _reference(turn, instance, f, ftype.ref, value)
     return coerce(ftype, value, f.values, turn.today)
@@ -163,14 +256,17 @@ def _reference(turn: Turn, instance: WorksheetInstance, f: Field, worksheet: str
         target = turn.state.instances.get(value.name)
         if target is None or target.worksheet != worksheet:
             raise AssignmentError(f"{value.name} is not a {worksheet}")
-        target.parent = (instance.name, f.name)
+        if target.discarded:
+            raise AssignmentError(CANCELLED_REASON if target.status == InstanceStatus.ABANDONED else DROPPED_REASON)
+        if _within(turn.state, instance, target):
+            raise AssignmentError(f"{value.name} cannot hold itself")
         return value
     if isinstance(value, NewInstance):
         if value.worksheet != worksheet:
             raise AssignmentError(f"{f.name} takes a {worksheet}, not a {value.worksheet}")
         current = turn.state.resolve(instance.values.get(f.name))
-        child = current if isinstance(current, WorksheetInstance) and current.status != InstanceStatus.ABANDONED else \
-            turn.state.add_instance(worksheet, parent=(instance.name, f.name))
+        child = current if isinstance(current, WorksheetInstance) and not current.discarded else \
+            turn.new_instance(worksheet, parent=(instance.name, f.name))
         fill_instance(turn, child, value.kwargs)
         return InstanceRef(child.name)
     raise AssignmentError(f"{f.name} takes a {worksheet}")
@@ -255,16 +351,14 @@ def _out_of_range(turn: Turn, bound: Any, date_words: str, number_words: str) ->
 def abandon(turn: Turn, instance: WorksheetInstance) -> None:
     """``exitws``: drop an instance and everything nested in it.
 
-    The parent field that held it is declined ("NA") when optional, or cleared when required,
-    so the parent neither waits on a dead child nor silently counts it as filled.
+    The parent field that held it is declined ("NA") when optional, or cleared when required
+    (a list loses the item), so the parent neither waits on a dead child nor silently counts it
+    as filled; a parent that was complete is open again. A submitted parent keeps what it submitted.
     """
     for item in [instance, *turn.state.descendants(instance)]:
         item.status = InstanceStatus.ABANDONED
-    if instance.parent and instance.parent[0] in turn.state.instances:
-        parent = turn.state.instances[instance.parent[0]]
-        f = turn.worksheet(parent).fields[instance.parent[1]]
-        if parent.open:
-            parent.values[f.name] = NA if not f.required else None
-            if parent.values[f.name] is None:
-                del parent.values[f.name]
-            parent.touched = turn.state.tick()
+    if instance.parent is None or instance.parent[0] not in turn.state.instances:
+        return
+    parent, field_name = turn.state.instances[instance.parent[0]], instance.parent[1]
+    if not parent.discarded and not in_submitted(turn, parent):
+        _vacate(turn, instance, decline=not turn.worksheet(parent).fields[field_name].required)

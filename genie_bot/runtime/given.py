@@ -3,8 +3,9 @@
 LLM parsers fill every argument of a constructor, whether the user said it or not:
 ``StudentInfo(student_name='Ann', student_id='', ...)``, ``CoursesToTake(..., course_2_details=None,
 confirm=False)``, ``Course(..., course_num_units=0)``. ``''`` and ``None`` there mean "not
-given" (the field stays to be asked), and so does a value for a ``confirm`` field when the
-agent did not just ask for that confirmation: a confirmation is the user's answer to a summary
+given" (the field stays to be asked), ``'None'`` anywhere (the reference's rendering of an unset
+field), and so does a value for a ``confirm`` field when the agent did not just ask for that
+confirmation: a confirmation is the user's answer to a summary
 they were shown, never a parser's guess. The reference Genie treats them the same way
 (docs/genie-compatibility.md). A ``0`` is a value, as there, unless the field's bounds rule
 it out: then it is a placeholder too, not a mistake to tell the user about.
@@ -21,9 +22,14 @@ from .reading import NewInstance
 from .turn import Turn
 
 
+PLACEHOLDER_TEXT = "None"
+"""How the reference Genie shows an unset field in the state it gives its LLM
+(``course_1_details: Course = 'None'``), which the LLM copies back."""
+
+
 def is_placeholder(value: Any) -> bool:
-    """``None``, or a string with nothing in it."""
-    return value is None or (isinstance(value, str) and not value.strip())
+    """``None``, a string with nothing in it, or the string ``'None'``."""
+    return value is None or (isinstance(value, str) and value.strip() in ("", PLACEHOLDER_TEXT))
 
 
 def is_confirmation_field(f: Field) -> bool:

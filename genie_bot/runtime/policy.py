@@ -117,7 +117,7 @@ def _rejections(turn: Turn) -> None:
         askable = instance.open and f.kind == "input" and _in_live_slot(turn, instance)
         if askable and not turn.has_question():
             turn.acts.append(AskField(instance.name, f.name, _description(f), reason=rejection.reason))
-        elif not askable:
+        elif not askable and Say(rejection.reason) not in turn.acts:  # once, however many values it refused
             turn.acts.append(Say(rejection.reason))
 
 
@@ -358,6 +358,8 @@ def _ask_in(turn: Turn, instance: WorksheetInstance, after: str | None = None) -
         if value == NA:
             continue
         child_ws = f.type.ref if f.type.ref in turn.spec.tasks else None
+        if child_ws and _discarded(turn, value):
+            value = None  # left holding a cancelled or dropped instance (a state stored before issue 27)
         if value is None and child_ws:
             if turn.spec.policy.nested_worksheet_question == "parent_field":
                 turn.acts.append(AskField(instance.name, f.name, _description(f)))
@@ -397,6 +399,11 @@ def is_complete(turn: Turn, instance: WorksheetInstance, ignore: Sequence[Field]
         if f.required or value is None or _open_child(turn, value):
             return False
     return True
+
+
+def _discarded(turn: Turn, value: object) -> bool:
+    child = turn.state.resolve(value) if isinstance(value, InstanceRef) else None
+    return isinstance(child, WorksheetInstance) and child.discarded
 
 
 def _open_child(turn: Turn, value: object) -> bool:
@@ -460,7 +467,7 @@ def _expire_ignored_proposals(turn: Turn) -> None:
     """A proposal the user neither accepted nor declined in their reply is dropped."""
     for instance in turn.state.instances.values():
         if instance.status == InstanceStatus.PROPOSED and instance.touched <= turn.start_clock:
-            instance.status = InstanceStatus.ABANDONED
+            instance.status = InstanceStatus.DROPPED  # the user cancelled nothing
 
 
 def _description(f: Field) -> str:

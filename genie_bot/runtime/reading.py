@@ -74,10 +74,14 @@ class StateScope(Scope):
     def lookup(self, name: str) -> Any:
         if name in self.names or name in self.functions:
             return super().lookup(name)
-        instance = self.turn.state.named(name)
+        instance = self.bound_instance(name)
         if instance is not None:
             return InstanceRef(instance.name)
         return self.missing_name(name)
+
+    def bound_instance(self, name: str) -> WorksheetInstance | None:
+        """The instance ``name`` denotes (following replacements), if any."""
+        return self.turn.state.denoted(name)
 
     def missing_name(self, name: str) -> Any:
         raise InterpreterError(f"unknown name '{name}'")

@@ -55,7 +55,7 @@ class WorksheetScope(WorksheetReader):
         name = worksheet.name if isinstance(worksheet, SafeFunction) else str(worksheet)
         if name not in self.turn.spec.tasks:
             raise InterpreterError(f"cannot propose '{name}': not a task worksheet")
-        proposed = self.turn.state.add_instance(name, status=InstanceStatus.PROPOSED)
+        proposed = self.turn.new_instance(name, status=InstanceStatus.PROPOSED)
         fill_instance(self.turn, proposed, dict(params or {}))
         proposed.status = InstanceStatus.PROPOSED  # filling is not acceptance; the user answers the proposal
         self.turn.acts.append(ProposeWorksheet(name, dict(params or {}), proposed.name))
@@ -86,6 +86,9 @@ class ParserScope(StateScope):
     def missing_name(self, name: str) -> Any:
         """Snap a misspelt worksheet or instance name, or say which names exist."""
         worksheets = [*self.turn.spec.tasks, *self.turn.spec.knowledge]
+        instance = self.instance_named(name) if name in map(snake_case, self.turn.spec.tasks) else None
+        if instance is not None:  # ``main``: the start task, not the worksheet Main
+            return InstanceRef(instance.name)
         match = closest(name, worksheets)
         if match:
             return self.functions[match]
@@ -96,12 +99,37 @@ class ParserScope(StateScope):
         raise InterpreterError(f"unknown name '{name}'; worksheets are {', '.join(worksheets)}; "
                                f"instances are {', '.join(known)}")
 
+    def bound_instance(self, name: str) -> WorksheetInstance | None:
+        """The instance ``name`` denotes; a name of an instance that was dropped denotes the one
+        that took its place, and one with none is refused with the reason (never applied to it)."""
+        instance = self.turn.state.denoted(name)
+        if instance is not None and instance.status == InstanceStatus.DROPPED:
+            known = ", ".join(i.name for i in self.turn.state.instances.values() if i.open) or "none"
+            raise InterpreterError(f"'{name}' is no longer part of any task ({self._why_dropped(instance)}); "
+                                   f"open instances: {known}")
+        return instance
+
+    def _why_dropped(self, instance: WorksheetInstance) -> str:
+        """``courses_to_take, which held it, was replaced by courses_to_take_1``."""
+        state = self.turn.state
+        current: WorksheetInstance | None = instance
+        for _ in range(len(state.instances)):
+            if current is None or current.status != InstanceStatus.DROPPED:
+                break
+            if current.replaced_by is not None:
+                which = "it" if current is instance else f"{current.name}, which held it,"
+                return f"{which} was replaced by {current.replaced_by}"
+            current = state.instances.get(current.parent[0]) if current.parent else None
+        if instance.parent:
+            return f"it was taken out of {instance.parent[0]}.{instance.parent[1]}"
+        return "it was proposed and not taken up"
+
     def instance_named(self, name: str) -> WorksheetInstance | None:
         """An instance or alias of that name; ``main`` means the one open ``Main`` instance (or,
         with none open, the latest one: ``main.confirm_submission = True`` after it was submitted);
         otherwise an unambiguous close name."""
         state = self.turn.state
-        named = state.named(name)
+        named = self.bound_instance(name)
         if named is not None:
             return named
         for ws in self.turn.spec.tasks:

@@ -3,10 +3,16 @@
 Parser output is untrusted text (an LLM wrote it, from a user's message). It is parsed by
 the safe interpreter's whitelist and then interpreted *structurally*, statement by
 statement: ``x = Worksheet(...)`` creates or updates an instance, ``x = y`` gives instance
-``y`` another name, ``x.field = value`` sets a field (through nested instances),
-``x.confirmed = True`` and ``x.field.confirmed = True`` answer confirmations, ``answer(...)``
-asks the knowledge base and ``exitws()`` abandons a task. Anything else is rejected with a
-reason. A failing statement does not stop the others.
+``y`` another name, ``x = 3`` names a plain value for the rest of the output, ``x.field =
+value`` sets a field (through nested instances), ``x.confirmed = True`` and
+``x.field.confirmed = True`` answer confirmations, ``answer(...)`` asks the knowledge base and
+``exitws()`` abandons a task. Anything else is rejected with a reason. A failing statement does
+not stop the others.
+
+Names resolve as the LLM means them: the name of an instance that another took the place of
+denotes that one (:meth:`~genie_bot.state.DialogueState.denoted`), the instances the runtime
+names itself never take a name the output uses (``Turn.bound_names``), and rebinding ``main``
+to a second start instance fills the open one.
 
 What parsers written for the reference Genie emit is understood as well
 (docs/genie-compatibility.md): ``Answer(sql, params, tables, question)``, its rewriter's
@@ -27,7 +33,7 @@ from ..names import snake_case
 from ..spec import InstanceRef, TaskWorksheet
 from ..spec.types import to_bool
 from ..state import AnswerStatus, DialogueState, InstanceStatus, KnowledgeAnswer, WorksheetInstance
-from .assign import abandon, assign_field, confirm_fields, fill_instance
+from .assign import abandon, assign_field, confirm_fields, fill_instance, in_submitted
 from .given import confirmation_asked, given, given_value, is_confirmation_field, is_placeholder
 from .reading import NewInstance, snap_field_name
 from .scopes import ParserScope
@@ -99,6 +105,7 @@ def apply_statements(turn: Turn, source: str) -> None:
     except InterpreterError as exc:
         turn.update.errors.append(str(exc))
         return
+    turn.bound_names = frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
     applier = _Applier(turn)
     lines = io.StringIO(source, newline="").readlines()  # once: ast.get_source_segment splits per call
     failed = 0
@@ -152,13 +159,50 @@ class _Applier:
         if isinstance(value, _Query):
             return
         if isinstance(value, InstanceRef):  # ``course_0 = course``; ``x = x`` changes nothing
-            if name != value.name:
-                self.turn.state.aliases[name] = value.name
-            return
-        if not isinstance(value, NewInstance):
-            raise InterpreterError(f"'{name}' must be assigned a worksheet, e.g. {name} = Worksheet(field=value); "
-                                   f"set fields with {name}.field = value")
-        self._create(name, value)
+            self._rebind(name, self.turn.state.instances[value.name])
+        elif isinstance(value, NewInstance):
+            self._create(name, value)
+        else:
+            self._bind_helper(name, value)
+
+    def _rebind(self, name: str, target: WorksheetInstance) -> None:
+        """``name = other``: the name now denotes ``other``. Rebinding the name of the open start
+        task to another start instance (``main_1 = Main(...)``, ``main = main_1``) gives that
+        instance's values to the start task, as ``main = Main(...)`` does: one start task stays open."""
+        self.scope.names.pop(name, None)
+        start = self._open_start_task_named(name)
+        if start is not None and start is not target and target.worksheet == start.worksheet \
+                and target.parent is None and target.open:
+            for field_name, value in list(target.values.items()):
+                assign_field(self.turn, start, self.turn.worksheet(start).fields[field_name], value)
+            target.status, target.replaced_by = InstanceStatus.DROPPED, start.name
+            start.touched = self.turn.state.tick()
+            target = start
+        if name != target.name:
+            self.turn.state.aliases[name] = target.name
+
+    def _open_start_task_named(self, name: str) -> WorksheetInstance | None:
+        """The open start task ``name`` denotes (``main`` while two are open: the older one)."""
+        start, state = self.turn.spec.start, self.turn.state
+        instance = state.denoted(name)
+        if instance is None and start is not None and name == snake_case(start):
+            instance = next((i for i in state.of_worksheet(start) if i.parent is None), None)
+        if instance is None or instance.worksheet != start or instance.parent is not None or not instance.open:
+            return None
+        return instance
+
+    def _bind_helper(self, name: str, value: Any) -> None:
+        """``u = 3``: a plain value under a name, for the rest of this parser output only."""
+        if isinstance(value, SafeFunction):
+            raise InterpreterError(f"{value.name} is called with its fields: {name} = {value.name}(field=value)")
+        if name in self.scope.functions or name in (ANSWER_NAME, "NA", "self"):
+            raise InterpreterError(f"'{name}' cannot be rebound; name values with names of your own")
+        instance = self.turn.state.denoted(name) or self._open_start_task_named(name)
+        if instance is not None and not instance.discarded:
+            raise InterpreterError(f"'{name}' is {instance.worksheet} {instance.name}: set its fields with "
+                                   f"{name}.field = value, or take it out of a field with owner.field = None")
+        measure(value)
+        self.scope.names[name] = value
 
     def _create(self, name: str | None, value: NewInstance) -> None:
         spec = self.turn.spec
@@ -175,11 +219,14 @@ class _Applier:
             raise InterpreterError(f"'{name}' is already a {existing.worksheet}, not a {value.worksheet}")
         if existing is None or not existing.open:
             # a name whose instance was dropped or done now names the new one, as in Python
-            existing = state.add_instance(value.worksheet, name=name if existing is None else None)
+            existing = state.add_instance(value.worksheet, name=name) if existing is None and name else \
+                self.turn.new_instance(value.worksheet)
             if name is not None and existing.name != name:
                 state.aliases[name] = existing.name
         elif existing.status == InstanceStatus.PROPOSED:
             existing.status = InstanceStatus.ACTIVE
+        if name is not None:
+            self.scope.names.pop(name, None)
         existing.touched = state.tick()
         fill_instance(self.turn, existing, given(self.turn, value).kwargs)
 
@@ -242,7 +289,7 @@ class _Applier:
         start = self.turn.spec.start
         if start is None or name != snake_case(start) or self.turn.state.of_worksheet(start, open_only=False):
             return None
-        return self.turn.state.add_instance(start)
+        return self.turn.new_instance(start)
 
     def _child(self, owner: WorksheetInstance, field_name: str) -> WorksheetInstance:
         """The instance nested in ``owner.<field_name>``, created if the field is still empty."""
@@ -304,6 +351,10 @@ class _Applier:
             instance = state.resolve(target)
             if not isinstance(instance, WorksheetInstance):
                 raise InterpreterError("exitws() takes a worksheet instance")
+            if instance.status == InstanceStatus.ABANDONED:
+                return  # cancelled already
+            if in_submitted(self.turn, instance):
+                raise InterpreterError(f"{instance.name} was submitted already; there is nothing to cancel")
             instance = state.root_of(instance) if instance.open else instance
         if not confirmed and _holds_user_details(state, instance) and not _asked_to_cancel(state, instance):
             self.turn.update.cancel_requests.append(instance.name)  # the policy asks before anything is lost

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..acts import Act
 from ..spec import AgentSpec, TaskWorksheet
-from ..state import DialogueState, WorksheetInstance
+from ..state import DialogueState, InstanceStatus, WorksheetInstance
 from .executor import ApiExecutor
 
 
@@ -50,9 +50,17 @@ class Turn:
     update: Update = field(default_factory=Update)
     acts: list[Act] = field(default_factory=list)
     start_clock: int = 0
+    bound_names: frozenset[str] = frozenset()
+    """The names the parser's output of this turn uses: instances the runtime names itself never
+    take one of them, so ``course_5 = Course(...)`` after an automatic ``course_5`` is no collision."""
 
     def worksheet(self, instance: WorksheetInstance) -> TaskWorksheet:
         return self.spec.tasks[instance.worksheet]
+
+    def new_instance(self, worksheet: str, parent: tuple[str, str] | None = None,
+                     status: InstanceStatus = InstanceStatus.ACTIVE) -> WorksheetInstance:
+        """An instance with an automatic name, never one of :attr:`bound_names`."""
+        return self.state.add_instance(worksheet, parent=parent, status=status, avoid=self.bound_names)
 
     def has_question(self) -> bool:
         return any(a.is_question for a in self.acts)

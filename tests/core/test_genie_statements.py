@@ -35,9 +35,14 @@ class Chat:
         self.result = None
 
     def say(self, statements: str) -> list[str]:
+        acts = self.attempt(statements)
+        assert self.result.errors == []
+        return acts
+
+    def attempt(self, statements: str) -> list[str]:
+        """The turn's acts, whether or not every statement applied (``self.result.errors``)."""
         self.result = self.runtime.run_turn(self.state, statements)
         self.state = self.result.state
-        assert self.result.errors == []
         return [a.formal() for a in self.result.acts]
 
     def values(self, path: str) -> dict:
@@ -90,8 +95,8 @@ def test_rebinding_a_name_to_a_new_list_replaces_the_old_one_everywhere(spec):
              "courses_to_take_1 = CoursesToTake(course_0_details=course_1, more_courses_1=False)\n"
              "courses_to_take = courses_to_take_1\nmain.courses_to_take = courses_to_take")
     assert chat.values("main_0")["courses_to_take"] == InstanceRef("courses_to_take_1")
-    assert chat.state.instances["courses_to_take"].status == InstanceStatus.ABANDONED
-    assert chat.state.instances["course"].status == InstanceStatus.ABANDONED  # only the old list held it
+    assert chat.state.instances["courses_to_take"].status == InstanceStatus.DROPPED
+    assert chat.state.instances["course"].status == InstanceStatus.DROPPED  # only the old list held it
     assert chat.question() == ("Course", "grade_type")  # about ECON 1, never the dropped course
 
 
@@ -165,7 +170,7 @@ def test_a_name_whose_instance_was_dropped_names_the_new_instance(spec):
     assert chat.state.instances["course_1"].parent == ("courses_to_take", "course_0_details")
     chat.say("course = Course(course_name='CS 1', grade_type='Letter', course_num_units=3)\n"
              "courses_to_take.course_0_details = course\ncourses_to_take.more_courses_1 = True")
-    assert chat.state.instances["course_1"].status == InstanceStatus.ABANDONED
+    assert chat.state.instances["course_1"].status == InstanceStatus.DROPPED
     chat.say("course_1 = Course(course_name='CS 2')\ncourses_to_take.course_1_details = course_1")
     assert chat.values("main_0.courses_to_take.course_1_details") == {"course_name": "CS 2"}
     assert chat.state.named("course_1").status == InstanceStatus.ACTIVE

@@ -15,7 +15,7 @@ from genie_bot.runtime.executor import ApiRequest
 from genie_bot.scenarios.runner import private_ledger
 from genie_bot.scenarios.stubs import StubbedApis
 from genie_bot.spec import AgentSpec, load_agent
-from genie_bot.state import DialogueState, InstanceStatus
+from genie_bot.state import DialogueState
 
 from .checker import Difference, differences, instance_tree
 from .goals import Goal, draw_goal
@@ -167,7 +167,7 @@ def _held(spec: AgentSpec, goal: Goal, state: DialogueState) -> str:
 
 def _task_abandoned(state: DialogueState, goal: Goal) -> bool:
     roots = [i for i in state.instances.values() if i.worksheet == goal.worksheet and i.parent is None]
-    return bool(roots) and all(i.status == InstanceStatus.ABANDONED for i in roots)
+    return bool(roots) and all(i.discarded for i in roots)  # cancelled, or dropped for another
 
 
 @dataclass

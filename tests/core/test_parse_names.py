@@ -1,0 +1,171 @@
+"""LLM parses the runtime must survive (issue 27), one test per class of the issue:
+
+1. an old name of a replaced instance used again;
+2. names that collide with the runtime's automatic names;
+3. a second start task;
+4. plain-value helper variables;
+5. ``'None'`` placeholders, one message however many values a submitted task refused, ``x.f = None``.
+
+(6, list-shaped arguments in ``compare-genie``, is in tests/test_genie_compare.py; the invariants
+over generated parses in :mod:`.test_runtime_invariants`.)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from genie_bot.runtime.assign import CANCELLED_REASON, SUBMITTED_REASON
+from genie_bot.spec import InstanceRef, load_agent
+from genie_bot.state import DialogueState, InstanceStatus
+
+from .agents import GENIE_COURSE_AGENT, GENIE_COURSE_API, GENIE_POLICY
+from .test_genie_statements import Chat
+
+ENROLL = ("course = Course(course_name='CS 1', grade_type='Letter', course_num_units=3)\n"
+          "courses_to_take = CoursesToTake(course_0_details=course, more_courses_1=False)\n"
+          "main.courses_to_take = courses_to_take")
+
+
+@pytest.fixture(params=["genie_bot_policy", "reference_policy"])
+def spec(request, make_agent):
+    spec = load_agent(make_agent(GENIE_COURSE_AGENT.format(policy=GENIE_POLICY if request.param == "reference_policy"
+                                                           else ""), GENIE_COURSE_API))
+    spec.apis["courses_to_take_oval"].fn.__globals__["CALLS"].clear()
+    return spec
+
+
+def calls(spec) -> list[dict]:
+    return spec.apis["courses_to_take_oval"].fn.__globals__["CALLS"]
+
+
+def asks(acts: list[str]) -> bool:
+    return any(a.startswith(("AskField", "AskForConfirmation", "AskForFieldConfirmation")) for a in acts)
+
+
+def submit(chat: Chat, name: str = "Ann") -> list[str]:
+    """Confirm the course list, give the student, confirm the enrollment; the acts of each turn."""
+    return [chat.say("courses_to_take.confirm = True"),
+            chat.say(f"main.student_info_details = StudentInfo(student_name='{name}', student_id='1')"),
+            chat.say("main.confirm_submission = True")]
+
+
+# -- 1 ------------------------------------------------------------------------------------------------
+def test_an_old_name_of_a_replaced_course_denotes_the_course_put_in_its_place(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL)
+    chat.say("course_1 = Course(course_name='CS 2')\ncourses_to_take.course_0_details = course_1")
+    assert chat.state.instances["course"].status == InstanceStatus.DROPPED
+    acts = chat.say("course.grade_type = 'Credit/No Credit'")  # the old name: the course now in its place
+    assert chat.values("course_1")["grade_type"] == "Credit/No Credit"
+    assert not any(CANCELLED_REASON in a for a in acts) and asks(acts)
+    chat.say("courses_to_take.course_0_details = course")  # puts no dropped course back
+    assert chat.values("courses_to_take")["course_0_details"] == InstanceRef("course_1")
+    assert chat.question() == ("Course", "course_num_units")
+    chat.say("course.course_num_units = 4")
+    *_, done = submit(chat)
+    assert done[0].startswith("Report(main_0") and calls(spec)[0]["courses_to_take"]["course_0_details"] == \
+        {"course_name": "CS 2", "grade_type": "Credit/No Credit", "course_num_units": 4}
+
+
+def test_a_name_of_an_instance_dropped_with_nothing_in_its_place_is_refused_with_the_reason(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL)
+    chat.say("courses_to_take_1 = CoursesToTake(course_0_details=Course(course_name='CS 2'))\n"
+             "main.courses_to_take = courses_to_take_1")
+    before = chat.state.to_json()
+    acts = chat.attempt("course.grade_type = 'Credit/No Credit'")  # the course of the replaced list
+    [error] = chat.result.errors
+    assert error.startswith("course.grade_type = 'Credit/No Credit': line 1: 'course' is no longer part of any task "
+                            "(courses_to_take, which held it, was replaced by courses_to_take_1); open instances: "
+                            "main_0, courses_to_take_1, course_")
+    assert asks(acts) and not any(CANCELLED_REASON in a for a in acts)
+    assert DialogueState.from_json(before).instances == chat.state.instances
+
+
+def test_a_stored_state_with_a_dropped_instance_in_a_field_asks_that_field_again(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL)
+    chat.state.instances["course"].status = InstanceStatus.ABANDONED  # as states before issue 27 could be
+    acts = chat.say("# nothing")
+    assert acts and asks(acts)
+    assert chat.question() in (("CoursesToTake", "course_0_details"), ("Course", "course_name"))
+
+
+# -- 2 ------------------------------------------------------------------------------------------------
+def test_automatic_names_never_take_a_name_the_same_output_binds(spec):
+    chat = Chat(spec)
+    chat.say("course_0 = Course(course_name='CS 1', grade_type='Letter', course_num_units=3)\n"
+             "courses_to_take = CoursesToTake(course_0_details=course_0, more_courses_1=False)\n"
+             "main.courses_to_take = courses_to_take")
+    assert chat.state.named("course_0").status == InstanceStatus.COMPLETED and "course_1" not in chat.state.instances
+    chat.say("course_0 = Course(course_name='CS 2', grade_type='Letter', course_num_units=4)\n"  # a finished name
+             "course_1 = Course(course_name='CS 3', grade_type='Letter', course_num_units=5)\n"  # the next number
+             "courses_to_take.more_courses_1 = True\n"
+             "courses_to_take.course_0_details = course_0\ncourses_to_take.course_1_details = course_1")
+    first = chat.values("main_0.courses_to_take.course_0_details")
+    second = chat.values("main_0.courses_to_take.course_1_details")
+    assert (first["course_name"], second["course_name"]) == ("CS 2", "CS 3")
+    assert chat.state.aliases["course_0"] not in ("course_0", "course_1")
+
+
+# -- 3 ------------------------------------------------------------------------------------------------
+def test_rebinding_main_to_a_second_start_task_gives_its_values_to_the_open_one(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL)
+    chat.say("main_1 = Main(student_info_details=StudentInfo(student_name='Ann', student_id='1'))\nmain = main_1")
+    mains = [i for i in chat.state.instances.values() if i.worksheet == "Main" and i.open]
+    assert [m.name for m in mains] == ["main_0"]
+    assert chat.values("main_0.student_info_details") == {"student_name": "Ann", "student_id": "1"}
+    assert chat.values("main_0.courses_to_take.course_0_details")["course_name"] == "CS 1"
+    assert chat.state.denoted("main_1").name == "main_0"
+    chat.say("courses_to_take.confirm = True")
+    done = chat.say("main.confirm_submission = True")
+    assert done[0].startswith("Report(main_0") and not asks(done)  # no second enrollment is asked for
+    assert len(calls(spec)) == 1
+
+
+# -- 4 ------------------------------------------------------------------------------------------------
+def test_helper_variables_live_for_one_parser_output(spec):
+    chat = Chat(spec)
+    chat.say("u = 3\nr = 7 - u\nname = 'CS ' + '1'\n"
+             "course = Course(course_name=name, grade_type='Letter', course_num_units=r)\n"
+             "courses_to_take = CoursesToTake(course_0_details=course)\nmain.courses_to_take = courses_to_take")
+    assert chat.values("course") == {"course_name": "CS 1", "grade_type": "Letter", "course_num_units": 4}
+    chat.attempt("course.course_num_units = r")
+    assert "unknown name 'r'" in chat.result.errors[0]
+    chat.attempt("course = 5")
+    assert chat.result.errors == ["course = 5: line 1: 'course' is Course course: set its fields with course.field = "
+                                  "value, or take it out of a field with owner.field = None"]
+
+
+# -- 5 ------------------------------------------------------------------------------------------------
+def test_the_string_none_is_a_placeholder_never_a_value(spec):
+    chat = Chat(spec)
+    acts = chat.say("course = Course(course_name='CS 1', grade_type='None', course_num_units='None')\n"
+                    "courses_to_take = CoursesToTake(course_0_details=course, course_1_details='None')\n"
+                    "main.courses_to_take = courses_to_take")
+    assert chat.values("course") == {"course_name": "CS 1"}
+    assert "course_1_details" not in chat.values("courses_to_take")
+    assert chat.result.update.rejected == [] and not any("reason=" in a or a.startswith("Say") for a in acts)
+    chat.say("course.grade_type = 'None'\ncourse.course_num_units = 'None'")
+    assert chat.values("course") == {"course_name": "CS 1"} and chat.result.update.rejected == []
+
+
+def test_values_a_submitted_task_refuses_are_refused_in_one_message(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL)
+    submit(chat)
+    acts = chat.say("course.grade_type = 'Credit/No Credit'\ncourse.course_num_units = 4\n"
+                    "main.student_info_details.student_name = 'Bo'")
+    assert acts == [f'Say("{SUBMITTED_REASON}")']
+
+
+def test_setting_a_field_to_none_clears_it_and_drops_the_instance_it_held(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL)
+    acts = chat.say("courses_to_take.course_0_details = None")
+    assert chat.values("courses_to_take").get("course_0_details") != InstanceRef("course")  # asked again
+    assert chat.state.instances["course"].status == InstanceStatus.DROPPED and asks(acts)
+    chat.attempt("course.grade_type = 'Letter'")
+    assert "'course' is no longer part of any task (it was taken out of courses_to_take.course_0_details)" \
+        in chat.result.errors[0]
