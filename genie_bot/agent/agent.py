@@ -111,7 +111,7 @@ class Agent:
         assigned = result.update.assigned
         reply = self.responder.respond(self.spec, result.state, result.acts, text, parse, revised(before, assigned))
         with using(self.spec.vocabulary.lexicon()):
-            reply = accounted(self.spec, before, result.state, result.acts, text, parse, assigned, reply)
+            reply = accounted(self.spec, before, result.state, result.acts, text, parse, result.update, reply)
         timer.lap("respond")
         return AgentReply(reply, result.acts, result.state, parse, result.update, timer.laps)
 

@@ -24,6 +24,7 @@ from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, R
 from ..language import english
 from ..language.tokens import phrase_pattern
 from ..parse import Parse
+from ..runtime.turn import Update
 from ..spec import NA, AgentSpec, Field, InstanceRef
 from ..state import DialogueState
 from .display import display_value, join_words
@@ -33,6 +34,7 @@ NOTHING_CHANGED = "I didn't find a change in that."
 NO_ANSWER = "I didn't get an answer to my question from that."
 YOU_ARE_WELCOME = "You're welcome!"
 _THANKS = re.compile(phrase_pattern(english.THANKS), re.I)
+_WH_WORDS = ("what", "which", "who", "when", "where", "why", "how", "whether")
 QUOTED_WORDS = 3
 """Text this long is quoted when it is named back: it is the user's own words."""
 
@@ -48,16 +50,18 @@ class Change:
 
 
 def accounted(spec: AgentSpec, before: DialogueState, after: DialogueState, acts: list[Act], user_text: str,
-              parse: Parse, assigned: Collection[tuple[str, str]], reply: str) -> str:
+              parse: Parse, update: Update, reply: str) -> str:
     """``reply`` with what the turn contract requires that it does not say yet, said first."""
     said = []
     shown = _summarised(spec, acts, after)
-    changed = changes(spec, before, after, assigned, parse)
+    changed = changes(spec, before, after, update.assigned, parse)
     untold = [c for c in changed if c.instance not in shown and not _named_in(reply, c, spec, after)]
     if untold:
         said.append(_naming(spec, after, untold))
-    elif not changed and _silent(before, after, acts, parse):
+    elif not changed and not update.set_aside and _silent(before, after, acts, parse):
         said.append(_nothing_done(spec, after, acts, user_text, parse))
+    if update.set_aside:
+        said.append(_taken_out(spec, before, update.set_aside))
     return "\n\n".join(p for p in (*said, reply) if p)
 
 
@@ -129,11 +133,13 @@ def _summarised(spec: AgentSpec, acts: list[Act], after: DialogueState) -> set[s
 
 
 def _named_in(reply: str, change: Change, spec: AgentSpec, state: DialogueState) -> bool:
-    """Whether the reply already says the new value (an LLM's reply may have named it)."""
+    """Whether the reply already names the change (an LLM's reply may have): the new value and a word
+    of the field's label are in it."""
     if change.value is None:
         return False
-    shown = display_value(change.value, change.field, state, spec)
-    return bool(shown) and shown.lower() in reply.lower()
+    shown = display_value(change.value, change.field, state, spec).lower()
+    said = reply.lower()
+    return bool(shown) and shown in said and any(w in said for w in label(change.field).lower().split() if len(w) > 3)
 
 
 def _naming(spec: AgentSpec, state: DialogueState, changed: list[Change]) -> str:
@@ -147,9 +153,23 @@ def _naming(spec: AgentSpec, state: DialogueState, changed: list[Change]) -> str
             shown = f"“{shown}”"  # what the user said, as said
         if change.value is None:
             said.append(f"I'll ask for the {named} again")
+        elif named.split()[0] in _WH_WORDS:  # "what you need help with: Troubleshoot"
+            said.append(f"{named}: {'now ' if change.old is not None else ''}{shown}")
         else:
             said.append(f"the {named} is {'now ' if change.old is not None else ''}{shown}")
     return f"Got it: {join_words(said)}."
+
+
+def _taken_out(spec: AgentSpec, before: DialogueState, set_aside: list[tuple[str, str, Any]]) -> str:
+    """"I've taken out what no longer applies: the details of the enrollment problem."""
+    labels = []
+    for name, field_name, _ in set_aside:
+        instance = before.instances.get(name)
+        f = spec.tasks[instance.worksheet].fields.get(field_name) if instance else None
+        if f is not None:
+            text = label(f)
+            labels.append(text[:1].lower() + text[1:])
+    return f"I've taken out what no longer applies: {join_words(labels)}." if labels else ""
 
 
 def _silent(before: DialogueState, after: DialogueState, acts: list[Act], parse: Parse) -> bool:

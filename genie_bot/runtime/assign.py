@@ -112,10 +112,10 @@ def _release_replaced(turn: Turn, previous: Any, stored: Any) -> None:
     for index, ref in enumerate(old):
         if isinstance(ref, InstanceRef) and ref not in kept:
             successor = new[index] if index < len(new) else None
-            _release(turn, ref, successor if isinstance(successor, InstanceRef) and successor not in old else None)
+            release(turn, ref, successor if isinstance(successor, InstanceRef) and successor not in old else None)
 
 
-def _release(turn: Turn, ref: InstanceRef, replacement: InstanceRef | None) -> None:
+def release(turn: Turn, ref: InstanceRef, replacement: InstanceRef | None) -> None:
     """A nested instance taken out of its field is dropped with what is nested in it, unless
     another field still holds it; a submitted one stays as it was submitted.
 

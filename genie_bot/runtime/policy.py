@@ -30,7 +30,7 @@ from ..errors import GenieError
 from ..interpreter import Evaluator, InterpreterError
 from ..spec import NA, AgentSpec, Code, Field, InstanceRef
 from ..state import AnswerStatus, DialogueState, InstanceStatus, WorksheetInstance
-from .assign import assign_field, confirm_fields
+from .assign import assign_field, confirm_fields, release
 from .executor import ApiRequest, KnowledgeUnavailable, LocalApiExecutor
 from .reading import NewInstance, WorksheetReader
 from .scopes import WorksheetScope
@@ -57,6 +57,7 @@ def run_policy(turn: Turn) -> list:
     _knowledge_query(turn)
     _rejections(turn)
     _field_updates(turn)
+    _set_aside_what_no_longer_applies(turn)
     if _complete_worksheets(turn) and not turn.has_question():
         _ask_next(turn)
         if not turn.has_question():
@@ -163,6 +164,28 @@ def _field_updates(turn: Turn) -> None:
             if not value and f.actions is None:
                 turn.update.declined.append(name)
         _run_field_actions(turn, instance, f, done)
+
+
+def _set_aside_what_no_longer_applies(turn: Turn) -> None:
+    """Values whose field applied only under a choice the user has just changed are taken out (and the
+    instances they held dropped): a ticket switched from a waitlist problem to a leave of absence keeps
+    no waitlist details, so none is asked for, shown or submitted under the new choice. Values given
+    before their field applied are left alone; only a choice changed away sets them aside."""
+    changed = list(dict.fromkeys(turn.update.assigned))
+    for name, changed_field in changed:
+        instance = turn.state.instances.get(name)
+        if instance is None or not instance.open:
+            continue
+        for f in turn.worksheet(instance).fields.values():
+            value = instance.values.get(f.name)
+            if (f.predicate is None or changed_field not in f.predicate.names or value is None
+                    or (name, f.name) in changed or _field_applies(turn, instance, f)):
+                continue
+            instance.values.pop(f.name)
+            for ref in value if isinstance(value, list) else [value]:
+                if isinstance(ref, InstanceRef):
+                    release(turn, ref, None)
+            turn.update.set_aside.append((name, f.name, value))
 
 
 def _cascade_summary(assigned: list[tuple[str, str]]) -> str:
