@@ -33,6 +33,7 @@ from .wording import label
 NOTHING_CHANGED = "I didn't find a change in that."
 NO_ANSWER = "I didn't get an answer to my question from that."
 YOU_ARE_WELCOME = "You're welcome!"
+NOTHING_SAID = "# nothing was said"
 _THANKS = re.compile(phrase_pattern(english.THANKS), re.I)
 _WH_WORDS = ("what", "which", "who", "when", "where", "why", "how", "whether")
 QUOTED_WORDS = 3
@@ -56,6 +57,8 @@ def accounted(spec: AgentSpec, before: DialogueState, after: DialogueState, acts
     shown = _summarised(spec, acts, after)
     changed = changes(spec, before, after, update.assigned, parse)
     untold = [c for c in changed if c.instance not in shown and not _named_in(reply, c, spec, after)]
+    if len(untold) == 1 and _moved_past(spec, before, acts, untold[0]):
+        untold = []  # "a pizza": the next question is the one after the dish, which says it was taken
     if untold:
         said.append(_naming(spec, after, untold))
     elif not changed and not update.set_aside and _silent(before, after, acts, parse):
@@ -111,6 +114,22 @@ def changed_fields(after: DialogueState, assigned: Collection[tuple[str, str]]) 
             out.add(instance.parent[1])
             instance = after.instances.get(instance.parent[0])
     return out
+
+
+def _moved_past(spec: AgentSpec, before: DialogueState, acts: list[Act], change: Change) -> bool:
+    """Whether the reply goes on to a later question of the same task than the one the value answers,
+    as it does after a plain answer: the value was taken where it was expected."""
+    question = next((a for a in acts if isinstance(a, AskField)), None)
+    if question is None or question.instance != change.instance or change.value is None or change.old is not None:
+        return False
+    previous = next((a for a in reversed(before.last_acts) if a.is_question), None)
+    if previous is not None and previous.formal() == question.formal():
+        return False  # the same question again: the value went somewhere else
+    instance = before.instances.get(change.instance)
+    worksheet = spec.tasks[instance.worksheet] if instance else next(
+        (ws for ws in spec.tasks.values() if change.field.name in ws.fields and ws.fields[change.field.name] is change.field), None)
+    order = list(worksheet.fields) if worksheet else []
+    return question.field in order and change.field.name in order and order.index(change.field.name) < order.index(question.field)
 
 
 def _asked(state: DialogueState) -> tuple[str | None, str | None]:
@@ -174,8 +193,8 @@ def _taken_out(spec: AgentSpec, before: DialogueState, set_aside: list[tuple[str
 
 def _silent(before: DialogueState, after: DialogueState, acts: list[Act], parse: Parse) -> bool:
     """Whether the turn changed nothing and the reply would only say again what was said before."""
-    if not parse.understood or parse.reason or not acts:
-        return False  # the reply says it did not understand, or why
+    if not parse.understood or parse.reason or not acts or parse.statements.strip() == NOTHING_SAID:
+        return False  # the reply says it did not understand, or why; a bare mention is greeted
     if any(isinstance(a, (Report, Say)) or getattr(a, "reason", None) for a in acts):
         return False
     if not any(i.open for i in after.instances.values()):

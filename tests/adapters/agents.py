@@ -15,7 +15,7 @@ class LongResponder:
     def __init__(self, inner: Any):
         self.inner = inner
 
-    def respond(self, spec: Any, state: Any, acts: Any, text: str, parse: Any) -> str:
+    def respond(self, spec: Any, state: Any, acts: Any, text: str, parse: Any, changed: Any = ()) -> str:
         reply = self.inner.respond(spec, state, acts, text, parse)
         return "I found 400 salads:\n" + "\n".join(ROWS) + "\n\n" + reply if text.endswith("# long") else reply
 
