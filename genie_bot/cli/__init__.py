@@ -12,6 +12,13 @@ module            commands
 :mod:`.sessions`  ``sessions list|show|export``: conversations in a deployment's database
 :mod:`.star`      ``eval star``: the STAR benchmark
 ================  ==========================================================================
+
+A bot builder runs these commands all day, so each starts with only what it uses: a command
+module imports at its top what registering its options needs, and its handler imports the
+agent, a database or a chat platform when it runs (through a module of its own when there is
+more to running it: :mod:`.deployment` for ``run``, :mod:`.console_page` for ``console``).
+``genie-bot --help`` and ``validate`` load no parser, database or platform library, and offline
+mode never loads ``openai`` (``python -m tests.benchmarks.startup`` measures it).
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Commands for building an agent: ``validate``, ``replay``, ``bench`` and ``test``."""
+"""Commands for building an agent: ``validate``, ``replay``, ``bench`` and ``test``.
+
+``validate`` needs the spec loader alone; the others import the agent (parsers, knowledge tables)
+when they run (see :mod:`genie_bot.cli`).
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,14 @@ import argparse
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..agent import Agent, LLMNotConfigured, llm_parser_for_replay
-from ..bench import DEFAULT_TRACE, bench_offline, bench_runtime
-from .llm_options import add_llm_arguments, llm_settings
-from ..replay import Parser, read_trace, recorded_parser, replay
-from ..runtime import LocalApiExecutor, Runtime
-from ..scenarios import run_scenario, scenario_files
 from ..spec import check_agent
-from ..state import DialogueState
 from .common import clock_for, load_spec
+from .llm_options import add_llm_arguments, llm_settings
+
+if TYPE_CHECKING:
+    from ..state import DialogueState
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -50,7 +51,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     test.set_defaults(handler=_test)
 
 
-
 def _validate(args: argparse.Namespace) -> int:
     spec, errors = check_agent(args.agent_dir)
     for error in errors:
@@ -63,6 +63,10 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from ..agent import Agent, LLMNotConfigured, llm_parser_for_replay
+    from ..replay import Parser, read_trace, recorded_parser, replay
+    from ..runtime import LocalApiExecutor, Runtime
+
     spec = load_spec(args.agent_dir)
     parser: Parser
     if args.parser == "llm":
@@ -98,6 +102,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    from ..bench import DEFAULT_TRACE, bench_offline, bench_runtime
+
     spec = load_spec(args.agent_dir)
     trace = args.trace or args.agent_dir / DEFAULT_TRACE
     if not trace.is_file():
@@ -117,6 +123,9 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _test(args: argparse.Namespace) -> int:
+    from ..agent import Agent
+    from ..scenarios import run_scenario, scenario_files
+
     spec = load_spec(args.agent_dir)
     files = scenario_files(args.agent_dir)
     if not files:

@@ -12,15 +12,13 @@ import datetime as dt
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from rich.console import Console
-from rich.markdown import Markdown
-from rich.panel import Panel
-
-from ..agent import Agent, AgentReply, agent_components
 from .common import clock_for, load_spec
 from .llm_options import add_llm_arguments, llm_settings
+
+if TYPE_CHECKING:
+    from ..agent import Agent, AgentReply
 
 COMMANDS_HELP = "Commands: /reset starts over, /state shows the dialogue state, /quit leaves."
 
@@ -36,6 +34,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def _chat(args: argparse.Namespace) -> int:
     """The agent in LLM mode when one is configured (OPENAI_API_KEY...), else offline."""
+    from ..agent import Agent, agent_components
+
     components = agent_components(load_spec(args.agent_dir), llm_settings(args), clock=clock_for(args.today))
     if not components.offline:  # offline mode is already logged as a warning
         print(f"genie-bot: {components.message}", file=sys.stderr)
@@ -61,6 +61,10 @@ def run_chat(agent: Agent, debug: bool = False, stdin: TextIO = sys.stdin, stdou
 
 
 def _interactive(agent: Agent, debug: bool) -> int:
+    from rich.console import Console
+    from rich.markdown import Markdown
+    from rich.panel import Panel
+
     console = Console()
     state = agent.new_state()
     console.print(Panel(Markdown(agent.greeting(state)), title=agent.spec.name, subtitle=COMMANDS_HELP))

@@ -10,7 +10,7 @@ import pytest
 
 from genie_bot.agent import settings_from_config
 from genie_bot.cli.llm_options import add_llm_arguments, llm_overrides, llm_settings
-from genie_bot.cli.serve import _config
+from genie_bot.cli.deployment import _config
 from genie_bot.config import load_config
 from genie_bot.llm.settings import LLMSettingsInvalid, load_settings
 from tests.conftest import REPO, WORKSHEETS
