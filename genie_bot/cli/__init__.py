@@ -3,7 +3,7 @@
 ================  ==========================================================================
 module            commands
 ================  ==========================================================================
-:mod:`.agents`    ``validate``, ``replay``, ``bench``, ``test``: building an agent
+:mod:`.agents`    ``validate``, ``schema``, ``replay``, ``bench``, ``test``: building an agent
 :mod:`.genie`     ``import-csv``, ``import-json``, ``compare-genie``: moving from the reference Genie
 :mod:`.chat`      ``chat``: a terminal conversation with an agent
 :mod:`.console`   ``console``: a local web page to chat with an agent and inspect every turn

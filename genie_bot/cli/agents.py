@@ -1,6 +1,6 @@
-"""Commands for building an agent: ``validate``, ``replay``, ``bench`` and ``test``.
+"""Commands for building an agent: ``validate``, ``schema``, ``replay``, ``bench`` and ``test``.
 
-``validate`` needs the spec loader alone; the others import the agent (parsers, knowledge tables)
+``validate`` and ``schema`` need the spec loader alone; the others import the agent (parsers, knowledge tables)
 when they run (see :mod:`genie_bot.cli`).
 """
 
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..spec import check_agent
+from ..spec import check_agent, reference
 from .common import clock_for, load_spec
 from .llm_options import add_llm_arguments, llm_settings
 
@@ -24,6 +24,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     validate = commands.add_parser("validate", help="check an agent's worksheets and report every problem")
     validate.add_argument("agent_dir", type=Path)
     validate.set_defaults(handler=_validate)
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of agent.yaml (for an editor's YAML language "
+                                                "server), or the worksheet reference")
+    schema.add_argument("--markdown", action="store_true", help="print the worksheet reference as markdown instead")
+    schema.set_defaults(handler=_schema)
 
     replay_command = commands.add_parser("replay", help="replay a recorded conversation (JSON lines)")
     replay_command.add_argument("agent_dir", type=Path)
@@ -59,6 +64,11 @@ def _validate(args: argparse.Namespace) -> int:
         print(f"{len(errors)} problem(s) found", file=sys.stderr)
         return 1
     print(f"ok: {spec.summary()}")
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    sys.stdout.write(reference.markdown() if args.markdown else reference.schema_text())
     return 0
 
 
