@@ -1,8 +1,9 @@
 """``genie-bot chat``: talk to an agent in the terminal.
 
-Interactive on a terminal (rich output; ``--debug`` shows each turn's parse, acts and
-state). With stdin not a terminal it is scriptable: one user message per line, the
-greeting and each reply on stdout, each followed by an empty line.
+Interactive on a terminal (markdown rendered by rich; ``--debug`` shows each turn's parse,
+acts and state). With stdin not a terminal it is scriptable: one user message per line, the
+greeting and each reply on stdout as plain text (markdown marks removed), each followed by an
+empty line.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from ..adapters.text import plain_text
 from .common import clock_for, load_spec
 from .llm_options import add_llm_arguments, llm_settings
 
@@ -42,11 +44,12 @@ def _chat(args: argparse.Namespace) -> int:
     return run_chat(Agent.from_components(components), debug=args.debug)
 
 
-def run_chat(agent: Agent, debug: bool = False, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+def run_chat(agent: Agent, debug: bool = False, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     if stdin.isatty():
         return _interactive(agent, debug)
     state = agent.new_state()
-    stdout.write(agent.greeting(state) + "\n\n")
+    stdout.write(plain_text(agent.greeting(state)) + "\n\n")
     for line in stdin:
         text = line.rstrip("\n")
         if not text.strip():
@@ -55,7 +58,7 @@ def run_chat(agent: Agent, debug: bool = False, stdin: TextIO = sys.stdin, stdou
         state = reply.state
         if debug:
             stdout.write(_debug_text(reply) + "\n")
-        stdout.write(reply.text + "\n\n")
+        stdout.write(plain_text(reply.text) + "\n\n")
         stdout.flush()
     return 0
 

@@ -420,7 +420,7 @@ class _Builder:
             name=name, description=str(item.get("description", "")),
             source="documents" if "documents" in item else "table",
             table=str(item.get("table") or name.lower()), csv=csv_path, documents=documents,
-            primary_key=primary_key, columns=columns, noun=str(item.get("noun") or "item"),
+            primary_key=primary_key, columns=columns, noun=None if item.get("noun") is None else str(item["noun"]),
             plural=None if item.get("plural") is None else str(item["plural"]), loc=item.loc,
         )
 

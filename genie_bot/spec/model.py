@@ -151,8 +151,8 @@ class KnowledgeWorksheet:
     documents: tuple[Path, ...] = ()
     primary_key: str | None = None
     columns: dict[str, Column] = field(default_factory=dict)
-    noun: str = "item"
-    """What one record is called in replies ("I found 6 laptops")."""
+    noun: str | None = None
+    """What one record is called in replies ("I found 6 laptops"); None: "item"."""
     plural: str | None = None
     """The noun's plural where adding -s or -es is wrong; None: made from the noun."""
     loc: Loc | None = None
