@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy.exc import ArgumentError, OperationalError
 
 from ..config import ConfigInvalid, environment_database_url, load_config
-from ..store import Database, SchemaOutdated, check_schema
+from ..store import Database, DriverMissing, SchemaOutdated, check_schema
 from .common import CommandFailed
 
 
@@ -38,6 +38,8 @@ def deployment_database(config: Path | None, check: bool = True) -> Iterator[Dat
         db = Database(url)
     except (ArgumentError, ValueError) as exc:
         raise CommandFailed(f"database URL {url!r}: {exc}") from None
+    except DriverMissing as exc:
+        raise CommandFailed(str(exc)) from None
     try:
         if check:
             check_schema(db)

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.exc import OperationalError
 
-from ..adapters.base import Adapter
+from ..adapters.base import Adapter, AdapterStartFailed
 from ..adapters.console import ConsoleAdapter
 from ..adapters.platforms import create_adapter
 from ..config import Config, ConfigInvalid, load_config
@@ -26,7 +26,7 @@ from ..engine.metrics_server import MetricsServer
 from ..engine.scheduler import start_scheduler
 from ..observability.logs import configure_logging
 from ..llm.settings import LLMSettingsInvalid
-from ..store import SchemaOutdated, upgrade
+from ..store import DriverMissing, SchemaOutdated, upgrade
 from .database import database_problem, deployment_database
 from .llm_options import llm_overrides
 
@@ -56,7 +56,10 @@ def run(args: argparse.Namespace) -> int:
     config = _config(args.config, llm_overrides(args))
     if config is None:
         return 2
-    configure_logging(config.logging)
+    # The terminal console talks on the terminal the log would go to: there, turn logs would
+    # interleave with the conversation, so only warnings and errors are shown (logging.file keeps all).
+    console_terminal = not config.platforms and config.logging.file is None and sys.stderr.isatty()
+    configure_logging(config.logging, warnings_only=console_terminal)
     return asyncio.run(serve(config))
 
 
@@ -66,7 +69,11 @@ async def serve(config: Config) -> int:
     adapters = _adapters(config, stopping)
     if adapters is None:
         return 1
-    engine = Engine(config)
+    try:
+        engine = Engine(config)
+    except DriverMissing as exc:
+        print(exc, file=sys.stderr)
+        return 1
     try:
         await engine.start(recover=False)  # recovery runs once the adapters can deliver what it says
     except SchemaOutdated as exc:
@@ -101,6 +108,9 @@ async def serve(config: Config) -> int:
         logging.getLogger(__name__).info("serving %s with %s", ", ".join(config.agents),
                                          ", ".join(a.platform for a in adapters))
         await stopping.wait()
+    except AdapterStartFailed as exc:
+        print(exc, file=sys.stderr)
+        return 1
     finally:
         for adapter in adapters:
             await adapter.stop()
