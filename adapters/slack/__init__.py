@@ -1,7 +1,7 @@
 """The Slack adapter (slack_bolt, async): threads as sessions, Block Kit confirmations, ``/genie``.
 
 ``genie-bot run`` calls :func:`create_adapter` when genie.yaml lists ``platforms.slack``;
-see ``deploy/slack/README.md`` to set up the Slack app, and :mod:`.sessions` for how Slack
+see ``docs/slack.md`` to set up the Slack app, and :mod:`.sessions` for how Slack
 conversations map to engine sessions.
 """
 

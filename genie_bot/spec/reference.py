@@ -179,8 +179,8 @@ SECTIONS: tuple[Section, ...] = (
         Key("message", TEXT, "What the bot says when a value fails.", "a message naming the rule",
             "Between 1 and 20 people, please."),
     )),
-    Section("knowledge", "knowledge[]", "A knowledge worksheet: a table (from a CSV file or a database) or a "
-            "collection of documents.", (
+    Section("knowledge", "knowledge[]", "A knowledge worksheet: a table (loaded from a CSV file) or a collection "
+            "of documents.", (
         Key("name", NAME, "The worksheet's name; a field of this type holds one of its records.",
             example="restaurants", required=True),
         Key("description", TEXT, "What the table or documents hold (shown to the LLM).", "",
