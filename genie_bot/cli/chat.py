@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ..adapters.text import plain_text
 from .common import clock_for, load_spec
 from .llm_options import add_llm_arguments, llm_settings
 
@@ -45,6 +44,8 @@ def _chat(args: argparse.Namespace) -> int:
 
 
 def run_chat(agent: Agent, debug: bool = False, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    from ..adapters.text import plain_text  # markdown-it, for the replies of this command only
+
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     if stdin.isatty():
         return _interactive(agent, debug)

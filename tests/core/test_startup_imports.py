@@ -13,7 +13,8 @@ import pytest
 from tests.conftest import REPO, WORKSHEETS
 
 HEAVY = ("openai", "sqlalchemy", "alembic", "aiohttp", "slack_bolt", "discord", "apscheduler", "dateparser", "sqlglot",
-         "jinja2", "rich", "pygments", "jsonschema", "prometheus_client", "genie_bot.parsers", "genie_bot.engine")
+         "markdown_it", "jinja2", "rich", "pygments", "jsonschema", "prometheus_client", "genie_bot.parsers",
+         "genie_bot.engine")
 PROBE = ("import io, json, sys, contextlib\nfrom genie_bot.cli import main\nsys.stdin = io.StringIO(sys.argv[1])\n"
          "with contextlib.redirect_stdout(io.StringIO()):\n    status = main(sys.argv[2:])\n"
          f"print(json.dumps([status, sorted(m for m in {HEAVY!r} if m in sys.modules)]))")
