@@ -34,24 +34,32 @@ DISCORD_AT = ("import sys, discord.http; discord.http.Route.BASE = sys.argv.pop(
 """``python -c DISCORD_AT REST_URL ARGS``: genie-bot with discord.py aimed at REST_URL."""
 
 
-def deployment(tmp_path: Path, platforms: str, database: str | None = None) -> Path:
-    """A genie.yaml serving the ticket agent on ``platforms``, with a migrated SQLite database; the log
-    shows errors only, so what the operator reads is the failure."""
+def genie_yaml(tmp_path: Path, more: str, database: str | None = None) -> Path:
+    """A genie.yaml serving the ticket agent, with the settings ``more`` adds; on ``database``, else on a
+    SQLite file it migrates."""
     path = tmp_path / "genie.yaml"
     path.write_text(f"database: {{url: '{database or f'sqlite:///{tmp_path}/genie.sqlite3'}'}}\n"
                     f"agents: {{tickets: {WORKSHEETS / 'ticket_submission'}}}\n"
-                    "scheduler: {enabled: false}\nmetrics: {enabled: false}\nlogging: {level: ERROR}\n"
-                    f"platforms:\n{platforms}", encoding="utf-8")
+                    f"scheduler: {{enabled: false}}\nmetrics: {{enabled: false}}\n{more}", encoding="utf-8")
     if database is None:
         assert main(["db", "upgrade", "--config", str(path)]) == 0
     return path
 
 
+def deployment(tmp_path: Path, platforms: str, database: str | None = None) -> Path:
+    """A genie.yaml serving ``platforms``; the log shows errors only, so what the operator reads is the failure."""
+    return genie_yaml(tmp_path, f"logging: {{level: ERROR}}\nplatforms:\n{platforms}", database)
+
+
+def environment(**variables: str) -> dict[str, str]:
+    """This process's environment without a database URL, platform tokens or LLM, plus ``variables``."""
+    return {**{k: v for k, v in os.environ.items() if k not in PLATFORM_VARIABLES}, **variables}
+
+
 def run_genie(*args: object, env: dict[str, str] | None = None, prefix: tuple[str, ...] = ("-m", "genie_bot.cli"),
               ) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k not in PLATFORM_VARIABLES}
     return subprocess.run([sys.executable, *prefix, *map(str, args)], capture_output=True, text=True, cwd=REPO,
-                          timeout=60, stdin=subprocess.DEVNULL, env={**environ, **(env or {})})
+                          timeout=60, stdin=subprocess.DEVNULL, env=environment(**(env or {})))
 
 
 def one_line(result: subprocess.CompletedProcess) -> str:
@@ -100,8 +108,7 @@ def test_a_token_discord_refuses_is_one_line(tmp_path):
             process = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", DISCORD_AT, fake.rest.base_url, "run", "--config", str(path), cwd=REPO,
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env={**{k: v for k, v in os.environ.items() if k not in PLATFORM_VARIABLES},
-                     "DISCORD_BOT_TOKEN": "a-wrong-token"})
+                env=environment(DISCORD_BOT_TOKEN="a-wrong-token"))
             out, err = await asyncio.wait_for(process.communicate(), 120)
             return subprocess.CompletedProcess([], process.returncode or 0, out.decode(), err.decode())
 
@@ -140,15 +147,10 @@ def test_single_platform_examples_need_only_their_platforms_token(example, platf
 
 def test_beside_the_terminal_console_the_log_shows_no_turns(tmp_path):
     """stdout and stderr on one terminal: the conversation, and warnings only."""
-    path = tmp_path / "genie.yaml"
-    path.write_text(f"database: {{url: 'sqlite:///{tmp_path}/genie.sqlite3'}}\n"
-                    f"agents: {{tickets: {WORKSHEETS / 'ticket_submission'}}}\nscheduler: {{enabled: false}}\n"
-                    "metrics: {enabled: false}\nllm: {parser: rules, responder: templates}\n", encoding="utf-8")
-    assert main(["db", "upgrade", "--config", str(path)]) == 0
+    path = genie_yaml(tmp_path, "")
     terminal, child = pty.openpty()
-    environ = {k: v for k, v in os.environ.items() if k not in PLATFORM_VARIABLES}
     process = subprocess.Popen([sys.executable, "-m", "genie_bot.cli", "run", "--config", str(path)], cwd=REPO,
-                               stdin=subprocess.PIPE, stdout=child, stderr=child, env=environ)
+                               stdin=subprocess.PIPE, stdout=child, stderr=child, env=environment())
     os.close(child)
     assert process.stdin is not None
     process.stdin.write(b"I need help with a leave of absence\n")
@@ -170,15 +172,10 @@ def test_beside_the_terminal_console_the_log_shows_no_turns(tmp_path):
 
 
 def test_with_the_log_redirected_the_console_and_the_log_stay_apart(tmp_path):
-    path = tmp_path / "genie.yaml"
-    path.write_text(f"database: {{url: 'sqlite:///{tmp_path}/genie.sqlite3'}}\n"
-                    f"agents: {{tickets: {WORKSHEETS / 'ticket_submission'}}}\nscheduler: {{enabled: false}}\n"
-                    "metrics: {enabled: false}\n", encoding="utf-8")
-    assert main(["db", "upgrade", "--config", str(path)]) == 0
-    environ = {k: v for k, v in os.environ.items() if k not in PLATFORM_VARIABLES}
+    path = genie_yaml(tmp_path, "")
     result = subprocess.run([sys.executable, "-m", "genie_bot.cli", "run", "--config", str(path)], cwd=REPO,
                             input="I need help with a leave of absence\n", capture_output=True, text=True, timeout=120,
-                            env=environ)
+                            env=environment())
     assert result.returncode == 0, result.stderr
     assert "genie_bot.turns" in result.stderr and "genie_bot.turns" not in result.stdout
     assert "leave of absence form" in result.stdout
