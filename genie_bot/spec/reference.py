@@ -21,7 +21,6 @@ from .model import FIELD_KINDS, PolicySettings
 from .types import BASE_TYPES
 
 SCHEMA_FILE = Path(__file__).with_name("agent.schema.json")
-SCHEMA_ID = "https://genie-bot.dev/schemas/agent.schema.json"
 
 Schema = dict[str, Any]
 
@@ -227,8 +226,8 @@ def json_schema() -> Schema:
                                      "required": [k.name for k in section.keys if k.required],
                                      "additionalProperties": False}
     agent = definitions.pop("agent")
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
-            "title": "genie-bot agent.yaml", **agent, "$defs": definitions}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "genie-bot agent.yaml", **agent,
+            "$defs": definitions}
 
 
 def schema_text() -> str:
