@@ -1,4 +1,4 @@
-"""``genie-bot run`` as an operator starts it, in a process of its own: a platform that cannot be reached,
+"""``genie-bot run`` as an operator starts it, in a process of its own: a platform that cannot be reached or a port taken,
 a token it refuses, a missing database driver each end in one line naming the cause and the fix
 (no traceback); the Slack-only and Discord-only examples need only their own platform's token;
 beside the terminal console, the log shows no turn lines.
@@ -13,8 +13,11 @@ from __future__ import annotations
 import asyncio
 import os
 import pty
+import select
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -93,6 +96,18 @@ def test_an_app_token_slack_refuses_is_one_line(tmp_path):
     assert line.startswith("Slack refused the app token (invalid_auth): set SLACK_APP_TOKEN")
 
 
+def test_a_port_taken_for_slacks_requests_is_one_line(tmp_path):
+    with MockSlackWebAPI() as slack, socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        path = deployment(tmp_path, f"  slack: {{signing_secret: s, host: 127.0.0.1, port: {port}, "
+                                    f"api_base_url: '{slack.base_url}'}}\n")
+        line = one_line(run_genie("run", "--config", path, env={"SLACK_BOT_TOKEN": "xoxb-1"}))
+    assert line.startswith(f"cannot listen on 127.0.0.1:{port} for Slack's requests: ")
+    assert line.endswith("choose another platforms.slack.port")
+
+
 def test_an_unreachable_discord_is_one_line(tmp_path):
     path = deployment(tmp_path, "  discord: {}\n")
     result = run_genie(f"{NOBODY}/api/v10", "run", "--config", path, env={"DISCORD_BOT_TOKEN": "d"},
@@ -156,7 +171,8 @@ def test_beside_the_terminal_console_the_log_shows_no_turns(tmp_path):
     process.stdin.write(b"I need help with a leave of absence\n")
     process.stdin.close()
     screen = b""
-    while True:
+    deadline = time.monotonic() + 120  # a bound on a hung process, not a wait for it
+    while select.select([terminal], [], [], max(0.0, deadline - time.monotonic()))[0]:
         try:
             chunk = os.read(terminal, 4096)
         except OSError:  # the process closed the terminal
