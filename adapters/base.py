@@ -16,13 +16,29 @@ from __future__ import annotations
 from typing import Protocol
 
 from genie_bot.engine import Engine, Notification
+from genie_bot.errors import GenieError
+
+
+class AdapterStartFailed(GenieError):
+    """A platform could not be reached, or refused the bot's credentials, when its adapter started.
+
+    The message is one line naming the cause and the fix (which setting or variable to check);
+    ``genie-bot run`` prints it instead of a traceback and exits 1.
+    """
+
+
+def unreachable(what: str, where: str, exc: BaseException, fix: str) -> AdapterStartFailed:
+    """"cannot reach Slack at URL: <the connection's error in one line>; <fix>"."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    return AdapterStartFailed(f"cannot reach {what} at {where}: {reason}; {fix}")
 
 
 class Adapter(Protocol):
     platform: str
 
     async def start(self, engine: Engine) -> None:
-        """Connect to the platform and begin handing its events to ``engine``; return once running."""
+        """Connect to the platform and begin handing its events to ``engine``; return once running.
+        Raises :class:`AdapterStartFailed` when the platform cannot be reached or refuses the credentials."""
 
     async def stop(self) -> None:
         """Stop receiving events and disconnect."""

@@ -15,6 +15,8 @@ from typing import TextIO
 
 from genie_bot.engine import Decision, Engine, Notification, PendingActionView, Reply, SessionKey
 
+from .text import plain_text
+
 SESSION = SessionKey("console", "local", "console")
 USER = "console-user"
 
@@ -68,7 +70,7 @@ class ConsoleAdapter:
         return await engine.handle_message(SESSION, USER, text, event_id)
 
     def _show(self, reply: Reply) -> None:
-        self._print(f"bot> {reply.text}")
+        self._print(f"bot> {plain_text(reply.text)}")
         self.pending = reply.pending_action or self.pending
         if reply.pending_action:
             view = reply.pending_action

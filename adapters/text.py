@@ -1,6 +1,9 @@
-"""Long replies within a platform's limits: shortened to a few messages, split at natural boundaries."""
+"""Long replies within a platform's limits: shortened to a few messages, split at natural boundaries; and
+replies as plain text, for a terminal that does not render markdown."""
 
 from __future__ import annotations
+
+from markdown_it import MarkdownIt
 
 OMITTED = "_… {count} more lines not shown. Ask me to narrow it down._"
 """Ends the part of a long reply that is shown, in the engine's markdown."""
@@ -72,3 +75,36 @@ def split_message(text: str, limit: int) -> list[str]:
     if rest.strip() or not pieces:
         pieces.append(rest)
     return pieces
+
+
+
+_INLINE = MarkdownIt("commonmark")
+
+
+def plain_text(markdown: str) -> str:
+    """The engine's markdown for a terminal that does not render it: emphasis and code marks dropped,
+    a link as its text and, when it differs, its address; lines (lists, paragraphs) kept as written.
+
+    Only inline markdown is read (markdown-it-py, CommonMark), line by line, so a numbered or
+    bulleted line stays as the reply wrote it.
+    """
+    return "\n".join(_plain_line(line) for line in markdown.split("\n"))
+
+
+def _plain_line(line: str) -> str:
+    out: list[str] = []
+    link: tuple[str, int] | None = None  # the open link's address, and where its text starts in out
+    for block in _INLINE.parseInline(line):
+        for token in block.children or ():
+            if token.type in ("text", "code_inline", "html_inline", "image"):
+                out.append(token.content)
+            elif token.type in ("softbreak", "hardbreak"):
+                out.append("\n")
+            elif token.type == "link_open":
+                link = (str(token.attrs.get("href", "")), len(out))
+            elif token.type == "link_close" and link is not None:
+                href, start = link
+                if href and href != "".join(out[start:]):
+                    out.append(f" ({href})")
+                link = None
+    return "".join(out)

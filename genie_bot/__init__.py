@@ -4,7 +4,7 @@ The packages follow the flow of one message, each importing only those below it:
 (the worksheet language) and ``interpreter`` (the safe evaluator); ``state``/``acts``; the
 deterministic ``runtime`` (statements, the policy); ``parsers``, ``responders``, ``knowledge``
 and the ``llm`` client; ``agent`` (which of them an agent is made of); the ``engine``; the
-chat-platform ``adapters``; the ``cli``. The README's Layout section has the whole map, and
+chat-platform ``adapters``; the ``cli``. docs/layout.md has the whole map, and
 pyproject.toml's import-linter contracts state the order.
 """
 

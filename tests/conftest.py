@@ -7,9 +7,12 @@ case they fail: CI must never pass by silently skipping the scale-out store.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
+import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,41 @@ def copied_example(root: Path) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     (root / "worksheets").symlink_to(WORKSHEETS)
     return Path(shutil.copy(REPO / "deploy" / "genie.example.yaml", root / "genie.yaml"))
+
+
+@dataclass
+class CommandResult:
+    """What ``genie-bot ARGS`` did: its exit status and what it printed (the shape of subprocess.run's)."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def genie(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    """``genie(*args, stdin="", cwd=None)`` runs ``genie-bot ARGS`` in this process, as the console script
+    does (``genie_bot.cli.main``, a ``SystemExit`` turned into its status), and returns a
+    :class:`CommandResult`. Most command tests need only this: starting a process per test cost the
+    suite minutes. A few tests (tests/engine/test_cli.py, tests/ops/test_operator_starts.py) still
+    start real processes, where what matters is the process: its exit, its output streams, no traceback."""
+    from genie_bot.cli import main
+
+    def run(*args: object, stdin: str = "", cwd: Path | None = None) -> CommandResult:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        try:
+            status = main([str(a) for a in args])
+        except SystemExit as exc:  # argparse, or a command that exits with a message
+            if isinstance(exc.code, str):
+                print(exc.code, file=sys.stderr)
+            status = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        captured = capsys.readouterr()
+        return CommandResult(status, captured.out, captured.err)
+
+    return run
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,6 @@ from genie_bot.genie_compat.log import read_log
 from genie_bot.genie_compat.text import GenieObject, Name, parse_context, parse_value, split_top_level
 from genie_bot.spec import load_agent
 from tests.core.agents import GENIE_COURSE_AGENT, GENIE_COURSE_API, GENIE_POLICY
-from tests.core.test_cli import genie
 
 NOW = dt.datetime(2026, 11, 21, 12)
 SESSIONS = Path(__file__).parent / "data" / "genie_sessions"
@@ -189,7 +188,7 @@ def test_refused_statements_are_counted(spec, tmp_path):
     assert (summary.refused_statements, summary.turns_with_refusals, summary.same_question) == (1, 1, 7)
 
 
-def test_compare_genie_command_reports_per_turn_and_in_total(make_agent, tmp_path):
+def test_compare_genie_command_reports_per_turn_and_in_total(genie, make_agent, tmp_path):
     agent = make_agent(GENIE_COURSE_AGENT.format(policy=GENIE_POLICY), GENIE_COURSE_API)
     write_log(tmp_path / "logs" / "a1", enrollment_log())
     write_log(tmp_path / "logs" / "a2", enrollment_log(course="CS 2"))
@@ -205,7 +204,7 @@ def test_compare_genie_command_reports_per_turn_and_in_total(make_agent, tmp_pat
     assert as_json["sessions"][0]["turns"][5]["ours"] == "confirm Main.confirm_submission"
 
 
-def test_a_file_that_is_no_conversation_log_is_refused(make_agent, tmp_path):
+def test_a_file_that_is_no_conversation_log_is_refused(genie, make_agent, tmp_path):
     agent = make_agent(GENIE_COURSE_AGENT.format(policy=GENIE_POLICY), GENIE_COURSE_API)
     (tmp_path / "x.json").write_text('{"user": "hi"}', encoding="utf-8")
     result = genie("compare-genie", str(agent), str(tmp_path / "x.json"))

@@ -18,7 +18,6 @@ from genie_bot.csv_import import import_genie_csv, write_agent
 from genie_bot.json_import import import_genie_json
 from genie_bot.runtime import Runtime
 from genie_bot.spec import check_agent
-from tests.core.test_cli import genie
 
 HEADER = ["Form Predicate", "Form Name", "Predicate", "Kind", "Type", "Name", "Enum Values", "Description",
           "Don't Ask", "Required", "Confirm", "Actions", "Form Actions"]
@@ -146,7 +145,7 @@ def test_json_enum_descriptions_are_kept_and_problems_name_the_entry(tmp_path):
     assert imported.warnings == [f"{json_path}:Trip.when: unknown type 'Dat' (did you mean 'date'?); imported as str"]
 
 
-def test_import_json_command_writes_an_agent_that_validates(tmp_path):
+def test_import_json_command_writes_an_agent_that_validates(genie, tmp_path):
     json_path = tmp_path / "orders.json"
     json_path.write_text(json.dumps(JSON_SPEC), encoding="utf-8")
     result = genie("import-json", str(json_path), "-o", str(tmp_path / "orders" / "agent.yaml"))
@@ -155,7 +154,7 @@ def test_import_json_command_writes_an_agent_that_validates(tmp_path):
     assert genie("validate", str(tmp_path / "orders")).returncode == 0
 
 
-def test_a_file_that_is_no_json_spec_is_refused(tmp_path):
+def test_a_file_that_is_no_json_spec_is_refused(genie, tmp_path):
     json_path = tmp_path / "bad.json"
     json_path.write_text('{"ws_name": "x"}', encoding="utf-8")
     result = genie("import-json", str(json_path), "-o", str(tmp_path / "x" / "agent.yaml"))

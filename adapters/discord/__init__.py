@@ -1,5 +1,5 @@
 """The Discord adapter (discord.py): channels, threads and DMs as sessions, persistent
-confirmation buttons, and the ``/genie`` commands. See deploy/discord/README.md.
+confirmation buttons, and the ``/genie`` commands. See docs/discord.md.
 
 This package is ``genie_bot.adapters.discord``; every ``import discord`` inside it is absolute and
 therefore the discord.py library, never this package.

@@ -23,9 +23,12 @@ import logging
 from collections.abc import Coroutine, Sequence
 from typing import Any
 
+import aiohttp
 import discord
+import discord.http
 from discord import app_commands
 
+from genie_bot.adapters.base import AdapterStartFailed, unreachable
 from genie_bot.adapters.delivery import deliver
 from genie_bot.adapters.incoming import ATTACHMENTS_ONLY
 from genie_bot.engine import Accepted, Decision, Engine, Notification, SessionKey
@@ -77,15 +80,30 @@ class DiscordAdapter:
         """Log in, publish ``/genie``, connect, and return once the gateway is ready."""
         self.engine = engine
         self.clicks = DecisionClicks(engine, self.poster)
-        await self.client.login(self.settings.bot_token)
+        try:
+            await self.client.login(self.settings.bot_token)
+        except discord.LoginFailure:
+            raise AdapterStartFailed("Discord refused the bot token: set DISCORD_BOT_TOKEN (or platforms.discord."
+                                     "bot_token) to the token of the application's bot (Developer Portal > Bot > "
+                                     "Reset Token)") from None
+        except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+            raise unreachable("Discord", discord.http.Route.BASE, exc, "check the network (behind a proxy: "
+                              "HTTPS_PROXY)") from None
         await install(self.tree, engine, self.settings)
         self._gateway = asyncio.create_task(self.client.connect(), name="discord-gateway")
         ready = asyncio.create_task(self.client.wait_until_ready())
         await asyncio.wait({ready, self._gateway}, return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             ready.cancel()
-            self._gateway.result()  # raises why the connection ended, e.g. PrivilegedIntentsRequired
-            raise RuntimeError("the Discord gateway closed before the bot was ready")
+            try:
+                self._gateway.result()  # why the connection ended
+            except discord.PrivilegedIntentsRequired:
+                raise AdapterStartFailed("Discord refused the Message Content intent: turn it on in the Developer "
+                                         "Portal (Bot > Privileged Gateway Intents > Message Content)") from None
+            except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+                raise unreachable("Discord's gateway", "the address Discord gave", exc, "check the network") \
+                    from None
+            raise AdapterStartFailed("the Discord gateway closed before the bot was ready; see the log above")
 
     async def stop(self) -> None:
         if self._running:

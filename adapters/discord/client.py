@@ -29,6 +29,7 @@ def build_client(settings: DiscordSettings, **options: Any) -> discord.Client:
     Replies never ping anyone: they may quote what users typed, "@everyone" included.
     """
     options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+    discord.VoiceClient.warn_nacl = False  # the bot never joins voice: no "PyNaCl is not installed" at every start
     if settings.shard_count is None:
         return discord.Client(intents=intents(), **options)
     shard_count = settings.shard_count if isinstance(settings.shard_count, int) else None  # None: AUTO

@@ -13,13 +13,17 @@ token (:mod:`.workspaces`). What was meant for a workspace that has since uninst
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from functools import partial
 
+import aiohttp
+from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import (AsyncConnectionErrorRetryHandler,
                                                          AsyncRateLimitErrorRetryHandler)
 from slack_sdk.web.async_client import AsyncWebClient
 
+from genie_bot.adapters.base import AdapterStartFailed, unreachable
 from genie_bot.engine import Engine, Notification
 
 from .app import bolt_app
@@ -69,7 +73,15 @@ class SlackAdapter:
             self.workspaces, app_client = self.installs.workspaces, self.client(None)
         else:
             one = OneWorkspace(self.client(self.settings.bot_token))
-            workspace = await one.connect()  # also checks the bot token before anything listens
+            try:
+                workspace = await one.connect()  # also checks the bot token before anything listens
+            except SlackApiError as exc:
+                raise AdapterStartFailed(f"Slack refused the bot token ({exc.response.get('error')}): set "
+                                         "SLACK_BOT_TOKEN (or platforms.slack.bot_token) to the app's Bot User OAuth "
+                                         "Token, xoxb-...") from None
+            except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+                raise unreachable("Slack", self.settings.api_base_url, exc, "check the network (behind a proxy: "
+                                  "HTTPS_PROXY) and platforms.slack.api_base_url") from None
             if not serves(workspace.team):
                 raise RuntimeError(f"genie.yaml's workspaces.slack refuse the bot token's workspace {workspace.team}")
             self.workspaces, app_client = one, one.client
@@ -84,7 +96,17 @@ class SlackAdapter:
         else:
             self.receiver = HttpReceiver(app, self.settings.host, self.settings.port, self.settings.path,
                                          lambda: _healthy(engine), self.settings.signing_secret)
-        await self.receiver.start()
+        try:
+            await self.receiver.start()
+        except SlackApiError as exc:  # Socket Mode: apps.connections.open
+            raise AdapterStartFailed(f"Slack refused the app token ({exc.response.get('error')}): set SLACK_APP_TOKEN "
+                                     "(or platforms.slack.app_token) to an app-level token, xapp-..., with "
+                                     "connections:write") from None
+        except OSError as exc:
+            if self.settings.mode == "socket":
+                raise unreachable("Slack", "its Socket Mode endpoint", exc, "check the network") from None
+            raise AdapterStartFailed(f"cannot listen on {self.settings.host}:{self.settings.port} for Slack's "
+                                     f"requests: {exc.strerror or exc}; choose another platforms.slack.port") from None
 
     async def stop(self) -> None:
         """Stop taking requests, then give the turns already acknowledged time to answer."""

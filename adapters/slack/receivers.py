@@ -35,6 +35,10 @@ class SocketModeReceiver:
         self.handler = AsyncSocketModeHandler(app, app_token=app_token)
 
     async def start(self) -> None:
+        # The client retries a connection Slack refuses for ever; asking for the first connection's
+        # URL here makes a wrong app token fail the start (SlackApiError) instead.
+        client = self.handler.client
+        client.wss_uri = (await client.web_client.apps_connections_open(app_token=client.app_token))["url"]
         await self.handler.connect_async()
         log.info("connected to Slack in Socket Mode")
 

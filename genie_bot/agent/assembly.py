@@ -1,7 +1,8 @@
 """Assembling an agent: LLM mode when an LLM is configured, else offline mode, said at start-up.
 
-Every choice of parser, responder and knowledge back-end is made in this package with plain
-imports. Three callers:
+Every choice of parser, responder and knowledge back-end is made in this package; the parts of
+LLM mode (:mod:`.llm_mode`) are imported when an LLM is configured, so offline start-up does not
+pay for them. Three callers:
 
 - the command line and tests: :func:`agent_components` / :func:`build_agent`, from
   :class:`~genie_bot.llm.LLMSettings` (default: the environment);
@@ -25,15 +26,10 @@ from typing import Any
 
 from ..config import LlmConfig
 from ..errors import GenieError
-from ..knowledge.documents import DocumentIndex
-from ..knowledge.llm_query import LLMKnowledge
 from ..llm import LLMClient, LLMSettings, make_client
-from ..llm.recording import TraceRecorder
 from ..parse import Parse
-from ..parsers import Parser, RuleParser
-from ..parsers.llm import LLMParser
+from ..parsers import Parser
 from ..responders import Responder
-from ..responders.llm import LLMResponder
 from ..runtime import Knowledge, LocalApiExecutor
 from ..spec import AgentSpec
 from ..state import DialogueState
@@ -64,18 +60,9 @@ def agent_components(spec: AgentSpec, settings: LLMSettings | None = None, *, cl
     if client is None and not settings.enabled:
         log.warning(OFFLINE_MESSAGE)
         return offline_components(spec, clock, store)
-    client = client or make_client(settings)
-    has_documents = any(kb.source == "documents" for kb in spec.knowledge.values())
-    knowledge = LLMKnowledge(spec, client, store, documents=DocumentIndex(spec) if has_documents else None,
-                             today=lambda: clock().date()) if store or has_documents else None
-    recording = settings.record_dir if settings.replay_dir is None else None
-    parser = LLMParser(client, RuleParser(store), fast_path=settings.fast_path, max_worksheets=settings.max_worksheets,
-                       on_parse=TraceRecorder(recording) if recording is not None else None,
-                       constrained=settings.constrained)
-    message = settings.describe()
-    log.info(message)
-    responder = LLMResponder(client, check_questions=settings.check_questions)
-    return AgentComponents(spec, parser, responder, knowledge, client, message, clock)
+    from .llm_mode import llm_components  # its prompt templates and SQL checks are for LLM mode only
+
+    return llm_components(spec, settings, client or make_client(settings), store, clock)
 
 
 def build_agent(spec: AgentSpec, settings: LLMSettings | None = None, *,

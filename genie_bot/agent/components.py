@@ -10,8 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from ..knowledge import KeywordQuery, KnowledgeStore
+from .. import knowledge
 from ..llm import LLMClient
 from ..parsers import Parser, RuleParser
 from ..responders import Responder, TemplateResponder
@@ -42,14 +41,17 @@ class AgentComponents:
         return self.client is None
 
 
-def knowledge_store(spec: AgentSpec) -> KnowledgeStore | None:
-    """The agent's knowledge tables loaded into SQL, or None when it declares none."""
-    return KnowledgeStore(spec) if any(kb.source == "table" for kb in spec.knowledge.values()) else None
+def knowledge_store(spec: AgentSpec) -> knowledge.KnowledgeStore | None:
+    """The agent's knowledge tables loaded into SQL, or None when it declares none (and then SQLAlchemy,
+    which the tables need, is not even imported: see :mod:`genie_bot.knowledge`)."""
+    if not any(kb.source == "table" for kb in spec.knowledge.values()):
+        return None
+    return knowledge.KnowledgeStore(spec)
 
 
 def offline_components(spec: AgentSpec, clock: Callable[[], dt.datetime] = dt.datetime.now,
-                       store: KnowledgeStore | None = None) -> AgentComponents:
+                       store: knowledge.KnowledgeStore | None = None) -> AgentComponents:
     """The rule-based parser, templated replies and keyword queries (over ``store``, default: a new one)."""
     store = store if store is not None else knowledge_store(spec)
-    return AgentComponents(spec, RuleParser(store), TemplateResponder(), KeywordQuery(store) if store else None,
-                           clock=clock)
+    return AgentComponents(spec, RuleParser(store), TemplateResponder(),
+                           knowledge.KeywordQuery(store) if store else None, clock=clock)

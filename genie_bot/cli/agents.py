@@ -1,4 +1,8 @@
-"""Commands for building an agent: ``validate``, ``replay``, ``bench`` and ``test``."""
+"""Commands for building an agent: ``validate``, ``schema``, ``replay``, ``bench`` and ``test``.
+
+``validate`` and ``schema`` need the spec loader alone; the others import the agent (parsers, knowledge tables)
+when they run (see :mod:`genie_bot.cli`).
+"""
 
 from __future__ import annotations
 
@@ -6,23 +10,25 @@ import argparse
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..agent import Agent, LLMNotConfigured, llm_parser_for_replay
-from ..bench import DEFAULT_TRACE, bench_offline, bench_runtime
-from .llm_options import add_llm_arguments, llm_settings
-from ..replay import Parser, read_trace, recorded_parser, replay
-from ..runtime import LocalApiExecutor, Runtime
-from ..scenarios import run_scenario, scenario_files
-from ..spec import check_agent
-from ..state import DialogueState
+from ..spec import check_agent, reference
 from .common import clock_for, load_spec
+from .llm_options import add_llm_arguments, llm_settings
+
+if TYPE_CHECKING:
+    from ..state import DialogueState
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     validate = commands.add_parser("validate", help="check an agent's worksheets and report every problem")
     validate.add_argument("agent_dir", type=Path)
     validate.set_defaults(handler=_validate)
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of agent.yaml (for an editor's YAML language "
+                                                "server), or the worksheet reference")
+    schema.add_argument("--markdown", action="store_true", help="print the worksheet reference as markdown instead")
+    schema.set_defaults(handler=_schema)
 
     replay_command = commands.add_parser("replay", help="replay a recorded conversation (JSON lines)")
     replay_command.add_argument("agent_dir", type=Path)
@@ -50,7 +56,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     test.set_defaults(handler=_test)
 
 
-
 def _validate(args: argparse.Namespace) -> int:
     spec, errors = check_agent(args.agent_dir)
     for error in errors:
@@ -62,7 +67,16 @@ def _validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _schema(args: argparse.Namespace) -> int:
+    sys.stdout.write(reference.markdown() if args.markdown else reference.schema_text())
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
+    from ..agent import Agent, LLMNotConfigured, llm_parser_for_replay
+    from ..replay import Parser, read_trace, recorded_parser, replay
+    from ..runtime import LocalApiExecutor, Runtime
+
     spec = load_spec(args.agent_dir)
     parser: Parser
     if args.parser == "llm":
@@ -98,6 +112,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    from ..bench import DEFAULT_TRACE, bench_offline, bench_runtime
+
     spec = load_spec(args.agent_dir)
     trace = args.trace or args.agent_dir / DEFAULT_TRACE
     if not trace.is_file():
@@ -117,6 +133,9 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _test(args: argparse.Namespace) -> int:
+    from ..agent import Agent
+    from ..scenarios import run_scenario, scenario_files
+
     spec = load_spec(args.agent_dir)
     files = scenario_files(args.agent_dir)
     if not files:

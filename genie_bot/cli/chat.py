@@ -1,8 +1,9 @@
 """``genie-bot chat``: talk to an agent in the terminal.
 
-Interactive on a terminal (rich output; ``--debug`` shows each turn's parse, acts and
-state). With stdin not a terminal it is scriptable: one user message per line, the
-greeting and each reply on stdout, each followed by an empty line.
+Interactive on a terminal (markdown rendered by rich; ``--debug`` shows each turn's parse,
+acts and state). With stdin not a terminal it is scriptable: one user message per line, the
+greeting and each reply on stdout as plain text (markdown marks removed), each followed by an
+empty line.
 """
 
 from __future__ import annotations
@@ -12,15 +13,13 @@ import datetime as dt
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from rich.console import Console
-from rich.markdown import Markdown
-from rich.panel import Panel
-
-from ..agent import Agent, AgentReply, agent_components
 from .common import clock_for, load_spec
 from .llm_options import add_llm_arguments, llm_settings
+
+if TYPE_CHECKING:
+    from ..agent import Agent, AgentReply
 
 COMMANDS_HELP = "Commands: /reset starts over, /state shows the dialogue state, /quit leaves."
 
@@ -36,17 +35,22 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def _chat(args: argparse.Namespace) -> int:
     """The agent in LLM mode when one is configured (OPENAI_API_KEY...), else offline."""
+    from ..agent import Agent, agent_components
+
     components = agent_components(load_spec(args.agent_dir), llm_settings(args), clock=clock_for(args.today))
     if not components.offline:  # offline mode is already logged as a warning
         print(f"genie-bot: {components.message}", file=sys.stderr)
     return run_chat(Agent.from_components(components), debug=args.debug)
 
 
-def run_chat(agent: Agent, debug: bool = False, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+def run_chat(agent: Agent, debug: bool = False, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    from ..adapters.text import plain_text  # markdown-it, for the replies of this command only
+
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     if stdin.isatty():
         return _interactive(agent, debug)
     state = agent.new_state()
-    stdout.write(agent.greeting(state) + "\n\n")
+    stdout.write(plain_text(agent.greeting(state)) + "\n\n")
     for line in stdin:
         text = line.rstrip("\n")
         if not text.strip():
@@ -55,12 +59,16 @@ def run_chat(agent: Agent, debug: bool = False, stdin: TextIO = sys.stdin, stdou
         state = reply.state
         if debug:
             stdout.write(_debug_text(reply) + "\n")
-        stdout.write(reply.text + "\n\n")
+        stdout.write(plain_text(reply.text) + "\n\n")
         stdout.flush()
     return 0
 
 
 def _interactive(agent: Agent, debug: bool) -> int:
+    from rich.console import Console
+    from rich.markdown import Markdown
+    from rich.panel import Panel
+
     console = Console()
     state = agent.new_state()
     console.print(Panel(Markdown(agent.greeting(state)), title=agent.spec.name, subtitle=COMMANDS_HELP))

@@ -7,12 +7,14 @@ import datetime as dt
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..csv_import import import_genie_csv, write_agent
-from ..genie_compat.compare import SessionComparison, compare_log, log_files, to_json_dict, totals
-from ..genie_compat.log import GenieLogError
 from ..json_import import import_genie_json
 from .common import clock_for, load_spec
+
+if TYPE_CHECKING:
+    from ..genie_compat.compare import SessionComparison
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -49,6 +51,9 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    from ..genie_compat.compare import compare_log, log_files, to_json_dict, totals
+    from ..genie_compat.log import GenieLogError
+
     spec = load_spec(args.agent_dir)
     paths = log_files(args.logs)
     if not paths:

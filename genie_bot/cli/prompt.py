@@ -12,14 +12,8 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from ..knowledge import KnowledgeStore
-from ..knowledge.documents import DocumentIndex
-from ..knowledge.llm_query import LLMKnowledge
-from ..parsers.llm import LLMParser
 from ..llm.client import ChatRequest, Completion, LLMClient, LLMError
 from ..llm.settings import LLMSettings
-from ..runtime import Runtime
-from ..state import KnowledgeAnswer
 from .common import load_spec
 
 
@@ -39,6 +33,13 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _prompt(args: argparse.Namespace) -> int:
+    from ..knowledge import KnowledgeStore
+    from ..knowledge.documents import DocumentIndex
+    from ..knowledge.llm_query import LLMKnowledge
+    from ..parsers.llm import LLMParser
+    from ..runtime import Runtime
+    from ..state import KnowledgeAnswer
+
     spec = load_spec(args.agent_dir)
     today = args.today or dt.date.today()
     settings = LLMSettings.from_env()

@@ -1,32 +1,15 @@
-"""``genie-bot run`` and ``genie-bot db upgrade``, plugged into the command line by ``register``."""
+"""``genie-bot run`` and ``genie-bot db upgrade``, plugged into the command line by ``register``.
+
+Their handlers import :mod:`.deployment` (the engine, SQLAlchemy, the platforms' libraries) when
+they run, so no other command pays for a deployment.
+"""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import logging
-import signal
-import sys
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy.exc import OperationalError
-
-from ..adapters.base import Adapter
-from ..adapters.console import ConsoleAdapter
-from ..adapters.platforms import create_adapter
-from ..config import Config, ConfigInvalid, load_config
-from ..agent import settings_from_config
-from ..settings_reader import SettingsInvalid
-from ..engine import Engine
-from ..engine.agents import AgentsInvalid
-from ..engine.metrics_server import MetricsServer
-from ..engine.scheduler import start_scheduler
-from ..observability.logs import configure_logging
-from ..llm.settings import LLMSettingsInvalid
-from ..store import SchemaOutdated, upgrade
-from .llm_options import add_llm_arguments, llm_overrides
-from .common import database_problem, deployment_database
+from .llm_options import add_llm_arguments
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -41,101 +24,13 @@ def register(commands: argparse._SubParsersAction) -> None:
     up.set_defaults(handler=_db_upgrade)
 
 
-def _config(path: Path, llm_overrides: dict[str, Any] | None = None) -> Config | None:
-    try:
-        config = load_config(path, llm_overrides=llm_overrides)
-        settings_from_config(config.llm)  # its problems now, not when the first agent is built
-        return config
-    except (ConfigInvalid, LLMSettingsInvalid) as exc:
-        for error in exc.errors:
-            print(error, file=sys.stderr)
-        print(f"{len(exc.errors)} problem(s) in the configuration", file=sys.stderr)
-        return None
+def _run(args: argparse.Namespace) -> int:
+    from .deployment import run
+
+    return run(args)
 
 
 def _db_upgrade(args: argparse.Namespace) -> int:
-    with deployment_database(args.config, check=False) as db:
-        if db.dialect == "sqlite":  # a new deployment's var/ directory
-            Path(db.engine.url.database or "").parent.mkdir(parents=True, exist_ok=True)
-        before, after = upgrade(db)
-    print(f"{db.safe_url}: schema revision {before or '(none)'} -> {after}")
-    return 0
+    from .deployment import db_upgrade
 
-
-def _run(args: argparse.Namespace) -> int:
-    config = _config(args.config, llm_overrides(args))
-    if config is None:
-        return 2
-    configure_logging(config.logging)
-    return asyncio.run(serve(config))
-
-
-async def serve(config: Config) -> int:
-    """Run the engine, its scheduler and the configured adapters until a signal (or console EOF)."""
-    stopping = asyncio.Event()
-    adapters = _adapters(config, stopping)
-    if adapters is None:
-        return 1
-    engine = Engine(config)
-    try:
-        await engine.start(recover=False)  # recovery runs once the adapters can deliver what it says
-    except SchemaOutdated as exc:
-        print(SchemaOutdated(exc.current, exc.head, exc.url, str(config.source)), file=sys.stderr)
-        await engine.stop()
-        return 1
-    except AgentsInvalid as exc:
-        print(exc, file=sys.stderr)
-        await engine.stop()
-        return 1
-    except OperationalError as exc:  # the server is unreachable, or refuses us
-        print(database_problem(engine.db, exc), file=sys.stderr)
-        await engine.stop()
-        return 1
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stopping.set)
-    metrics = MetricsServer(engine, config.metrics.host, config.metrics.port) if config.metrics.enabled else None
-    try:
-        if metrics is not None:
-            await metrics.start()
-    except OSError as exc:  # the port is taken
-        print(f"cannot serve metrics on {config.metrics.host}:{config.metrics.port}: {exc}", file=sys.stderr)
-        await engine.stop()
-        return 1
-    scheduler = start_scheduler(engine) if config.scheduler.enabled else None
-    try:
-        for adapter in adapters:
-            engine.add_sink(adapter.platform, adapter.deliver, getattr(adapter, "acknowledges_delivery", False))
-            await adapter.start(engine)
-        await engine.recover()
-        logging.getLogger(__name__).info("serving %s with %s", ", ".join(config.agents),
-                                         ", ".join(a.platform for a in adapters))
-        await stopping.wait()
-    finally:
-        for adapter in adapters:
-            await adapter.stop()
-        if metrics is not None:
-            await metrics.stop()
-        if scheduler is not None:
-            scheduler.shutdown(wait=False)
-        await engine.stop()
-    return 0
-
-
-def _adapters(config: Config, stopping: asyncio.Event) -> list[Adapter] | None:
-    """The adapters of the configured platforms (a console when none is); None after printing every
-    problem of every platform's settings (all missing tokens at once, as ``validate`` does)."""
-    adapters: list[Adapter] = []
-    problems: list[str] = []
-    for platform in config.platforms:
-        try:
-            adapters.append(create_adapter(platform, config))
-        except SettingsInvalid as exc:
-            problems += [str(error) for error in exc.errors]
-        except ValueError as exc:
-            problems.append(f"platforms.{platform}: {exc}")
-    if problems:
-        for problem in problems:
-            print(f"cannot start a configured platform: {problem}", file=sys.stderr)
-        return None
-    return adapters or [ConsoleAdapter(stopping.set)]
+    return db_upgrade(args)

@@ -15,14 +15,11 @@ import re
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..store import pending as actions
-from ..store import sessions, traces
-from ..store.traces import TraceRow
-from ..observability.export import write_replay_trace
-from .common import deployment_database
+if TYPE_CHECKING:
+    from ..store.traces import TraceRow
 
-ALL_ACTION_STATUSES = tuple(actions.ActionStatus)
 _RELATIVE = re.compile(r"^(\d+)([mhd])$")
 
 
@@ -71,6 +68,9 @@ def since(text: str, now: dt.datetime | None = None) -> dt.datetime:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from ..store import sessions
+    from .database import deployment_database
+
     with deployment_database(args.config) as db, db.read() as conn:
         rows = sessions.listing(conn, args.agent, args.since, args.limit, platform=args.platform,
                                 workspace=args.workspace)
@@ -84,10 +84,14 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from ..store import pending as actions
+    from ..store import sessions, traces
+    from .database import deployment_database
+
     with deployment_database(args.config) as db, db.read() as conn:
         row = sessions.load(conn, args.key)
         turns = traces.for_session(conn, args.key)
-        pending = actions.of_session(conn, args.key, ALL_ACTION_STATUSES)
+        pending = actions.of_session(conn, args.key, tuple(actions.ActionStatus))
     if row is None:
         print(f"no session {args.key!r} (see: genie-bot sessions list)", file=sys.stderr)
         return 1
@@ -129,6 +133,10 @@ def _indented(text: str) -> str:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from ..observability.export import write_replay_trace
+    from ..store import sessions, traces
+    from .database import deployment_database
+
     if bool(args.key) == bool(args.all):
         print("give a session key or --all", file=sys.stderr)
         return 2

@@ -8,18 +8,17 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..agent import agent_components
 from ..errors import GenieError
 from ..llm import LLMSettings
-from ..parsers import Parser, RuleParser
 from ..spec import AgentSpec, SpecInvalid
 from ..star import AGENTS_DIR
-from ..star.dialogues import read_ids
-from ..star.evaluate import Evaluation, ParserFactory, evaluate, star_tasks
-from ..star.labels import LabelSpecError
 from .llm_options import add_llm_arguments, llm_settings
+
+if TYPE_CHECKING:
+    from ..parsers import Parser
+    from ..star.evaluate import Evaluation, ParserFactory
 
 TOP_ERRORS = 8
 
@@ -44,6 +43,10 @@ def register(commands: Any) -> None:
 
 
 def _eval_star(args: argparse.Namespace) -> int:
+    from ..star.dialogues import read_ids
+    from ..star.evaluate import evaluate, star_tasks
+    from ..star.labels import LabelSpecError
+
     available = star_tasks(args.agents)
     tasks = args.tasks or available
     unknown = [t for t in tasks if t not in available]
@@ -68,6 +71,9 @@ def _eval_star(args: argparse.Namespace) -> int:
 
 
 def _parser_factory(kind: str, settings: LLMSettings) -> ParserFactory:
+    from ..agent import agent_components
+    from ..parsers import RuleParser
+
     if kind == "rules":
         return lambda spec: RuleParser()
 

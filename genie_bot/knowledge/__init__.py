@@ -1,6 +1,25 @@
-"""Knowledge sources: tables loaded into SQL, queried read-only, and the offline query matcher."""
+"""Knowledge sources: tables loaded into SQL, queried read-only, and the offline query matcher.
 
-from .store import KnowledgeStore
-from .keyword_query import KeywordQuery
+SQLAlchemy comes with :class:`KnowledgeStore` and :class:`KeywordQuery`, so the package loads
+them on first use (PEP 562): the rule-based parser reads record names (:mod:`.mentions`) for
+every agent, also those without a table, which start without SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .keyword_query import KeywordQuery
+    from .store import KnowledgeStore
+
+_EXPORTS = {"KeywordQuery": ".keyword_query", "KnowledgeStore": ".store"}
 
 __all__ = ["KeywordQuery", "KnowledgeStore"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name], __name__), name)

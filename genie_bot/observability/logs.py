@@ -20,8 +20,12 @@ QUIET_LOGGERS = ("httpx", "alembic.runtime.migration")
 lines each time the schema's revision is read ("Context impl SQLiteImpl"), which say nothing."""
 
 
-def configure_logging(settings: LoggingSettings) -> None:
+def configure_logging(settings: LoggingSettings, warnings_only: bool = False) -> None:
+    """The root logger as ``settings`` say; ``warnings_only`` shows no record below WARNING (where the
+    log shares a terminal with a conversation)."""
     handler = logging.FileHandler(settings.file) if settings.file else logging.StreamHandler(sys.stderr)
+    if warnings_only:
+        handler.setLevel(logging.WARNING)
     handler.setFormatter(JsonFormatter() if settings.format == "json" else TextFormatter(TEXT_FORMAT))
     if not settings.include_content:
         handler.addFilter(ContentScrubber())

@@ -44,16 +44,38 @@ def display_value(value: Any, f: Field | None = None, state: DialogueState | Non
         return record_name(value) or _plain_pairs(value)
     if isinstance(value, (list, tuple)):
         return join_words([display_value(v, None, state, spec) for v in value])
+    if isinstance(value, float):
+        return number_text(value)
     if f is not None and f.type.kind == "enum":
-        return _as_the_worksheet_writes(str(value), f) or enum_words(str(value))
+        return member_label(f, str(value))
     return str(value)
+
+
+def number_text(value: float) -> str:
+    """A number as people write it: 1149.0 -> "1149", 4.25 -> "4.25", 2/3 -> "0.67"."""
+    if value.is_integer():
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def member_label(f: Field, member: str) -> str:
+    """An enum member as the bot writes it: its ``label:``, else as the spec writes it ("VPN", "Wi-Fi");
+    only a CamelCase code name is put in words ("TroubleShoot" -> "Troubleshoot" or "Trouble Shoot")."""
+    if member in f.value_labels:
+        return f.value_labels[member]
+    if not _CAMEL_CASE_NAME.match(member):
+        return member
+    return _as_the_worksheet_writes(member, f) or enum_words(member)
+
+
+_CAMEL_CASE_NAME = re.compile(r"[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*\Z")
 
 
 def _as_the_worksheet_writes(value: str, f: Field) -> str | None:
     """A CamelCase member as the field's own wording writes it as one word ("TroubleShoot" is
     "Troubleshoot" when the question says "troubleshooting"), or None."""
     joined = value.lower()
-    if " " in value or joined == value or not re.search(rf"\b{re.escape(joined)}", f"{f.ask or ''} {f.description}".lower()):
+    if not re.search(rf"\b{re.escape(joined)}", f"{f.ask or ''} {f.description}".lower()):
         return None
     return joined.capitalize()
 

@@ -1,8 +1,9 @@
 """A knowledge query's result in words: a short list, one record's details, or what was not found.
 
 The query itself (SQL) stays in the trace; the user reads what was looked for, taken from the
-query's conditions with sqlglot ("I couldn't find any restaurants with cuisine Ethiopian in
-Boston"), and the rows by name with a few details.
+query's conditions (:mod:`.query_terms`: "I couldn't find any restaurants with cuisine Ethiopian
+in Boston"), the records by the table's ``noun:`` ("items" without one), and the rows by name
+with a few details.
 """
 
 from __future__ import annotations
@@ -10,12 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import sqlglot
-from sqlglot import exp
-
 from ..spec import AgentSpec, KnowledgeWorksheet
 from ..state import KnowledgeAnswer
 from .display import display_value, record_name
+from .query_terms import QueryTerms, read_query
+from .wording import records
 
 MAX_LISTED = 5
 MAX_DETAILS = 4
@@ -24,61 +24,30 @@ MAX_QUOTED_CHARS = 160
 
 
 def knowledge_report(spec: AgentSpec, answer: KnowledgeAnswer | None, result: Any) -> str:
-    kb = _table(spec, answer)
-    things = kb.name.replace("_", " ") if kb else "results"
+    terms = read_query(answer.query if answer else None)
+    kb = _table(spec, answer, terms)
     if isinstance(result, dict) and isinstance(result.get("answer"), str):
         return _document_answer(result)
     rows = result if isinstance(result, list) else [] if result is None else [result]
-    looked_for = _conditions(answer.query if answer else None)
+    with_what = f" with {terms.conditions}" if terms.conditions else ""
     if not rows:
-        return f"I couldn't find any {things}" + (f" with {looked_for}." if looked_for else " matching that.")
+        return f"I couldn't find any {records(kb)}" + (f"{with_what}." if with_what else " matching that.")
     if len(rows) == 1 and isinstance(rows[0], dict):
         return _one_record(kb, _naming_key(spec, kb), rows[0], answer.question if answer else "")
     question = answer.question if answer else ""
     key = _naming_key(spec, kb)
     listed = "\n".join(f"{i}. {_record_line(kb, key, r, question)}" for i, r in enumerate(rows[:MAX_LISTED], 1))
     more = f"\n…and {len(rows) - MAX_LISTED} more." if len(rows) > MAX_LISTED else ""
-    with_what = f" with {looked_for}" if looked_for else ""
-    return f"I found {len(rows)} {things}{with_what}:\n{listed}{more}"
+    return f"I found {len(rows)} {records(kb, len(rows))}{with_what}:\n{listed}{more}"
 
 
-def _table(spec: AgentSpec, answer: KnowledgeAnswer | None) -> KnowledgeWorksheet | None:
+def _table(spec: AgentSpec, answer: KnowledgeAnswer | None, terms: QueryTerms) -> KnowledgeWorksheet | None:
     if answer is not None and answer.table in spec.knowledge:
         return spec.knowledge[answer.table]
-    tree = _parsed(answer.query) if answer is not None and answer.query else None
-    if tree is not None:
-        found = [spec.knowledge[t] for t in {t.name for t in tree.find_all(exp.Table)} if t in spec.knowledge]
-        if len(found) == 1:
-            return found[0]
+    found = [spec.knowledge[t] for t in terms.tables if t in spec.knowledge]
+    if len(found) == 1:
+        return found[0]
     return next(iter(spec.knowledge.values())) if len(spec.knowledge) == 1 else None
-
-
-def _parsed(sql: str) -> exp.Expr | None:
-    try:
-        return sqlglot.parse_one(sql, read="sqlite")
-    except sqlglot.errors.ParseError:
-        return None
-
-
-def _conditions(sql: str | None) -> str:
-    """"cuisine Italian and city Seattle" from ``WHERE cuisine = 'Italian' AND city LIKE 'Seattle'``."""
-    tree = _parsed(sql) if sql else None
-    where = tree.find(exp.Where) if tree is not None else None
-    if where is None:
-        return ""
-    said = []
-    for condition in where.find_all(exp.EQ, exp.Like, exp.ILike):
-        column, value = (_unwrapped(side) for side in (condition.this, condition.expression))
-        if isinstance(column, exp.Column) and isinstance(value, exp.Literal):
-            said.append(f"{column.name.replace('_', ' ')} {value.this.strip('%')}")
-    return " and ".join(said)
-
-
-def _unwrapped(node: exp.Expression) -> exp.Expression:
-    """``lower(city)`` -> ``city``: case-insensitive matches compare the column itself."""
-    while isinstance(node, (exp.Lower, exp.Upper, exp.Paren)):
-        node = node.this
-    return node
 
 
 def _free_text_columns(kb: KnowledgeWorksheet | None) -> set[str]:

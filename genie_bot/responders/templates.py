@@ -19,9 +19,9 @@ from ..spec import AgentSpec, Field, InstanceRef, TaskWorksheet
 from ..state import DialogueState, WorksheetInstance
 from ..language.words import using
 from .contract import changed_fields
-from .display import display_value, enum_words, join_words, record_name, summary_lines
+from .display import display_value, join_words, member_label, record_name, summary_lines
 from .knowledge_report import knowledge_report
-from .wording import label, question, to_user
+from .wording import label, plural, question, task_phrase
 
 FALLBACK = "Is there anything else I can help you with?"
 NOT_UNDERSTOOD = "Sorry, I didn't catch that."
@@ -59,23 +59,23 @@ class TemplateResponder:
         if isinstance(act, AskForConfirmation):
             ws = spec.tasks.get(act.worksheet)
             return (f"Here is what I have:\n{_bullets(summary_lines(spec, act.worksheet, act.values, changed))}\n"
-                    f"Shall I go ahead and {_task_phrase(ws)}? (yes / no)")
+                    f"Shall I go ahead and {task_phrase(ws)}? (yes / no)")
         if isinstance(act, Report):
             return self._report(spec, state, act)
         if isinstance(act, Say):
             return act.text
         if isinstance(act, AskToCancel):
-            return (f"Do you want me to stop and drop your request to {_task_phrase(spec.tasks.get(act.worksheet))}? "
+            return (f"Do you want me to stop and drop your request to {task_phrase(spec.tasks.get(act.worksheet))}? "
                     "Nothing has been submitted, and what you told me so far would be lost. (yes / no)")
         if isinstance(act, Cancelled):
             if _untouched_start(spec, state, act.instance):
                 return "Okay! Goodbye, and come back any time."  # the task the greeting opened, never taken up
-            return f"Okay, I've dropped your request to {_task_phrase(spec.tasks.get(act.worksheet))}. Nothing was submitted."
+            return f"Okay, I've dropped your request to {task_phrase(spec.tasks.get(act.worksheet))}. Nothing was submitted."
         if isinstance(act, ProposeWorksheet):
             ws = spec.tasks.get(act.worksheet)
             details = summary_lines(spec, act.worksheet, act.params) if ws else []
             given = f" ({', '.join(f'{k.lower()}: {v}' for k, v in details)})" if details else ""
-            return f"Would you like me to {_task_phrase(ws)}{given}?"
+            return f"Would you like me to {task_phrase(ws)}{given}?"
         return ""
 
     def _ask(self, spec: AgentSpec, state: DialogueState, act: AskField, changed: Collection[str] = ()) -> str:
@@ -87,7 +87,7 @@ class TemplateResponder:
             return f"{prefix}{act.description[:1].upper()}{act.description[1:]}?"
         text = question(f) + _which_one(spec, state, act.instance, f)
         if f.type.kind == "enum" and not f.ask:
-            text += f" ({join_words([enum_words(v) for v in f.values], 'or')})"
+            text += f" ({join_words([member_label(f, v) for v in f.values], 'or')})"
         if not f.required and "skip" not in text.lower():
             text += " (optional: you can say skip)"
         if f.type.kind == "confirm":  # "is this list correct?" shows the list
@@ -119,18 +119,12 @@ class TemplateResponder:
 def offer(spec: AgentSpec) -> str:
     """What the agent can do, for a user who has not started anything yet."""
     nested = {f.type.referenced() for ws in spec.tasks.values() for f in ws.fields.values()}
-    things = [_task_phrase(ws) for ws in spec.tasks.values() if ws.name not in nested]
+    things = [task_phrase(ws) for ws in spec.tasks.values() if ws.name not in nested]
     if spec.knowledge:
-        things.append("answer questions about " + join_words([k.replace("_", " ") for k in spec.knowledge]))
+        things.append("answer questions about " + join_words([
+            kb.plural or plural(kb.noun) if kb.noun else f"the {kb.name.replace('_', ' ')}"
+            for kb in spec.knowledge.values()]))
     return f"I can {join_words(things, 'or')}. What would you like to do?" if things else "How can I help?"
-
-
-def _task_phrase(ws: TaskWorksheet | None) -> str:
-    """"File a student services ticket" -> "file a student services ticket"; spoken to the user."""
-    if ws is None or not ws.description:
-        return "do that"
-    phrase = to_user(ws.description.rstrip("."))
-    return phrase[:1].lower() + phrase[1:]
 
 
 def _told_by_worksheet(later: list[Act]) -> bool:

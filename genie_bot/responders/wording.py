@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from ..language import english
 from ..language.words import active
-from ..spec import Field
+from ..spec import Field, KnowledgeWorksheet, TaskWorksheet
 
 _ADVERBS = r"(?:(?:already|still|also|really|currently|usually|actually|ever|once)\s+)*"
 
@@ -162,6 +162,39 @@ def _inner(text: str) -> str:
     first = text.split(" ", 1)[0]
     capitalised_word = len(first) > 1 and first[0].isupper() and first[1:].islower()  # "Name of", not "CS"
     return text[:1].lower() + text[1:] if capitalised_word else text
+
+
+def task_phrase(ws: TaskWorksheet | None) -> str:
+    """The task in the bot's sentences ("Shall I go ahead and <phrase>?"): ``phrase:``, else the
+    description spoken to the user without its parenthesised explanation ("Report an IT incident
+    (something is broken)" -> "report an IT incident")."""
+    if ws is None or not (ws.phrase or ws.description):
+        return "do that"
+    phrase = ws.phrase or to_user(_PARENTHESISED.sub("", ws.description).strip().rstrip("."))
+    return _inner(phrase)
+
+
+_PARENTHESISED = re.compile(r"\s*\([^()]*\)")
+
+
+def records(kb: KnowledgeWorksheet | None, count: int = 2) -> str:
+    """What ``count`` records of a table are called: its ``noun:`` ("laptop", "6 laptops"), else "items"."""
+    if kb is None or kb.noun is None:
+        return "item" if count == 1 else "items"
+    return kb.noun if count == 1 else kb.plural or plural(kb.noun)
+
+
+def plural(noun: str) -> str:
+    """The English plural of a noun (its last word): laptop -> laptops, category -> categories, box -> boxes."""
+    head, _, last = noun.rpartition(" ")
+    lower = last.lower()
+    if lower.endswith(("s", "x", "z", "ch", "sh")):
+        last += "es"
+    elif lower.endswith("y") and lower[-2:-1] not in tuple("aeiou"):
+        last = last[:-1] + "ies"
+    else:
+        last += "s"
+    return f"{head} {last}" if head else last
 
 
 def _capital(text: str) -> str:

@@ -21,6 +21,7 @@ from ..interpreter.scope import BUILTINS, RECORD_METHODS
 from ..names import closest
 from .api_module import IDEMPOTENCY_PARAMETER, ApiModuleError, check_call, import_api_module, parameters
 from .diagnostics import Loc, SpecError, SpecInvalid
+from .reference import keys_of
 from .model import (
     FIELD_KINDS, RESERVED_ATTRIBUTES, WORKSHEET_CODE_FUNCTIONS, AgentSpec, ApiFunction, ApiSpec, Code, Column, Field,
     KnowledgeWorksheet, PolicySettings, TaskWorksheet, Validation, Vocabulary,
@@ -29,13 +30,6 @@ from .types import BASE_TYPES, CoercionError, FieldType, TypeSyntaxError, coerce
 from .yaml_source import LocatedList, LocatedMap, load_located_yaml
 
 AGENT_FILE = "agent.yaml"
-_TOP_KEYS = ("name", "description", "start", "greeting", "api_module", "policy", "vocabulary", "tasks", "knowledge")
-_TASK_KEYS = ("name", "description", "predicate", "actions", "api", "examples", "fields")
-_FIELD_KEYS = ("name", "type", "kind", "description", "label", "ask", "values_from", "predicate", "required", "dont_ask", "confirm",
-               "actions", "on_decline", "validation", "default", "values", "synonyms", "counts")
-_VOCABULARY_KEYS = ("synonyms", "times_of_day", "users")
-_MEMBER_KEYS = ("description", "synonyms")
-_KNOWLEDGE_KEYS = ("name", "description", "table", "csv", "documents", "primary_key", "columns")
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 
 
@@ -78,7 +72,7 @@ class _Builder:
         if not isinstance(data, LocatedMap):
             self.error(Loc(str(self.path), 1, 1), "the agent file must be a mapping with 'name' and 'tasks'")
             return None
-        self._unknown_keys(data, _TOP_KEYS, "agent")
+        self._unknown_keys(data, keys_of("agent"), "agent")
         name = self._identifier(data, "name", "agent", default=self.directory.name)
         apis, module_text = self._api_module(data)
         spec = AgentSpec(
@@ -123,7 +117,7 @@ class _Builder:
         if not isinstance(raw, LocatedMap):
             self.error(data.loc_of("policy"), "policy must be a mapping of setting: choice")
             return PolicySettings()
-        self._unknown_keys(raw, tuple(PolicySettings.CHOICES), "policy")
+        self._unknown_keys(raw, keys_of("policy"), "policy")
         chosen = {}
         for key, value in raw.items():
             choices = PolicySettings.CHOICES.get(key)
@@ -142,7 +136,7 @@ class _Builder:
         if not isinstance(raw, LocatedMap):
             self.error(data.loc_of("vocabulary"), "vocabulary must be a mapping (synonyms, times_of_day, users)")
             return Vocabulary()
-        self._unknown_keys(raw, _VOCABULARY_KEYS, "vocabulary")
+        self._unknown_keys(raw, keys_of("vocabulary"), "vocabulary")
         synonyms = self._word_map(raw, "synonyms", "a word users say: the word the worksheets use")
         times = self._word_map(raw, "times_of_day", "a word: morning, afternoon or evening")
         for word, part in times.items():
@@ -200,7 +194,7 @@ class _Builder:
         if not isinstance(item, LocatedMap):
             self.error(getattr(item, "loc", Loc(str(self.path), 1, 1)), "a task worksheet must be a mapping")
             return None
-        self._unknown_keys(item, _TASK_KEYS, "task worksheet")
+        self._unknown_keys(item, keys_of("task"), "task worksheet")
         name = self._identifier(item, "name", "task worksheet")
         if name is None:
             return None
@@ -214,14 +208,15 @@ class _Builder:
                 continue
             fields[f.name] = f
         examples = tuple(str(e) for e in self._list(item, "examples"))
+        phrase = item.get("phrase")
         return TaskWorksheet(name=name, description=str(item.get("description", "")), fields=fields,
-                             examples=examples, loc=item.loc)
+                             examples=examples, phrase=None if phrase is None else str(phrase), loc=item.loc)
 
     def _field(self, raw: Any, declared: dict[str, Loc], ws_name: str) -> Field | None:
         if not isinstance(raw, LocatedMap):
             self.error(getattr(raw, "loc", Loc(str(self.path), 1, 1)), "a field must be a mapping with 'name' and 'type'")
             return None
-        self._unknown_keys(raw, _FIELD_KEYS, "field")
+        self._unknown_keys(raw, keys_of("field"), "field")
         name = self._identifier(raw, "name", "field")
         if name is None:
             return None
@@ -232,7 +227,7 @@ class _Builder:
         if kind not in FIELD_KINDS:
             self.error(raw.loc_of("kind"), f"unknown kind '{kind}' (expected one of: {', '.join(FIELD_KINDS)})")
             kind = "input"
-        values, value_descriptions, value_synonyms = self._enum_values(raw, ftype)
+        values, value_descriptions, value_labels, value_synonyms = self._enum_values(raw, ftype)
         counts = self._phrases(raw, "counts")
         if counts and ftype is not None and ftype.kind not in ("int", "float"):
             self.error(raw.loc_of("counts"), "'counts' names what a number counts: only on int and float fields")
@@ -240,8 +235,8 @@ class _Builder:
             name=name, type=ftype or FieldType("str"), kind=kind, description=str(raw.get("description", "")),
             label=raw.get("label"), ask=raw.get("ask"), required=self._bool(raw, "required", kind == "input"),
             dont_ask=self._bool(raw, "dont_ask", False), confirm=self._bool(raw, "confirm", False),
-            values=values, value_descriptions=value_descriptions, value_synonyms=value_synonyms,
-            synonyms=self._phrases(raw, "synonyms"), counts=counts, loc=raw.loc_of("name"),
+            values=values, value_descriptions=value_descriptions, value_labels=value_labels,
+            value_synonyms=value_synonyms, synonyms=self._phrases(raw, "synonyms"), counts=counts, loc=raw.loc_of("name"),
         )
         if "default" in raw and ftype is not None and not ftype.is_ref:
             try:
@@ -271,20 +266,21 @@ class _Builder:
         return ftype
 
     def _enum_values(self, raw: LocatedMap, ftype: FieldType | None
-                     ) -> tuple[tuple[str, ...], dict[str, str], dict[str, tuple[str, ...]]]:
-        """Members, their descriptions and their synonyms: ``values`` is a list of names, a mapping of
-        name to description, or of name to ``{description, synonyms}``."""
+                     ) -> tuple[tuple[str, ...], dict[str, str], dict[str, str], dict[str, tuple[str, ...]]]:
+        """Members, their descriptions, display labels and synonyms: ``values`` is a list of names, a
+        mapping of name to description, or of name to ``{description, label, synonyms}``."""
         is_enum = ftype is not None and (ftype.kind == "enum" or (ftype.kind == "list" and ftype.item is not None
                                                                and ftype.item.kind == "enum"))
         values = raw.get("values")
         if values is None:
             if is_enum:
                 self.error(raw.loc_of("type"), "an enum field needs 'values'")
-            return (), {}, {}
+            return (), {}, {}, {}
         if not is_enum:
             self.error(raw.loc_of("values"), "'values' is only allowed on enum fields")
-            return (), {}, {}
+            return (), {}, {}, {}
         out: dict[str, str] = {}
+        labels: dict[str, str] = {}
         synonyms: dict[str, tuple[str, ...]] = {}
         items = values.items() if isinstance(values, dict) else (
             (next(iter(v.items())) if isinstance(v, dict) and len(v) == 1 else (v, "")) for v in values)
@@ -294,16 +290,14 @@ class _Builder:
                 continue
             if str(value) in out:
                 self.error(raw.loc_of("values"), f"duplicate enum value '{value}'")
-            if isinstance(description, LocatedMap):
-                self._unknown_keys(description, _MEMBER_KEYS, "enum value")
+            if isinstance(description, LocatedMap):  # value: {description, label, synonyms}
+                self._unknown_keys(description, keys_of("member"), "enum member")
+                if description.get("label") is not None:
+                    labels[str(value)] = str(description["label"])
                 synonyms[str(value)] = self._phrases(description, "synonyms")
-                description = description.get("description", "")
-            elif isinstance(description, (dict, list)):
-                self.error(raw.loc_of("values"), f"enum value '{value}' must have a description or "
-                                                 "{description, synonyms}")
-                description = ""
+                description = description.get("description")
             out[str(value)] = str(description or "")
-        return tuple(out), {k: v for k, v in out.items() if v}, {k: v for k, v in synonyms.items() if v}
+        return tuple(out), {k: v for k, v in out.items() if v}, labels, {k: v for k, v in synonyms.items() if v}
 
     # -- code of task worksheets -----------------------------------------------------------------
     def _task_code(self, spec: AgentSpec, ws: TaskWorksheet, item: LocatedMap) -> TaskWorksheet:
@@ -352,7 +346,7 @@ class _Builder:
         if not isinstance(v, LocatedMap):
             self.error(raw.loc_of("validation"), "validation must be a mapping (min, max, pattern, expression, message)")
             return None
-        self._unknown_keys(v, ("min", "max", "pattern", "expression", "message"), "validation")
+        self._unknown_keys(v, keys_of("validation"), "validation")
         pattern = v.get("pattern")
         if pattern is not None:
             try:
@@ -390,7 +384,7 @@ class _Builder:
         if isinstance(raw, str):
             raw_map, function, side_effects = None, raw, False
         elif isinstance(raw, LocatedMap):
-            self._unknown_keys(raw, ("function", "args", "side_effects", "when"), "api")
+            self._unknown_keys(raw, keys_of("api"), "api")
             raw_map, function, side_effects = raw, raw.get("function"), self._bool(raw, "side_effects", False)
         else:
             self.error(loc, "api must be a function name or a mapping with 'function'")
@@ -454,7 +448,7 @@ class _Builder:
         if not isinstance(item, LocatedMap):
             self.error(getattr(item, "loc", Loc(str(self.path), 1, 1)), "a knowledge worksheet must be a mapping")
             return None
-        self._unknown_keys(item, _KNOWLEDGE_KEYS, "knowledge worksheet")
+        self._unknown_keys(item, keys_of("knowledge"), "knowledge worksheet")
         name = self._identifier(item, "name", "knowledge worksheet")
         if name is None:
             return None
@@ -472,7 +466,8 @@ class _Builder:
             name=name, description=str(item.get("description", "")),
             source="documents" if "documents" in item else "table",
             table=str(item.get("table") or name.lower()), csv=csv_path, documents=documents,
-            primary_key=primary_key, columns=columns, loc=item.loc,
+            primary_key=primary_key, columns=columns, noun=None if item.get("noun") is None else str(item["noun"]),
+            plural=None if item.get("plural") is None else str(item["plural"]), loc=item.loc,
         )
 
     def _data_path(self, item: LocatedMap, key: str) -> Path | None:
@@ -500,7 +495,7 @@ class _Builder:
             if header and csv_path is not None and name not in header:
                 self.error(raw.key_locs[name], f"column '{name}' is not in {csv_path.name} (columns: {', '.join(header)})")
             if isinstance(value, LocatedMap):
-                self._unknown_keys(value, ("type", "description", "required", "free_text"), "column")
+                self._unknown_keys(value, keys_of("column"), "column")
                 declared = value.get("type")
                 columns[name] = Column(name, None if declared is None else str(declared), str(value.get("description", "")),
                                        self._bool(value, "required", False), self._bool(value, "free_text", False))

@@ -92,6 +92,8 @@ class Field:
     counts: tuple[str, ...] = ()
     """For a number: the nouns it counts ("people", "guests", "kids"); without it, read from the
     field's name and description ("the number of attendees" counts attendees)."""
+    value_labels: dict[str, str] = field(default_factory=dict)
+    """How the bot writes an enum member, where the builder said (``label:``); else as the member is written."""
     loc: Loc | None = None
 
     @property
@@ -121,6 +123,8 @@ class TaskWorksheet:
     actions: Code | None = None
     api: ApiSpec | None = None
     examples: tuple[str, ...] = ()
+    phrase: str | None = None
+    """The task in the bot's sentences ("Shall I go ahead and <phrase>?"); without it, from the description."""
     needs_confirmation: bool = False
     """True when completing it may run a side-effecting API (declared or called in actions)."""
     actions_have_side_effects: bool = False
@@ -155,6 +159,10 @@ class KnowledgeWorksheet:
     documents: tuple[Path, ...] = ()
     primary_key: str | None = None
     columns: dict[str, Column] = field(default_factory=dict)
+    noun: str | None = None
+    """What one record is called in replies ("I found 6 laptops"); None: "item"."""
+    plural: str | None = None
+    """The noun's plural where adding -s or -es is wrong; None: made from the noun."""
     loc: Loc | None = None
 
     def required_columns(self) -> list[str]:

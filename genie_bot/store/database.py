@@ -19,8 +19,14 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.sql import Select
 
+from ..errors import GenieError
+
 _WRITE = "genie_write"
 SQLITE_BUSY_TIMEOUT_S = 30
+
+
+class DriverMissing(GenieError):
+    """The database URL needs a driver that is not installed; the message says what to install."""
 
 
 class Database:
@@ -42,8 +48,12 @@ class Database:
             # of in SQLite's busy handler, which retries after sleeps of up to 100 ms.
             self._writer: threading.Lock | nullcontext = threading.Lock()
         else:
-            self.engine = create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_timeout=120,
-                                        hide_parameters=True, pool_pre_ping=True)
+            try:
+                self.engine = create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_timeout=120,
+                                            hide_parameters=True, pool_pre_ping=True)
+            except ModuleNotFoundError as exc:
+                raise DriverMissing(f"the database {self.safe_url} needs the {exc.name} driver, which is not "
+                                    "installed: pip install 'genie-bot[postgres]'") from None
             self._writer = nullcontext()
 
     @property

@@ -1,4 +1,4 @@
-"""The README's screenshots of the console, taken with headless Chromium: ``python -m tests.console.screenshots``.
+"""The web console's screenshots (docs/console.md), taken with headless Chromium: ``python -m tests.console.screenshots``.
 
 Writes ``docs/console-chat.png`` (a ticket at its confirmation card, the latest turn open in
 the inspector), ``docs/console-export.png`` (the ticket confirmed and the conversation

@@ -1,29 +1,23 @@
-"""The validate, replay and bench commands, run as a user would run them."""
+"""The validate, replay, bench, test and import commands, run as a user would run them (in this process:
+the ``genie`` fixture calls the command line's ``main``)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from tests.conftest import REPO, WORKSHEETS
 
 TICKET = WORKSHEETS / "ticket_submission"
 
 
-def genie(*args: str, cwd=REPO) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "genie_bot.cli", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
-
-
-def test_validate_ok_prints_a_one_line_summary():
+def test_validate_ok_prints_a_one_line_summary(genie):
     result = genie("validate", str(TICKET))
     assert result.returncode == 0
     assert result.stdout.strip() == ("ok: ticket_submission: 7 task worksheets, 0 knowledge worksheets, 27 fields, "
                                      "7 predicates, 3 actions, 2 API functions")
 
 
-def test_validate_broken_agent_lists_every_error_and_exits_1(make_agent):
+def test_validate_broken_agent_lists_every_error_and_exits_1(genie, make_agent):
     directory = make_agent("name: x\ntasks:\n  - name: A\n    fields:\n      - {name: a, type: nope}\n      - {name: a, type: str}\n")
     result = genie("validate", str(directory))
     assert result.returncode == 1
@@ -33,7 +27,7 @@ def test_validate_broken_agent_lists_every_error_and_exits_1(make_agent):
     assert lines[1] == f"{directory}/agent.yaml:6:16: duplicate field 'a' in A (first declared at line 5)"
 
 
-def test_replay_writes_acts_state_and_errors_per_turn(tmp_path):
+def test_replay_writes_acts_state_and_errors_per_turn(genie, tmp_path):
     trace = tmp_path / "trace.jsonl"
     trace.write_text("\n".join(json.dumps(line) for line in [
         {"user": "hi", "parse": ""},
@@ -53,7 +47,7 @@ def test_replay_writes_acts_state_and_errors_per_turn(tmp_path):
     assert set(turns[0]) == {"user", "parse", "acts", "state", "errors"}
 
 
-def test_replay_serves_recorded_knowledge_results(make_agent, tmp_path):
+def test_replay_serves_recorded_knowledge_results(genie, make_agent, tmp_path):
     directory = make_agent("""
         name: kb
         knowledge:
@@ -72,7 +66,7 @@ def test_replay_serves_recorded_knowledge_results(make_agent, tmp_path):
     assert turn["state"]["instances"][0]["values"]["place"] == {"name": "Zazie"}
 
 
-def test_bench_reports_per_turn_figures():
+def test_bench_reports_per_turn_figures(genie):
     result = genie("bench", str(TICKET), "--repeat", "5")
     assert result.returncode == 0, result.stderr
     assert "turns measured: 80" in result.stdout
@@ -81,14 +75,14 @@ def test_bench_reports_per_turn_figures():
     assert "whole offline turn (parse + runtime + templated reply): median" in result.stdout
 
 
-def test_bench_without_a_trace_says_what_to_pass():
+def test_bench_without_a_trace_says_what_to_pass(genie):
     result = genie("bench", str(WORKSHEETS / "restaurant_reservation"))
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "no recorded trace" in result.stderr and "--trace" in result.stderr
 
 
-def test_replay_with_the_rule_parser_parses_user_text(tmp_path):
+def test_replay_with_the_rule_parser_parses_user_text(genie, tmp_path):
     trace = tmp_path / "trace.jsonl"
     trace.write_text(json.dumps({"user": "I need a leave of absence"}) + "\n" + json.dumps({"user": "not yet"}) + "\n")
     result = genie("replay", str(TICKET), str(trace), "--parser", "rules", "--today", "2026-11-21")
@@ -98,7 +92,7 @@ def test_replay_with_the_rule_parser_parses_user_text(tmp_path):
                                            "leave_of_absence_0.form_status = 'Not Submitted'"]
 
 
-def test_test_command_reports_pass_and_fail(make_agent, tmp_path):
+def test_test_command_reports_pass_and_fail(genie, make_agent, tmp_path):
     ok = genie("test", str(WORKSHEETS / "restaurant_reservation"))
     scenarios = len(list((WORKSHEETS / "restaurant_reservation" / "tests").glob("*.yaml")))
     assert ok.returncode == 0 and ok.stdout.strip().endswith(f"{scenarios} passed, 0 failed")
@@ -109,7 +103,7 @@ def test_test_command_reports_pass_and_fail(make_agent, tmp_path):
     assert "FAIL  s.yaml: s" in bad.stdout and "acts: expected ['Say'], got ['AskField(a_0, n, \"n\")']" in bad.stdout
 
 
-def test_import_csv_writes_a_loadable_agent(tmp_path):
+def test_import_csv_writes_a_loadable_agent(genie, tmp_path):
     out = tmp_path / "agent" / "agent.yaml"
     result = genie("import-csv", str(REPO / "tests" / "data" / "course_enrollment_genie.csv"), "-o", str(out))
     assert result.returncode == 0 and f"wrote {out}" in result.stdout

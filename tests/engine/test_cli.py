@@ -50,7 +50,7 @@ def test_run_reports_configuration_errors_precisely(tmp_path, shop):
 
 def test_run_serves_the_console_without_platforms(tmp_path, shop):
     path = config_file(tmp_path, shop, "logging: {level: WARNING}\n")
-    assert genie_bot("db", "upgrade", "--config", path).returncode == 0
+    assert main(["db", "upgrade", "--config", path]) == 0
     result = genie_bot("run", "--config", path, stdin="hello\n/status\n")
     assert result.returncode == 0, result.stderr
     assert "bot> Hi! Orders food." in result.stdout and "What is the dish?" in result.stdout
@@ -66,7 +66,7 @@ def test_the_migrations_create_exactly_the_declared_schema(store_url):
 
 def test_run_reports_invalid_platform_settings_without_a_traceback(tmp_path, shop):
     path = config_file(tmp_path, shop, "platforms:\n  slack: {bot_token: xoxb-1, prot: 80}\n")
-    assert genie_bot("db", "upgrade", "--config", path).returncode == 0
+    assert main(["db", "upgrade", "--config", path]) == 0
     result = genie_bot("run", "--config", path)
     assert result.returncode == 1
     assert "cannot start a configured platform: " in result.stderr
@@ -78,7 +78,7 @@ def test_run_says_it_is_offline_when_no_llm_is_configured(tmp_path, shop):
     import os
 
     path = config_file(tmp_path, shop)
-    assert genie_bot("db", "upgrade", "--config", path).returncode == 0
+    assert main(["db", "upgrade", "--config", path]) == 0
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AZURE_OPENAI_", "GENIE_LLM_"))}
     result = subprocess.run([sys.executable, "-m", "genie_bot.cli", "run", "--config", path], input="hello\n",
                             capture_output=True, text=True, cwd=REPO, timeout=120, env=env)

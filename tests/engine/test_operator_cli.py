@@ -1,7 +1,8 @@
 """An operator following the README: the documented steps work verbatim from the repository root,
 and every failure an operator can cause (no database, a database never upgraded, an unreachable
 server, missing tokens, no --config) is one line saying what is wrong and what to run, never a
-traceback. Each command runs as the operator runs it, in a process of its own."""
+traceback. ``run`` runs in a process of its own, as the operator starts it; ``db`` and ``sessions``
+run in this process (the ``operator`` fixture), with the operator's environment."""
 
 from __future__ import annotations
 
@@ -24,14 +25,31 @@ UNREACHABLE = "postgresql://genie@127.0.0.1:1/genie"
 """A PostgreSQL server nobody listens for (port 1 of loopback refuses at once)."""
 
 
+OPERATOR_VARIABLES = ("DATABASE_URL", "SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "DISCORD_BOT_TOKEN")
+
+
 def genie_bot(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SLACK_BOT_TOKEN", "SLACK_APP_TOKEN",
-                                                                "SLACK_SIGNING_SECRET", "DISCORD_BOT_TOKEN")}
+    """``genie-bot ARGS`` in a process of its own."""
+    environ = {k: v for k, v in os.environ.items() if k not in OPERATOR_VARIABLES}
     return subprocess.run([sys.executable, "-m", "genie_bot.cli", *args], capture_output=True, text=True, cwd=cwd,
                           timeout=120, stdin=subprocess.DEVNULL, env={**environ, **(env or {})})
 
 
-def one_line(result: subprocess.CompletedProcess) -> str:
+@pytest.fixture
+def operator(genie, monkeypatch):
+    """``operator(*args, cwd=..., env=None)``: ``genie-bot ARGS`` in this process, in ``cwd``, with no database
+    URL or platform token in the environment but those of ``env``."""
+    def run(*args: str, cwd: Path, env: dict[str, str] | None = None):
+        for name in OPERATOR_VARIABLES:
+            monkeypatch.delenv(name, raising=False)
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        return genie(*args, cwd=cwd)
+
+    return run
+
+
+def one_line(result) -> str:
     """The command failed and said why in exactly one line (and no traceback)."""
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert result.returncode != 0 and "Traceback" not in result.stderr + result.stdout, result.stderr
@@ -53,7 +71,7 @@ def readme_steps() -> list[str]:
     return [line.split("#")[0].strip() for line in block.splitlines() if line.startswith(("cp ", ".venv/bin/genie-bot db"))]
 
 
-def test_the_readme_steps_work_verbatim_from_the_repository_root(tmp_path):
+def test_the_readme_steps_work_verbatim_from_the_repository_root(tmp_path, operator):
     """A checkout: the example, the worksheets and the venv where the README says; no var/ yet."""
     root = tmp_path / "checkout"
     (root / "deploy").mkdir(parents=True)
@@ -69,23 +87,25 @@ def test_the_readme_steps_work_verbatim_from_the_repository_root(tmp_path):
     assert result.stdout.strip().endswith(f"schema revision (none) -> {head_revision()}")
     assert (root / "var" / "genie.sqlite3").is_file()
     # and from anywhere else, the same file names the same agents and database
-    listed = genie_bot("sessions", "list", "--config", str(root / "genie.yaml"), cwd=tmp_path)
+    listed = operator("sessions", "list", "--config", str(root / "genie.yaml"), cwd=tmp_path)
     assert listed.returncode == 0 and "0 session(s)" in listed.stderr, listed.stderr
 
 
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def test_a_database_never_upgraded_is_one_line_saying_what_to_run(backend, tmp_path, request):
+def test_a_database_never_upgraded_is_one_line_saying_what_to_run(backend, tmp_path, request, operator):
     url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}" if backend == "sqlite" else request.getfixturevalue("pg_url")
     path = config(tmp_path, url)
     for command in (["sessions", "list"], ["sessions", "show", "slack/T1/C1/1"], ["run"]):
-        line = one_line(genie_bot(*command, "--config", str(path), cwd=tmp_path))
+        run = genie_bot if command == ["run"] else operator
+        line = one_line(run(*command, "--config", str(path), cwd=tmp_path))
         assert "has no genie-bot tables" in line and line.endswith(f"run: genie-bot db upgrade --config {path}"), line
 
 
-def test_an_unreachable_postgresql_is_one_line_naming_it(tmp_path):
+def test_an_unreachable_postgresql_is_one_line_naming_it(tmp_path, operator):
     path = config(tmp_path, UNREACHABLE)
     for command in (["db", "upgrade"], ["sessions", "list"], ["run"]):
-        line = one_line(genie_bot(*command, "--config", str(path), cwd=tmp_path))
+        run = genie_bot if command == ["run"] else operator
+        line = one_line(run(*command, "--config", str(path), cwd=tmp_path))
         assert line.startswith("cannot use the database postgresql+psycopg://genie@127.0.0.1:1/genie: "), line
         assert "Connection refused" in line or "connection failed" in line, line
 
@@ -100,18 +120,18 @@ def test_run_reports_every_missing_platform_setting_at_once(tmp_path):
     assert all(p.startswith(f"cannot start a configured platform: {path}:5:") for p in problems), problems
 
 
-def test_db_upgrade_and_sessions_need_only_database_url(tmp_path):
+def test_db_upgrade_and_sessions_need_only_database_url(tmp_path, operator):
     env = {"DATABASE_URL": "sqlite:///genie.sqlite3"}  # relative to the working directory
-    upgraded = genie_bot("db", "upgrade", cwd=tmp_path, env=env)
+    upgraded = operator("db", "upgrade", cwd=tmp_path, env=env)
     assert upgraded.returncode == 0, upgraded.stderr
     assert upgraded.stdout.strip() == f"sqlite:///genie.sqlite3: schema revision (none) -> {head_revision()}"
     assert (tmp_path / "genie.sqlite3").is_file()
-    listed = genie_bot("sessions", "list", cwd=tmp_path, env=env)
+    listed = operator("sessions", "list", cwd=tmp_path, env=env)
     assert listed.returncode == 0 and "0 session(s)" in listed.stderr, listed.stderr
-    shown = genie_bot("sessions", "show", "slack/T1/C1/1", cwd=tmp_path, env=env)
+    shown = operator("sessions", "show", "slack/T1/C1/1", cwd=tmp_path, env=env)
     assert one_line(shown) == "no session 'slack/T1/C1/1' (see: genie-bot sessions list)"
 
     fresh = {"DATABASE_URL": f"sqlite:///{tmp_path / 'other.sqlite3'}"}
-    assert one_line(genie_bot("sessions", "list", cwd=tmp_path, env=fresh)).endswith("run: genie-bot db upgrade")
+    assert one_line(operator("sessions", "list", cwd=tmp_path, env=fresh)).endswith("run: genie-bot db upgrade")
     for command in (["db", "upgrade"], ["sessions", "list"]):
-        assert one_line(genie_bot(*command, cwd=tmp_path)) == "no database: give --config genie.yaml, or set DATABASE_URL"
+        assert one_line(operator(*command, cwd=tmp_path)) == "no database: give --config genie.yaml, or set DATABASE_URL"

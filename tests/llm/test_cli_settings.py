@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
+import os
 
 import pytest
 
 from genie_bot.agent import settings_from_config
 from genie_bot.cli.llm_options import add_llm_arguments, llm_overrides, llm_settings
-from genie_bot.cli.serve import _config
+from genie_bot.cli.deployment import _config
 from genie_bot.config import load_config
 from genie_bot.llm.settings import LLMSettingsInvalid, load_settings
-from tests.conftest import REPO, WORKSHEETS
+from tests.conftest import WORKSHEETS
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -75,15 +74,15 @@ def test_genie_yaml_takes_every_llm_setting_and_run_reports_their_problems(tmp_p
     assert "constrained" in err and "timout" in err
 
 
-def test_chat_takes_the_flags(server, script, tmp_path):
+def test_chat_takes_the_flags(server, script, genie, monkeypatch):
+    for name in [n for n in os.environ if n.startswith(("OPENAI_", "AZURE_OPENAI_", "GENIE_LLM_"))]:
+        monkeypatch.delenv(name)
     script.add("parser", "```python\nmain_0 = Main(student_task='Leave of Absence')\n```")
     script.add("responder", "Sure. Have you filled in the leave of absence form yet?")
-    result = subprocess.run(
-        [sys.executable, "-m", "genie_bot.cli", "chat", str(WORKSHEETS / "ticket_submission"),
-         "--llm-base-url", server.base_url, "--llm-model", "parser=test-parser", "--llm-model", "responder=test-responder",
-         "--llm-model", "knowledge=test-knowledge", "--llm-timeout", "4", "--llm-retries", "0"],
-        input="I would like to take some time off from school this spring please\n", capture_output=True, text=True,
-        cwd=REPO, timeout=120, env={"PATH": "/usr/bin:/bin", "GENIE_DATA_DIR": str(tmp_path)})
+    result = genie("chat", WORKSHEETS / "ticket_submission", "--llm-base-url", server.base_url,
+                   "--llm-model", "parser=test-parser", "--llm-model", "responder=test-responder",
+                   "--llm-model", "knowledge=test-knowledge", "--llm-timeout", "4", "--llm-retries", "0",
+                   stdin="I would like to take some time off from school this spring please\n")
     assert result.returncode == 0, result.stderr
     assert "Have you filled in the leave of absence form yet?" in result.stdout
     assert script.calls("parser") == 1 and script.requests["parser"][0]["model"] == "test-parser"
