@@ -339,12 +339,12 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
         implied = None if named else implied_member(reading, instance, f)
         if implied:
             reading.implied.add((f.name, implied))
-        value = named or implied or enums.mentioned_enum_value(
+        option = named or implied or enums.mentioned_enum_value(
             text, f, ignore=extract.content_words(f"{ws.name} {ws.description}") | asking)
-        said = enums.where_said(text, f, value) if value and not implied else None
+        said = enums.where_said(text, f, option) if option and not implied else None
         if said is not None:
             options_said.append(said)
-        return value
+        return option
     if kind in ("int", "float"):
         number = extract.number_with_noun(text, f)
         if number is None and same_kind.get(kind, 0) == 1 and not _read_as_another_number(reading, f):
