@@ -59,6 +59,13 @@ class PendingRow:
     reason: str | None = None
     result: str | None = None
     executed_by: str | None = None
+    idempotency_key: str | None = None
+    """The key its API call receives: its own id, or that of an earlier attempt at the same intent
+    whose outcome is unknown (see :func:`genie_bot.engine.confirmations.plan_confirmations`)."""
+
+    @property
+    def key(self) -> str:
+        return self.idempotency_key or self.id
 
 
 _COLUMNS = [pending_actions.c[f.name] for f in fields(PendingRow)]

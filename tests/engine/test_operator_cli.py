@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from genie_bot.store.migrations import head_revision
 from tests.conftest import REPO, WORKSHEETS
 
 TICKETS = WORKSHEETS / "ticket_submission"
@@ -64,7 +65,7 @@ def test_the_readme_steps_work_verbatim_from_the_repository_root(tmp_path):
     result = subprocess.run(["bash", "-ec", " && ".join(steps)], cwd=root, capture_output=True, text=True,
                             timeout=120, env=environ)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().endswith("schema revision (none) -> 0003")
+    assert result.stdout.strip().endswith(f"schema revision (none) -> {head_revision()}")
     assert (root / "var" / "genie.sqlite3").is_file()
     # and from anywhere else, the same file names the same agents and database
     listed = genie_bot("sessions", "list", "--config", str(root / "genie.yaml"), cwd=tmp_path)
@@ -102,7 +103,7 @@ def test_db_upgrade_and_sessions_need_only_database_url(tmp_path):
     env = {"DATABASE_URL": "sqlite:///genie.sqlite3"}  # relative to the working directory
     upgraded = genie_bot("db", "upgrade", cwd=tmp_path, env=env)
     assert upgraded.returncode == 0, upgraded.stderr
-    assert upgraded.stdout.strip() == "sqlite:///genie.sqlite3: schema revision (none) -> 0003"
+    assert upgraded.stdout.strip() == f"sqlite:///genie.sqlite3: schema revision (none) -> {head_revision()}"
     assert (tmp_path / "genie.sqlite3").is_file()
     listed = genie_bot("sessions", "list", cwd=tmp_path, env=env)
     assert listed.returncode == 0 and "0 session(s)" in listed.stderr, listed.stderr
