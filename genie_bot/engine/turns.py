@@ -30,7 +30,7 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..acts import AskForConfirmation
 from ..agent import AgentReply
@@ -40,7 +40,7 @@ from ..observability import TurnObserver, TurnUsage, measuring
 from ..observability.observer import parse_source
 from ..runtime import ConfirmInstance, LocalApiExecutor
 from ..runtime.isolation import EvaluationAbandoned, StatementSandbox, sandboxed
-from ..state import DialogueState
+from ..state import DialogueState, InstanceStatus
 from ..store import Database
 from ..store import inbox as events
 from ..store import pending as actions
@@ -83,6 +83,10 @@ call as interrupted)."""
 INTERRUPTED_REASON = "the process running it stopped during the call"
 UNRECORDED_REASON = "its outcome could not be recorded"
 
+_WHY_CLOSED: dict[str, str] = {
+    ActionStatus.INVALIDATED: "the details changed after the summary was shown",
+    ActionStatus.CANCELLED: "it was cancelled",
+}
 _STATUS_TEXT: dict[str, str] = {
     ActionStatus.DONE: "That was already done.",
     ActionStatus.EXECUTING: "That is being done right now.",
@@ -314,11 +318,31 @@ class TurnRunner:
         yes = event.decision == Decision.CONFIRM.value
         reply = ctx.loaded.agent.apply(ctx.state, [ConfirmInstance(clicked.instance, yes)], gate)
         gate.check()
-        result = self._finish(ctx, reply, gate, settled={clicked.id} if not yes else set(),
-                              outcome=ClickOutcome.DONE if yes else ClickOutcome.CANCELLED)
         if not yes:
+            result = self._finish(ctx, reply, gate, settled={clicked.id}, outcome=ClickOutcome.CANCELLED)
             result.plan.close.append((clicked.id, ActionStatus.CANCELLED, "cancelled by the user"))
+            return result
+        result = self._finish(ctx, reply, gate)
+        outcome, detail = self._confirmed(ctx, clicked, gate, reply.state, result.plan)
+        result.replies[0] = replace(result.replies[0], outcome=outcome, outcome_detail=detail)
         return result
+
+    def _confirmed(self, ctx: _Context, clicked: PendingRow, gate: ConfirmationGate, state: DialogueState,
+                   plan: ConfirmationPlan) -> tuple[ClickOutcome, str | None]:
+        """What a Confirm click came to: the task done (its call went through, or was replayed, or it
+        needed none), the call made and failed, or nothing done (the agent, reloaded, asks something
+        else first; the details changed), the action then closed with the reason."""
+        instance = state.instances.get(clicked.instance)
+        if clicked.id in gate.executed or (instance is not None and instance.status == InstanceStatus.COMPLETED):
+            return ClickOutcome.DONE, None
+        if gate.closed.get(clicked.id) == ActionStatus.FAILED:
+            return ClickOutcome.ERROR, None
+        if clicked.id in gate.closed:
+            return ClickOutcome.STALE, _WHY_CLOSED.get(gate.closed[clicked.id], "it needs a fresh confirmation")
+        reason = "the agent was updated" if clicked.spec_version != ctx.loaded.version else next(
+            (why for action_id, _, why in plan.close if action_id == clicked.id), "it needs more details first")
+        plan.close = [c for c in plan.close if c[0] != clicked.id] + [(clicked.id, ActionStatus.INVALIDATED, reason)]
+        return ClickOutcome.STALE, reason
 
     def _not_pending(self, ctx: _Context, clicked: PendingRow, closing: tuple[str, str] | None = None) -> _Result:
         """A click on a finished action says so; on one needing a fresh confirmation, it is asked again.
