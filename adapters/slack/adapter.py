@@ -19,6 +19,7 @@ from genie_bot.engine import Engine, Notification
 from .app import bolt_app
 from .clicks import ClickTurns
 from .commands import GenieCommand
+from .edits import EditNotes
 from .messages import MessageTurns
 from .poster import Poster
 from .receivers import HttpReceiver, Receiver, SocketModeReceiver
@@ -54,7 +55,8 @@ class SlackAdapter:
                        MessageTurns(engine, self.poster, in_order, self.threads, UserNames(self.client),
                                     identity["user_id"]),
                        ClickTurns(engine, self.poster),
-                       GenieCommand(engine, self.client, self.settings.workspace_admins))
+                       GenieCommand(engine, self.client, self.settings.workspace_admins),
+                       EditNotes(engine, self.poster, self.threads))
         if self.settings.mode == "socket":
             self.receiver = SocketModeReceiver(app, self.settings.app_token or "")
         else:

@@ -22,6 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from .blocks import ACTION_ID
 from .clicks import Click, ClickTurns
 from .commands import GenieCommand
+from .edits import EditNotes, edit_of
 from .messages import FAILURE, Membership, MessageTurns, incoming
 from .poster import Respond
 from .settings import SlackSettings
@@ -31,12 +32,16 @@ log = logging.getLogger(__name__)
 
 
 def bolt_app(settings: SlackSettings, client: AsyncWebClient, tasks: Background, messages: MessageTurns,
-             clicks: ClickTurns, genie: GenieCommand) -> AsyncApp:
+             clicks: ClickTurns, genie: GenieCommand, edits: EditNotes) -> AsyncApp:
     app = AsyncApp(client=client, signing_secret=settings.signing_secret,
                    request_verification_enabled=settings.mode == "http", process_before_response=True,
                    logger=logging.getLogger("genie_bot.adapters.slack.bolt"))
 
     async def on_message(body: dict[str, Any]) -> None:
+        edit = edit_of(body, messages.bot_user_id)
+        if edit is not None:
+            tasks.spawn(edits.answer(edit), f"note on the edit {edit.edit}")
+            return
         message = incoming(body, messages.bot_user_id, settings.ignore_bots)
         if message is None:
             return

@@ -54,6 +54,7 @@ from .identity import dead_among, new_engine_id
 from .inbox import Claim, Inbox
 from .maintenance import Maintenance
 from .outbox import HAND_OFF_GRACE, RetrySchedule
+from .text import well_formed
 from .turns import DEFERRED, TurnOutcome, TurnRunner
 from .types import (Accepted, ClickOutcome, Decision, EngineStatus, Notification, ReloadReport, Reply, SessionKey,
                     replies_from_json)
@@ -221,6 +222,7 @@ class Engine:
                              sequence: int | None = None) -> Accepted | None:
         """Record a user's message (a few milliseconds); None for a delivery of an event seen before.
 
+        Text that no store takes (a lone surrogate) is repaired first (:func:`.text.well_formed`).
         ``sequence`` orders the messages of a session: when the user sent it (e.g. Slack ``ts``
         in microseconds, a Discord snowflake); by default, when it arrived here.
         """
@@ -394,8 +396,10 @@ class Engine:
 
     async def _accept(self, key: SessionKey, kind: str, user_id: str, event_id: str, sequence: int | None,
                       **payload: str) -> Accepted | None:
+        text = payload.get("text")
         row = EventRow(platform=key.platform, event_id=str(event_id), session_key=str(key), kind=kind,
-                       user_id=str(user_id), text=payload.get("text"), action_id=payload.get("action_id"),
+                       user_id=well_formed(str(user_id)), text=None if text is None else well_formed(text),
+                       action_id=payload.get("action_id"),
                        decision=payload.get("decision"),
                        sequence=time.time_ns() // 1000 if sequence is None else int(sequence),
                        status=EventStatus.QUEUED, attempts=0, accepted_by=self.id, received_at=self.clock())
