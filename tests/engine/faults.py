@@ -56,6 +56,59 @@ class Outage:
         event.remove(self.engine, "after_cursor_execute", self._after)
 
 
+class ReadOnly:
+    """The store turns read-only (a PostgreSQL role made read-only, a SQLite file remounted): once a
+    statement matching ``after`` (with ``status`` among its parameters) ran, every write of every
+    thread fails as the driver reports it, ``writes`` times (``None``: until :meth:`end`); reads work."""
+
+    WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.I)
+
+    def __init__(self, engine: SqlEngine, after: str, status: str, writes: int | None = None):
+        self.engine = engine
+        self.after = re.compile(after, re.S | re.I)
+        self.status = status
+        self.left = writes
+        self.on = False
+        self.triggered = False
+        self.failed = 0
+        self._lock = threading.Lock()
+        event.listen(engine, "before_cursor_execute", self._before)
+        event.listen(engine, "after_cursor_execute", self._after)
+
+    def _after(self, conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+        if self.after.search(statement) and repr(self.status) in repr(parameters):
+            with self._lock:
+                self.on, self.triggered = not self.triggered or self.on, True
+
+    def _before(self, conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+        with self._lock:
+            if not self.on or not self.WRITES.match(statement):
+                return
+            if self.left is not None:
+                if self.left <= 0:
+                    self.on = False
+                    return
+                self.left -= 1
+            self.failed += 1
+        raise _read_only_error(self.engine)
+
+    def end(self) -> None:
+        with self._lock:
+            self.on = False
+
+    def remove(self) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._before)
+        event.remove(self.engine, "after_cursor_execute", self._after)
+
+
+def _read_only_error(engine: SqlEngine) -> Exception:
+    if engine.dialect.name == "sqlite":
+        return sqlite3.OperationalError("attempt to write a readonly database")
+    from psycopg import errors
+
+    return errors.ReadOnlySqlTransaction("cannot execute UPDATE in a read-only transaction")
+
+
 def _driver_error(engine: SqlEngine) -> Exception:
     if engine.dialect.name == "sqlite":
         return sqlite3.OperationalError("disk I/O error")
@@ -66,6 +119,8 @@ def _driver_error(engine: SqlEngine) -> Exception:
 
 CLAIM = r"UPDATE genie_pending_actions"
 """The statement after which an outage hits: ``pending -> executing``, just before the API runs."""
+START = r"UPDATE genie_events"
+"""With status ``running``: an event claimed, just before its turn runs."""
 
 
 class ServerKill:
