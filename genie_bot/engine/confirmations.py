@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,7 +89,7 @@ class ConfirmationPlan:
 
 def plan_confirmations(loaded: LoadedAgent, state: DialogueState, acts: list[Act], open_actions: list[PendingRow], *,
                        session_key: str, owner: str | None, now: dt.datetime, settings: ConfirmationSettings,
-                       settled: set[str], interrupted: list[PendingRow] = ()) -> ConfirmationPlan:
+                       settled: set[str], interrupted: Sequence[PendingRow] = ()) -> ConfirmationPlan:
     """Compare the turn's outcome with the session's open actions; ``settled`` were handled by the turn;
     ``interrupted`` are the session's attempts whose outcome is unknown."""
     plan = ConfirmationPlan()
