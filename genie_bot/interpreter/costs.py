@@ -185,17 +185,16 @@ _PARENTHESES = re.compile(r"[()]")
 
 
 def format_spec_width(spec: str) -> int:
-    """The most characters a format spec (``f'{x:>10.2f}'``) may add; refused over :data:`MAX_WIDTH`."""
-    widest = max((_number(n) for n in _NUMBER_IN_SPEC.findall(spec)), default=0)
-    if widest > MAX_WIDTH:
-        raise TooLarge(f"format width or precision {widest} is too large (at most {MAX_WIDTH})")
+    """The most characters a format spec (``f'{x:>10.2f}'``) may add; refused over :data:`MAX_WIDTH`
+    (its digits read as a number only when they are few: a width may have thousands)."""
+    widest = 0
+    for digits in _NUMBER_IN_SPEC.findall(spec):
+        digits = digits.lstrip("0") or "0"
+        if len(digits) > len(str(MAX_WIDTH)) or int(digits) > MAX_WIDTH:
+            shown = digits if len(digits) <= 20 else digits[:20] + "..."
+            raise TooLarge(f"format width or precision {shown} is too large (at most {MAX_WIDTH})")
+        widest = max(widest, int(digits))
     return widest + len(spec)
-
-
-def _number(digits: str) -> int:
-    """A width's digits as a number, without converting thousands of them (anything over
-    :data:`MAX_WIDTH` is refused alike)."""
-    return int(digits) if len(digits) <= 6 else MAX_WIDTH + 1
 
 
 def percent_fields(template: str) -> list[tuple[str, str, str]]:
