@@ -16,9 +16,11 @@ Workers (``python -m genie_bot.runtime.sandbox_worker``) are shared by every :cl
 of a process (:meth:`WorkerPool.shared`): a call takes an idle one or starts one, up to
 :data:`MAX_WORKERS`, and a killed one is replaced by the next call that needs it. A call
 carries the state and what the turn gathered so far, plus the spec once per worker and
-version, without the API functions (applying statements never calls them). Where the
-``resource`` module is missing (Windows), the only limit is the wall-clock one, which ends
-any call taking :data:`WALL_SECONDS_PER_CPU_SECOND` times its CPU budget.
+version, without the API functions (applying statements never calls them). A worker gets no
+secrets (its environment is :data:`WORKER_ENVIRONMENT`), and says it is ready before its first
+call: one that cannot start fails the turn (:class:`SandboxUnavailable`) rather than parking its
+message. Where the ``resource`` module is missing (Windows), the only limit is the wall-clock
+one, which ends any call taking :data:`WALL_SECONDS_PER_CPU_SECOND` times its CPU budget.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import datetime as dt
 import logging
 import os
 import pickle
+import signal
 import struct
 import subprocess
 import sys
@@ -37,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from ..errors import GenieError
 from ..spec import AgentSpec
 from ..spec.model import ApiFunction
 from .isolation import EvaluationAbandoned
@@ -51,7 +55,15 @@ WALL_SECONDS_PER_CPU_SECOND = 15
 that even if the kernel did not (on a machine so loaded that a second of CPU takes this long)."""
 SPECS_KEPT = 32
 """Specs a worker keeps (the agents and versions it served last); the pool keeps as many pickled."""
+WORKER_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "SYSTEMROOT", "TMPDIR", "TEMP")
+"""What a worker inherits of the engine's environment (it needs no token, key or database URL)."""
+READY = "ready"
+"""What a worker says first, once it can apply statements."""
 _LENGTH = struct.Struct("!Q")
+
+
+class SandboxUnavailable(GenieError):
+    """A worker process could not be started: the turn fails as on any error (its message is not to blame)."""
 
 
 @dataclass(frozen=True)
@@ -180,13 +192,17 @@ class _Worker:
     def __init__(self) -> None:
         package_root = str(Path(__file__).resolve().parents[2])
         path = os.pathsep.join([package_root, *filter(None, [os.environ.get("PYTHONPATH")])])
+        environment = {name: os.environ[name] for name in WORKER_ENVIRONMENT if name in os.environ}
         self.process = subprocess.Popen([sys.executable, "-m", "genie_bot.runtime.sandbox_worker"],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        env={**os.environ, "PYTHONPATH": path})
+                                        env={**environment, "PYTHONPATH": path})
         self.specs: set[int] = set()
         self.alive = True
+        self.ready = False
 
     def call(self, request: Request) -> tuple[Any, Any, list]:
+        if not self.ready:
+            self._wait_ready()
         if request.spec_token in self.specs:
             request = dataclasses.replace(request, spec_blob=b"")
         backstop = threading.Timer(max(1.0, request.limits.cpu_seconds) * WALL_SECONDS_PER_CPU_SECOND,
@@ -214,10 +230,24 @@ class _Worker:
         if len(self.specs) > SPECS_KEPT:  # the worker forgot the oldest: send them again
             self.specs = {token}
 
+    def _wait_ready(self) -> None:
+        assert self.process.stdout is not None, "opened with pipes"
+        try:
+            said = receive(self.process.stdout)
+        except (EOFError, OSError, pickle.UnpicklingError) as exc:
+            said = exc
+        if said != READY:
+            self.stop()
+            raise SandboxUnavailable(f"the sandbox worker did not start ({said!r}, exit code "
+                                     f"{self.process.returncode})")
+        self.ready = True
+
     def _why(self, kind: str, limits: SandboxLimits) -> str:
         if kind == "memory":
             return f"it needed more than {limits.memory_mb} MB of memory"
-        return f"it used more than {limits.cpu_seconds:g} s of CPU time"
+        if self.process.returncode in (-getattr(signal, "SIGXCPU", 0), -getattr(signal, "SIGKILL", 0)):
+            return f"it used more than {limits.cpu_seconds:g} s of CPU time"
+        return f"the process applying it ended (exit code {self.process.returncode})"
 
     def stop(self) -> None:
         self.alive = False

@@ -20,7 +20,7 @@ from typing import IO, Any
 from ..spec import AgentSpec
 from ..state import KnowledgeAnswer
 from .executor import KnowledgeResult
-from .sandbox import SPECS_KEPT, Request, SandboxLimits, receive, send
+from .sandbox import READY, SPECS_KEPT, Request, SandboxLimits, receive, send
 from .statements import apply_statements
 from .turn import Turn
 
@@ -44,8 +44,8 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
     """Apply each request's statements under its limits and answer, until the input closes."""
     if resource is not None:
         _limit(resource.RLIMIT_CORE, 0)  # a worker killed for its CPU time leaves no core file
-    base_memory = _address_space()
     specs: OrderedDict[int, AgentSpec] = OrderedDict()
+    send(answers, READY)
     while True:
         try:
             request: Request = receive(requests)
@@ -55,7 +55,7 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
             specs[request.spec_token] = pickle.loads(request.spec_blob)
             while len(specs) > SPECS_KEPT:
                 specs.popitem(last=False)
-        _apply_limits(request.limits, base_memory)
+        _apply_limits(request.limits)
         try:
             answer: tuple[str, Any] = ("ok", _applied(specs[request.spec_token], request))
         except MemoryError:
@@ -77,13 +77,16 @@ def _applied(spec: AgentSpec, request: Request) -> tuple[Any, Any, list]:
     return turn.state, turn.update, turn.acts
 
 
-def _apply_limits(limits: SandboxLimits, base_memory: int | None) -> None:
+def _apply_limits(limits: SandboxLimits) -> None:
+    """From now on: ``limits.cpu_seconds`` more of CPU time (whole seconds, rounded up), and
+    ``limits.memory_mb`` more of address space than the worker holds now."""
     if resource is None:
         return
     used = resource.getrusage(resource.RUSAGE_SELF)
     _limit(resource.RLIMIT_CPU, math.ceil(used.ru_utime + used.ru_stime + limits.cpu_seconds))
-    if base_memory is not None:
-        _limit(resource.RLIMIT_AS, base_memory + limits.memory_mb * 1024 * 1024)
+    holds = _address_space()
+    if holds is not None:
+        _limit(resource.RLIMIT_AS, holds + limits.memory_mb * 1024 * 1024)
 
 
 def _limit(which: int, soft: int) -> None:
@@ -92,7 +95,7 @@ def _limit(which: int, soft: int) -> None:
 
 
 def _address_space() -> int | None:
-    """Bytes of address space the worker holds now (Linux), the base its memory limit adds to."""
+    """Bytes of address space the worker holds now (Linux), what its memory limit adds to."""
     try:
         with open("/proc/self/statm", encoding="ascii") as statm:
             return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
