@@ -122,6 +122,7 @@ class WorkerPool:
         self._available = threading.Condition()
         self._specs: OrderedDict[int, tuple[AgentSpec, int, bytes]] = OrderedDict()
         self._tokens = 0
+        self._starting = False
 
     @classmethod
     def shared(cls) -> WorkerPool:
@@ -132,18 +133,33 @@ class WorkerPool:
             return cls._shared
 
     def warm(self) -> None:
-        """Start one worker now, in the background, so that the first turn does not wait for it."""
+        """Start a worker now, in the background, so that the first turn does not wait for one."""
+        self._keep_spare()
+
+    def _keep_spare(self) -> None:
+        """Start a worker in the background when none is idle (one call, a runaway one say, holds
+        the last): the next call need not wait for a process to start."""
+        with self._available:
+            if self._idle or self._starting or self._started >= self.max_workers:
+                return
+            self._started += 1
+            self._starting = True
+
         def start() -> None:
+            try:
+                worker: _Worker | None = _Worker()
+            except Exception:  # noqa: BLE001 - the next call starts one itself, and says why it cannot
+                log.exception("could not start a sandbox worker")
+                worker = None
             with self._available:
-                if self._idle or self._started:
-                    return
-                self._started += 1
-            self._give_back(_Worker())
+                self._starting = False
+            self._give_back(worker)
 
         threading.Thread(target=start, name="genie-sandbox-start", daemon=True).start()
 
     def call(self, request: Request) -> tuple[Any, Any, list]:
         worker = self._take()
+        self._keep_spare()
         try:
             return worker.call(request)
         finally:

@@ -42,14 +42,15 @@ WAIT = 180.0
 T = TypeVar("T")
 
 
-def bot_config(directory: Path, name: str, database_url: str, shop: Path, slack_url: str, port: int) -> Path:
+def bot_config(directory: Path, name: str, database_url: str, shop: Path, slack_url: str, port: int,
+               cpu_seconds: float) -> Path:
     config = {
         "database": {"url": database_url},
         "llm": {"parser": "tests.engine.support:statement_parser", "responder": "templates"},
         "agents": {"shop": str(shop)},
         "platforms": {"slack": {"mode": "http", "host": "127.0.0.1", "port": port, "api_base_url": slack_url,
                                 "shutdown_grace_seconds": 2}},
-        "engine": {"lease_seconds": 3, "statement_cpu_seconds": 1},
+        "engine": {"lease_seconds": 3, "statement_cpu_seconds": cpu_seconds},
         "scheduler": {"enabled": False},
         "metrics": {"enabled": False},
         "logging": {"level": "INFO", "file": str(directory / f"{name}.log")},
@@ -60,8 +61,9 @@ def bot_config(directory: Path, name: str, database_url: str, shop: Path, slack_
 
 
 @contextmanager
-def two_bots(directory: Path, database_url: str, shop: Path, slack: MockSlackWebAPI) -> Iterator[list[str]]:
-    """Processes A and B, healthy; yields their base URLs."""
+def two_bots(directory: Path, database_url: str, shop: Path, slack: MockSlackWebAPI,
+             cpu_seconds: float = 1.0) -> Iterator[list[str]]:
+    """Processes A and B (``engine.statement_cpu_seconds``: ``cpu_seconds``), healthy; yields their base URLs."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
     env.update(PYTHONPATH=str(REPO), SLACK_BOT_TOKEN="xoxb-freeze", SLACK_SIGNING_SECRET=SECRET)
     bots: list[subprocess.Popen] = []
@@ -69,7 +71,7 @@ def two_bots(directory: Path, database_url: str, shop: Path, slack: MockSlackWeb
     try:
         for name in ("a", "b"):
             port = free_port()
-            config = bot_config(directory, name, database_url, shop, slack.base_url, port)
+            config = bot_config(directory, name, database_url, shop, slack.base_url, port, cpu_seconds)
             log = open(directory / f"{name}.stderr", "w", encoding="utf-8")  # noqa: SIM115 - the process writes it
             bots.append(subprocess.Popen([sys.executable, "-m", "genie_bot.cli", "run", "--config", str(config)],
                                          cwd=REPO, env=env, stdout=log, stderr=log))
