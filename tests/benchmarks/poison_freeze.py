@@ -6,8 +6,9 @@ as in tests/engine/test_two_process_freeze.py. A user sends A a message whose st
 stops it); while it runs, ``--users`` other users message A and B in turns and A's ``/healthz`` is
 polled. Reported: how long Slack waited for each acknowledgement, the health check's answers while
 the poison ran, each other user's time to an answer (and that of as many users before the poison
-was sent, for comparison), the time until the poison was parked and its user told, and what B did with Slack's retry of it (its attempts stay 1: it never ran).
-``engine.statement_cpu_seconds`` is the deployment default, 2 s.
+was sent, for comparison), the time until the poison was parked and its user told, and what B did
+with Slack's retry of it (its attempts stay 1: it never ran). ``engine.statement_cpu_seconds`` is
+the deployment default, 2 s.
 """
 
 from __future__ import annotations
