@@ -116,6 +116,13 @@ def claim(conn: Connection, action_id: str, executor: str, now: dt.datetime) -> 
     return result.rowcount == 1
 
 
+def forget_interrupted(conn: Connection, session_key: str, now: dt.datetime) -> int:
+    """The conversation is over: its interrupted attempts end their lifetime now, so a task of the
+    next conversation (whose instances reuse their names) does not take their idempotency key."""
+    return conn.execute(update(_T).where(_T.c.session_key == session_key, _T.c.status == ActionStatus.INTERRUPTED,
+                                         _T.c.expires_at > now).values(expires_at=now)).rowcount
+
+
 def due(conn: Connection, now: dt.datetime, limit: int = 500) -> list[PendingRow]:
     """Pending actions past their expiry."""
     return _rows(conn.execute(select(*_COLUMNS).where(pending_actions.c.status == ActionStatus.PENDING,

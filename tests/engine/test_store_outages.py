@@ -133,3 +133,26 @@ def test_a_process_restarted_before_the_store_is_back_reports_the_call_and_keeps
     assert offered[0].text.startswith(UNKNOWN_BEFORE_OFFER.format(api="place_order", id=action_id))
     assert done[0].outcome == ClickOutcome.DONE
     assert [c["key"] for c in calls()] == [action_id, action_id]  # one intent, one key: the API can deduplicate
+
+
+def test_a_conversation_started_over_does_not_take_the_key_of_an_interrupted_call(store_url, shop):
+    async def outage():
+        async with make_engine(store_url, shop) as engine:
+            action_id = await ask(fast(engine))
+            store = ReadOnly(engine.db.engine, CLAIM, status="executing")
+            await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c1")
+            store.end()
+            return action_id
+
+    async def started_over():
+        async with make_engine(store_url, shop) as engine:
+            await engine.reset(KEY)
+            for i, text in enumerate(ORDER):
+                asked = await engine.handle_message(KEY, "U1", text, f"again-{i}")
+            done = await engine.handle_action(KEY, "U1", asked[0].pending_action.id, Decision.CONFIRM, "c2")
+            return asked, done
+
+    action_id = run(outage())
+    asked, done = run(started_over())
+    assert "earlier attempt" not in asked[0].text and done[0].outcome == ClickOutcome.DONE
+    assert [c["key"] for c in calls()] == [action_id, asked[0].pending_action.id]
