@@ -45,7 +45,8 @@ def test_an_edit_of_a_message_the_bot_read_gets_a_note_and_starts_no_turn(slack,
     async def scenario():
         async with SlackHarness(slack, shop_config(), build_agent=build_agent) as h:
             thread = await h.mention(ORDER[0])
-            answered = await h.say(ORDER[1], thread_ts=thread)
+            await h.settle()
+            answered = await h.say(ORDER[1], thread_ts=thread)  # the message that will be edited
             await h.settle()
             turns = (await h.engine.status()).turns_run
             for event in (changed(answered, ORDER[1], "order_0.count = 3", thread),
