@@ -106,6 +106,10 @@ class EngineSettings:
     """How long a session stays locked by a process that stopped renewing its lock (crashed)."""
     turn_threads: int = 64
     """Turns (parser and API calls included) running at once in one process."""
+    statement_cpu_seconds: float = 2.0
+    """CPU time applying one parser output may use (in a worker process); beyond it the message is parked."""
+    statement_memory_mb: int = 512
+    """Memory applying one parser output may allocate; beyond it the message is parked."""
 
 
 @dataclass(frozen=True)
@@ -248,7 +252,7 @@ class _ConfigReader:
         default_agent = self._default_agent(agents)
         engine_section = self.root.section("engine", _fields(EngineSettings))
         engine = engine_section.fields(EngineSettings)
-        for name in ("turn_threads", "lease_seconds"):
+        for name in ("turn_threads", "lease_seconds", "statement_cpu_seconds", "statement_memory_mb"):
             if getattr(engine, name) <= 0:
                 engine_section.problem(name, f"'{name}' must be greater than 0")
         workspaces = read_workspaces(self.root.section("workspaces"), PLATFORMS, agents, default_agent)

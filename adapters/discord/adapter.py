@@ -8,7 +8,9 @@ answered.
 
 Discord does not deliver a message again, so one the engine could not record (its database
 down or restarting) is tried again a few times (:data:`RECORD_RETRY_SECONDS`), and failing
-that the user is asked to send it again: a message is never silently lost. Replies that
+that the user is asked to send it again: a message is never silently lost. An edit of a
+message the bot read (one still in discord.py's message cache) is answered with a note, never
+run as a turn (see :mod:`genie_bot.adapters.incoming`). Replies that
 could not be posted stay in the engine's outbox, which posts them again later; discord.py
 itself waits and retries when Discord answers 429 (rate limited).
 
@@ -30,8 +32,8 @@ from discord import app_commands
 
 from genie_bot.adapters.base import AdapterStartFailed, unreachable
 from genie_bot.adapters.delivery import deliver
-from genie_bot.adapters.incoming import ATTACHMENTS_ONLY
-from genie_bot.engine import Accepted, Decision, Engine, Notification, SessionKey
+from genie_bot.adapters.incoming import ATTACHMENTS_ONLY, EDIT_NOT_APPLIED
+from genie_bot.engine import Accepted, Decision, Engine, Notification, SessionKey, well_formed
 
 from .clicks import DecisionClicks
 from .client import build_client
@@ -64,6 +66,7 @@ class DiscordAdapter:
         self.client = build_client(settings, **client_options)
         self.tree = app_commands.CommandTree(self.client)
         self.client.event(self.on_message)
+        self.client.event(self.on_message_edit)
         self.client.event(self.on_genie_decision)
         self.client.add_dynamic_items(DecisionButton)
         self.threads = BotThreads()
@@ -135,6 +138,10 @@ class DiscordAdapter:
         if typed_by_a_person(message):
             self._run(self._converse(message))
 
+    async def on_message_edit(self, before: discord.Message, after: discord.Message) -> None:
+        if typed_by_a_person(after) and before.content != after.content:
+            self._run(self._note_edit(before))
+
     async def on_genie_decision(self, interaction: discord.Interaction, action_id: str, decision: Decision) -> None:
         assert self.clicks is not None, "clicks arrive once the adapter started"
         self._run(self.clicks.handle(interaction, action_id, decision))
@@ -142,7 +149,8 @@ class DiscordAdapter:
     async def _converse(self, message: discord.Message) -> None:
         if not await self._for_bot(message) or not self._serves(message):
             return
-        text = without_mention(message.content, self._bot.id)
+        role = message.guild.self_role if message.guild else None
+        text = well_formed(without_mention(message.content, self._bot.id, role.id if role else None))
         if not text and message.attachments:
             await message.channel.send(ATTACHMENTS_ONLY)
             return
@@ -170,6 +178,14 @@ class DiscordAdapter:
             self._refused.add(server)
             log.warning("not answering in Discord server %s: genie.yaml's workspaces.discord do not serve it", server)
         return False
+
+    async def _note_edit(self, message: discord.Message) -> None:
+        """Say that the edit of ``message`` (as it was when read) was not taken in, where its conversation is."""
+        if not await self._for_bot(message) or not self._serves(message):
+            return
+        started_thread = self.settings.use_threads and isinstance(message.channel, discord.TextChannel)
+        place = self.client.get_partial_messageable(message.id) if started_thread else message.channel
+        await place.send(EDIT_NOT_APPLIED)
 
     async def _for_bot(self, message: discord.Message) -> bool:
         for_bot = is_for_bot(message, self._bot)

@@ -7,9 +7,10 @@ and the turn runs afterwards. Then the summary message is edited (buttons disabl
 shown) and the engine's replies are posted in the conversation. A click that cannot be
 recorded is answered, ephemerally, with a request to try again.
 
-A click the engine reports as refused (not the owner's, an action already finished) or failed
-changed nothing: the answer goes to the clicker alone, ephemerally, and the buttons stay
-live, for the owner or for another try.
+A click the engine reports as refused (not the owner's, an action already finished), failed or
+deferred changed nothing: the answer goes to the clicker alone, ephemerally, and the buttons
+stay live, for the owner or for another try. Otherwise the card says what the engine reports
+happened (:mod:`genie_bot.adapters.outcomes`): done, failed, cancelled or no longer valid.
 
 A second click on an action whose first click is still running (a double click) gets an
 ephemeral note without reaching the engine: the engine would run the action only once
@@ -24,6 +25,7 @@ import logging
 import discord
 
 from genie_bot.adapters.delivery import deliver
+from genie_bot.adapters.outcomes import ClickResult
 from genie_bot.engine import Accepted, ClickOutcome, Decision, Engine, Reply
 
 from .poster import Poster
@@ -56,10 +58,11 @@ class DecisionClicks:
                 replies = await self.engine.replies_of(accepted)
         finally:
             self._handling.discard(action_id)  # its outcome is known: another click gets the engine's answer
-        if _changed_nothing(replies):
+        result = ClickResult.of(replies)
+        if not result.settles_card:  # changed nothing
             posting = interaction.followup.send(replies[0].text, ephemeral=True)
         else:
-            posting = self._settle_and_post(interaction, action_id, outcome(decision, interaction.user), replies)
+            posting = self._settle_and_post(interaction, action_id, card_line(result, interaction.user), replies)
         await deliver(self.engine, accepted.session_key, accepted.event_id, posting)
 
     async def _settle_and_post(self, interaction: discord.Interaction, action_id: str, line: str,
@@ -85,11 +88,10 @@ class DecisionClicks:
         return accepted
 
 
-def outcome(decision: Decision, user: discord.abc.User) -> str:
-    if decision is Decision.CONFIRM:
-        return f"✅ Confirmed by {user.mention}"
-    return f"✖️ Cancelled by {user.mention}"
+_ICONS = {ClickOutcome.DONE: "✅", ClickOutcome.ERROR: "❌", ClickOutcome.CANCELLED: "✖️", ClickOutcome.STALE: "⌛"}
 
 
-def _changed_nothing(replies: list[Reply]) -> bool:
-    return replies[0].outcome in (ClickOutcome.REFUSED, ClickOutcome.FAILED)
+def card_line(result: ClickResult, user: discord.abc.User) -> str:
+    """The settled card's outcome line."""
+    word, rest = result.headline(user.mention)
+    return f"{_ICONS[result.outcome]} **{word}**{rest}"

@@ -3,7 +3,8 @@
 Every message of a turn carries a nonce derived from the turn's event id, which Discord
 enforces (``enforce_nonce``): sent again within minutes by the same bot, it returns the
 message already posted instead of a second one. So a reply the engine's outbox posts again
-(with the same event id) is not posted twice.
+(with the same event id) is not posted twice. A provisional answer (the engine deferring the
+turn while its store is away) takes a nonce of its own, so the replies that follow it are posted.
 
 The engine asks again with the same pending action when nothing changed: the card shown
 before then loses its buttons, so only the newest card of an action is live; a click that
@@ -17,7 +18,7 @@ from typing import Any
 
 import discord
 
-from genie_bot.engine import PendingActionView, Reply
+from genie_bot.engine import ClickOutcome, PendingActionView, Reply
 
 from .render import nonce, outgoing, summary_embed, with_outcome
 from .threads import BotThreads
@@ -26,6 +27,11 @@ from .views import disabled_confirmation_view
 SHOWN_AGAIN = "⬇️ Shown again below"
 Card = tuple[int, int, PendingActionView]
 """(channel id, message id, the action shown)"""
+
+
+def _numbered(event_id: str, reply: Reply) -> str:
+    """What a reply's nonces derive from: its event, or for a provisional answer, a notice of it."""
+    return f"{event_id}/notice" if reply.outcome is ClickOutcome.DEFERRED else event_id
 
 
 class Poster:
@@ -41,7 +47,8 @@ class Poster:
         for part, reply in enumerate(replies, start=first_part):
             for piece, message in enumerate(outgoing(reply)):
                 given: dict[str, Any] = {"embed": message.embed, "view": message.view,
-                         "nonce": None if event_id is None else nonce(event_id, part, piece)}
+                                         "nonce": None if event_id is None else nonce(_numbered(event_id, reply),
+                                                                                      part, piece)}
                 sent = await channel.send(content=message.content,
                                           **{name: value for name, value in given.items() if value is not None})
                 if isinstance(sent.channel, discord.Thread):

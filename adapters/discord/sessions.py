@@ -8,7 +8,8 @@ Only what people type starts a turn: messages of the default and reply types, ne
 system message (a pin, a member added to a thread, a join...) nor a bot's message. Such a
 message is for the bot in a DM, when it mentions the bot, and in a thread that is the bot's:
 one it created, or one it has answered in (a forum post, a thread someone opened and
-mentioned it in), as a Slack thread is.
+mentioned it in), as a Slack thread is. Mentioning the bot's own role counts as mentioning
+the bot: Discord gives every bot a role of its name, and offers it first to whoever types "@genie".
 """
 
 from __future__ import annotations
@@ -63,16 +64,25 @@ def is_for_bot(message: discord.Message, bot: discord.ClientUser) -> bool | None
     Only an explicit mention counts (not @everyone or @here), so a broadcast never starts a
     conversation with every bot in the channel.
     """
-    if message.guild is None or any(user.id == bot.id for user in message.mentions):
+    if message.guild is None or mentions_bot(message, bot):
         return True
     if isinstance(message.channel, discord.Thread):
         return True if message.channel.owner_id == bot.id else None
     return False
 
 
-def without_mention(content: str, bot_id: int) -> str:
-    """The message as the user meant it for the agent: the bot's mention removed."""
-    return re.sub(rf"<@!?{bot_id}>", " ", content).strip()
+def mentions_bot(message: discord.Message, bot: discord.ClientUser) -> bool:
+    """Whether ``message`` mentions the bot, by name or by its own role."""
+    if any(user.id == bot.id for user in message.mentions):
+        return True
+    role = message.guild.self_role if message.guild else None
+    return role is not None and role.id in message.raw_role_mentions
+
+
+def without_mention(content: str, bot_id: int, role_id: int | None = None) -> str:
+    """The message as the user meant it for the agent: the bot's mention (or its role's) removed."""
+    role = rf"|<@&{role_id}>" if role_id is not None else ""
+    return re.sub(rf"<@!?{bot_id}>{role}", " ", content).strip()
 
 
 def thread_name(text: str) -> str:

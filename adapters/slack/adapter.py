@@ -29,6 +29,7 @@ from genie_bot.engine import Engine, Notification
 from .app import bolt_app
 from .clicks import ClickTurns
 from .commands import GenieCommand
+from .edits import EditNotes
 from .messages import MessageTurns
 from .oauth import Installs
 from .poster import Poster, unless_uninstalled
@@ -90,7 +91,8 @@ class SlackAdapter:
         app = bolt_app(self.settings, app_client, self.tasks,
                        MessageTurns(engine, self.poster, InOrder(), self.threads, UserNames(self.workspaces)),
                        ClickTurns(engine, self.poster),
-                       GenieCommand(engine, self.workspaces, self.settings.workspace_admins), self.installs)
+                       GenieCommand(engine, self.workspaces, self.settings.workspace_admins),
+                       EditNotes(engine, self.poster, self.threads), self.installs)
         if self.settings.mode == "socket":
             self.receiver = SocketModeReceiver(app, self.settings.app_token or "")
         else:

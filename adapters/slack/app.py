@@ -26,6 +26,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from .blocks import ACTION_ID
 from .clicks import Click, ClickTurns
 from .commands import GenieCommand
+from .edits import EditNotes, edit_of
 from .messages import FAILURE, Membership, MessageTurns, incoming
 from .oauth import Installs
 from .poster import Respond
@@ -36,14 +37,19 @@ log = logging.getLogger(__name__)
 
 
 def bolt_app(settings: SlackSettings, client: AsyncWebClient, tasks: Background, messages: MessageTurns,
-             clicks: ClickTurns, genie: GenieCommand, installs: Installs | None = None) -> AsyncApp:
+             clicks: ClickTurns, genie: GenieCommand, edits: EditNotes, installs: Installs | None = None) -> AsyncApp:
     app = AsyncApp(client=client, signing_secret=settings.signing_secret,
                    request_verification_enabled=settings.mode == "http", process_before_response=True,
                    logger=logging.getLogger("genie_bot.adapters.slack.bolt"),
                    **(installs.app_options() if installs is not None else {}))
 
     async def on_message(body: dict[str, Any], context: AsyncBoltContext) -> None:
-        message = incoming(body, context.bot_user_id or "", settings.ignore_bots)
+        bot_user = context.bot_user_id or ""
+        edit = edit_of(body, bot_user)
+        if edit is not None:
+            tasks.spawn(edits.answer(edit), f"note on the edit {edit.edit}")
+            return
+        message = incoming(body, bot_user, settings.ignore_bots)
         if message is None:
             return
         membership = await messages.membership(message)

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from genie_bot.adapters.delivery import deliver
+from genie_bot.adapters.outcomes import ClickResult
 from genie_bot.engine import Accepted, ClickOutcome, Decision, Engine, SessionKey
 
 from .blocks import ACTION_ID, Block
 from .messages import FAILURE
 from .mrkdwn import to_mrkdwn
-from .outcomes import classify
+from .outcomes import card_line
 from .poster import Poster, Respond, unless_uninstalled
 from .sessions import Place, sequence, session_key
 
@@ -75,12 +76,12 @@ class ClickTurns:
             log.exception("the turn of %s failed", accepted.event_id)
             await respond(text=FAILURE, response_type="ephemeral", replace_original=False)
             return
-        outcome = classify(replies)
-        if outcome.outcome is ClickOutcome.REFUSED:
+        outcome = ClickResult.of(replies)
+        if outcome.outcome in (ClickOutcome.REFUSED, ClickOutcome.DEFERRED):
             posting = respond(text="\n\n".join(to_mrkdwn(r.text) for r in replies), response_type="ephemeral",
                               replace_original=False)
         else:
-            posting = self._settle_and_post(click, accepted, outcome.card_line(click.user) if outcome.settles_card
+            posting = self._settle_and_post(click, accepted, card_line(outcome, click.user) if outcome.settles_card
                                             else None, replies)
         await deliver(self.engine, click.key, accepted.event_id,
                       unless_uninstalled(posting, f"the replies of {accepted.event_id}"))

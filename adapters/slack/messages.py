@@ -1,10 +1,11 @@
 """Slack messages to engine turns: which messages are for the bot, and running their turns.
 
 For the bot: every message of a DM; an @mention in a channel (the ``app_mention`` event);
-and a message without a mention in a thread the bot takes part in. Never an edit, a deletion
-or another change notice, nor a message of another bot unless configured (the bot's own
-messages are dropped by Bolt before they get here). In a channel a message that mentions the
-bot arrives twice, as ``app_mention`` and as ``message``: only the first is used.
+and a message without a mention in a thread the bot takes part in. Never an edit (answered with
+a note instead, see :mod:`.edits`), a deletion or another change notice, nor a message of
+another bot unless configured (the bot's own messages are dropped by Bolt before they get here).
+In a channel a message that mentions the bot arrives twice, as ``app_mention`` and as
+``message``: only the first is used.
 
 A message is known by where it is (its workspace, channel and ``ts``), not by the event that
 brought it: Slack retries carry the first delivery's event id, but editing an @mention sends a

@@ -1,40 +1,20 @@
-"""What a Confirm / Cancel click came to, as the engine reports it (``Reply.outcome``).
-
-A refusal that changed nothing (not the owner's click, an action already finished) goes to
-the clicker alone and leaves the card as it is; a failed turn leaves the buttons in place for
-another try; anything else settled the action (done, cancelled, or no longer valid and asked
-again) and the card shows that outcome.
-"""
+"""A settled confirmation card's last line in Slack (see :mod:`genie_bot.adapters.outcomes`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from genie_bot.engine import ClickOutcome, Reply
+from genie_bot.adapters.outcomes import ClickResult
+from genie_bot.engine import ClickOutcome
 
 from .mrkdwn import to_mrkdwn
 
-
-@dataclass(frozen=True)
-class ClickResult:
-    outcome: ClickOutcome
-    replies: list[Reply]
-
-    @property
-    def settles_card(self) -> bool:
-        return self.outcome in (ClickOutcome.DONE, ClickOutcome.CANCELLED, ClickOutcome.STALE)
-
-    def card_line(self, user: str) -> str:
-        """The card's last line once settled, in mrkdwn; ``done`` shows its result."""
-        if self.outcome is ClickOutcome.DONE:
-            result = to_mrkdwn(self.replies[0].text.split("\n\n", 1)[0])
-            quoted = "\n".join(f">{line}" for line in result.split("\n"))
-            return f":white_check_mark: *Done* (confirmed by <@{user}>)\n{quoted}"
-        if self.outcome is ClickOutcome.CANCELLED:
-            return f":heavy_multiplication_x: *Cancelled* by <@{user}>"
-        return f":hourglass: *No longer valid* ({self.replies[0].outcome_detail})"
+_ICONS = {ClickOutcome.DONE: ":white_check_mark:", ClickOutcome.ERROR: ":x:",
+          ClickOutcome.CANCELLED: ":heavy_multiplication_x:", ClickOutcome.STALE: ":hourglass:"}
 
 
-def classify(replies: list[Reply]) -> ClickResult:
-    """The outcome of a click answered (not a duplicate delivery) with ``replies``."""
-    return ClickResult(replies[0].outcome or ClickOutcome.FAILED, replies)
+def card_line(result: ClickResult, user: str) -> str:
+    """The card's last line once settled, in mrkdwn; a call made shows what it gave, quoted."""
+    word, rest = result.headline(f"<@{user}>")
+    line = f"{_ICONS[result.outcome]} *{word}*{rest}"
+    if result.result_text is None:
+        return line
+    return line + "\n" + "\n".join(f">{text}" for text in to_mrkdwn(result.result_text).split("\n"))

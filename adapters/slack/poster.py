@@ -24,11 +24,11 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
-from genie_bot.engine import Reply
+from genie_bot.engine import ClickOutcome, Reply
 
 from .blocks import Block, SlackMessage, reply_messages, settled_card
 from .pacing import ChannelPacer
-from .receipts import receipts, reply_metadata, thinking_metadata
+from .receipts import notice_metadata, receipts, reply_metadata, thinking_metadata
 from .sessions import Place
 from .threads import BotThreads
 from .workspaces import NotInstalled, Workspaces
@@ -65,9 +65,9 @@ class Poster:
                    event_id: str | None = None, first_part: int = 0) -> None:
         """Post ``replies`` (those of ``event_id``, numbered from ``first_part``), the first message
         replacing ``placeholder``."""
-        messages: Numbered = [(message, reply_metadata(event_id, part, piece) if event_id else None)
-                    for part, reply in enumerate(replies, start=first_part)
-                    for piece, message in enumerate(reply_messages(reply))]
+        messages: Numbered = [(message, _metadata(reply, event_id, part, piece))
+                              for part, reply in enumerate(replies, start=first_part)
+                              for piece, message in enumerate(reply_messages(reply))]
         await self._send(place, messages, placeholder)
 
     async def post_recovered(self, place: Place, reply: Reply, event_id: str, part: int) -> None:
@@ -146,6 +146,13 @@ class LiveCards:
     def forget(self, action_id: str) -> list[tuple[str, str, list[Block]]]:
         """The live cards of ``action_id``, which are live no more."""
         return self._cards.pop(action_id, [])
+
+
+def _metadata(reply: Reply, event_id: str | None, part: int, piece: int) -> dict | None:
+    """A reply's receipt; a provisional answer's is a notice (the event's replies are still to come)."""
+    if event_id is None:
+        return None
+    return notice_metadata(event_id) if reply.outcome is ClickOutcome.DEFERRED else reply_metadata(event_id, part, piece)
 
 
 def _blocks(message: SlackMessage, metadata: dict | None = None) -> dict[str, Any]:

@@ -7,7 +7,9 @@ turn's replies again when they were not all posted (the process died, or Slack r
 message), and some of them may be there already. Before posting such a recovered reply, the
 adapter reads the conversation (``include_all_metadata``) and posts only the messages that
 are missing; a placeholder left for the event is replaced by the reply instead of saying
-"thinking" forever.
+"thinking" forever. A provisional answer (the engine deferring the turn while its store is
+away) is none of the event's replies: it carries notice metadata, so the replies that follow
+it are posted.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .sessions import Place
 
 REPLY = "genie_reply"
 THINKING = "genie_thinking"
+NOTICE = "genie_notice"
 PAGES = 10
 """At most this many pages (200 messages each) of a thread are read; a whole DM's latest page."""
 
@@ -31,6 +34,10 @@ def reply_metadata(event_id: str, part: int, piece: int = 0) -> dict[str, Any]:
 
 def thinking_metadata(event_id: str) -> dict[str, Any]:
     return {"event_type": THINKING, "event_payload": {"event_id": event_id}}
+
+
+def notice_metadata(event_id: str) -> dict[str, Any]:
+    return {"event_type": NOTICE, "event_payload": {"event_id": event_id}}
 
 
 @dataclass

@@ -1,9 +1,11 @@
 """Who may do what on the console's page, and the checks every request passes.
 
-Reading (the page, sessions, turns) is open to whoever reaches the server, which binds to
-127.0.0.1 unless told otherwise. Writing (chatting, clicking, reloading) needs the operator's
-token when one is set (``GENIE_CONSOLE_TOKEN``): the login form exchanges it for an HttpOnly,
-SameSite=Strict cookie. Write requests must be JSON from the page's own origin, so another
+On a loopback address (127.0.0.1, the default), reading (the page, sessions, turns) is open to
+whoever reaches the server, i.e. to this machine's users. Writing (chatting, clicking,
+reloading) needs the operator's token when one is set (``GENIE_CONSOLE_TOKEN``): the login form
+exchanges it for an HttpOnly, SameSite=Strict cookie. Bound beyond loopback (which needs a
+token), the token guards reading as well: anyone on the network could otherwise list the
+sessions and read every conversation. Write requests must be JSON from the page's own origin, so another
 site's form or script cannot make a turn run. On a loopback address, requests must name a
 loopback host, so a site resolving its own name to 127.0.0.1 (DNS rebinding) reads nothing.
 """
@@ -36,6 +38,16 @@ class Access:
     @property
     def needs_login(self) -> bool:
         return self.token is not None
+
+    @property
+    def reads_need_login(self) -> bool:
+        """Whether reading needs the token too: served beyond loopback."""
+        return self.token is not None and not self.loopback_only
+
+    @staticmethod
+    def open_to_all(path: str) -> bool:
+        """What anyone may fetch, logged in or not: the login form and the page's own files."""
+        return path in ("/login", "/favicon.ico") or path.startswith("/static/")
 
     def cookie_value(self) -> str:
         assert self.token is not None

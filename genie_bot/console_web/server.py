@@ -114,6 +114,11 @@ class ConsoleServer(WebServer):
                        ) -> web.StreamResponse:
         if not self.access.host_allowed(request):
             return _error(421, "this console answers only to its loopback address")
+        if self.access.reads_need_login and not self.access.logged_in(request) and \
+                not self.access.open_to_all(request.path):
+            if request.path.startswith("/api/"):
+                return _error(401, "log in with the console's token to read this")
+            raise web.HTTPSeeOther(f"/login?next={quote(request.path_qs, safe='')}")
         if request.method == "POST" and request.path.startswith("/api/"):
             if not self.access.same_origin_json(request):
                 return _error(403, "writes must be JSON requests from the console's own page")

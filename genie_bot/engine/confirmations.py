@@ -6,6 +6,12 @@ executor that captures the call instead of making it. An identical question aske
 user chatted in between) keeps the same action, so buttons already on screen stay valid; a
 changed summary replaces it. An open action whose worksheet changed, closed or was declined
 is closed as well.
+
+A new action for a task whose last attempt was interrupted (the outcome of its call is unknown)
+belongs to the same intent: it takes that attempt's idempotency key, so that the API receives
+the key it may have seen already and can tell the request is the same (docs/exactly-once.md),
+and the user is told the outcome is unknown before being asked again
+(:data:`~.turns.UNKNOWN_BEFORE_OFFER`).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,12 +83,15 @@ class ConfirmationPlan:
     """(action id, final status, reason)."""
     shown: PendingRow | None = None
     """The action this turn's reply asks the user to confirm."""
+    unknown: PendingRow | None = None
+    """The interrupted attempt whose key ``shown`` took: its outcome is unknown, the user must hear it."""
 
 
 def plan_confirmations(loaded: LoadedAgent, state: DialogueState, acts: list[Act], open_actions: list[PendingRow], *,
                        session_key: str, owner: str | None, now: dt.datetime, settings: ConfirmationSettings,
-                       settled: set[str]) -> ConfirmationPlan:
-    """Compare the turn's outcome with the session's open actions; ``settled`` were handled by the turn."""
+                       settled: set[str], interrupted: Sequence[PendingRow] = ()) -> ConfirmationPlan:
+    """Compare the turn's outcome with the session's open actions; ``settled`` were handled by the turn;
+    ``interrupted`` are the session's attempts whose outcome is unknown."""
     plan = ConfirmationPlan()
     by_instance = {a.instance: a for a in open_actions if a.id not in settled}
     for act in acts:
@@ -96,13 +106,16 @@ def plan_confirmations(loaded: LoadedAgent, state: DialogueState, acts: list[Act
         if existing:
             plan.close.append((existing.id, ActionStatus.INVALIDATED, "asked again with other details"))
         args = frozen_arguments(loaded.agent, state, act.instance)
+        plan.unknown = max((a for a in interrupted if a.instance == act.instance and a.expires_at > now),
+                           key=lambda a: a.updated_at, default=None)
+        action_id = uuid.uuid4().hex
         plan.shown = PendingRow(
-            id=uuid.uuid4().hex, session_key=session_key, instance=act.instance, worksheet=act.worksheet, api=act.api,
+            id=action_id, session_key=session_key, instance=act.instance, worksheet=act.worksheet, api=act.api,
             summary=frozen(act.values), args=None if args is None else frozen(args), api_fingerprint=fingerprint,
             spec_version=loaded.version, owner=owner, destructive=act.api in loaded.config.destructive_apis,
             status=ActionStatus.PENDING, created_at=now,
             expires_at=now + dt.timedelta(minutes=settings.expires_after_minutes),
-            updated_at=now)
+            updated_at=now, idempotency_key=plan.unknown.key if plan.unknown else action_id)
         plan.create.append(plan.shown)
     turn = Turn(loaded.spec, state, loaded.agent.runtime.executor, now.date(), now)
     for action in by_instance.values():

@@ -16,6 +16,14 @@ replies (:meth:`Engine.replies_of`): an event acknowledged is never lost with it
 Every process's heartbeat renews its leases and its liveness row, and adopts what dead
 processes left: events they accepted but never ran, replies they committed but never posted;
 and posts again, with backoff, the replies its own adapters could not post (:mod:`.outbox`).
+
+An event once recorded is never answered "please try again" unless it will never run: when
+the store goes away after that, the caller is told the message will be finished
+(:data:`~.turns.DEFERRED`), the session is kept for the heartbeat to run again once the store
+is back (:meth:`Engine.resume_stalled`), and the event's real replies are then posted as
+notifications. A parser's statements are applied in a sandbox of worker processes
+(:mod:`genie_bot.runtime.sandbox`), so a statement that runs away stops neither this process's
+event loop nor its health check.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ import asyncio
 import datetime as dt
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -35,6 +43,7 @@ from ..agent import AgentBuilder, agent_builder
 from ..config import Config
 from ..keyed_locks import KeyedLocks
 from ..observability import Metrics, TurnObserver
+from ..runtime.sandbox import Sandbox, SandboxLimits
 from ..store import Database, check_schema, current_revision, engines, sessions
 from ..store import inbox as events
 from ..store import pending as actions
@@ -47,8 +56,9 @@ from .identity import dead_among, new_engine_id
 from .inbox import Claim, Inbox
 from .maintenance import Maintenance
 from .outbox import HAND_OFF_GRACE, RetrySchedule
-from .turns import TurnOutcome, TurnRunner
-from .types import (Accepted, Decision, EngineStatus, Notification, ReloadReport, Reply, SessionKey,
+from .text import well_formed
+from .turns import DEFERRED, TurnOutcome, TurnRunner
+from .types import (Accepted, ClickOutcome, Decision, EngineStatus, Notification, ReloadReport, Reply, SessionKey,
                     replies_from_json)
 
 log = logging.getLogger(__name__)
@@ -60,6 +70,8 @@ ACCEPT_THREADS = 4
 """Threads that only record arriving events: an acknowledgement waits for them, never behind other work."""
 ERASE_RETRY_SECONDS = 0.2
 """How often erasing a workspace tries again to take a session that a turn holds."""
+PROVISIONAL_KEPT = 10_000
+"""Events answered provisionally (:data:`~.turns.DEFERRED`) whose real replies are still to come."""
 
 
 def utcnow() -> dt.datetime:
@@ -97,7 +109,9 @@ class Engine:
         self.inbox = Inbox(self.db, self.id, clock, config.engine.lease_seconds, config.engine.ordering_window_ms)
         self.liveness_timeout = 2 * self.inbox.lease
         """An engine on another host whose heartbeat is older than this is presumed dead."""
-        self.turns = TurnRunner(self.db, self.registry, config, clock, self.id, self.observer)
+        self.sandbox = Sandbox(SandboxLimits(config.engine.statement_cpu_seconds, config.engine.statement_memory_mb))
+        """Where the statements of this process's turns are applied (worker processes shared in the process)."""
+        self.turns = TurnRunner(self.db, self.registry, config, clock, self.id, self.observer, sandbox=self.sandbox)
         self.maintenance = Maintenance(self)
         self.undelivered: deque[Notification] = deque(maxlen=1000)
         """Notifications for a platform without a sink (no adapter running for it)."""
@@ -108,6 +122,10 @@ class Engine:
         self._waiters: dict[tuple[str, str], asyncio.Future] = {}
         self._locks = KeyedLocks()
         self._arrivals = _Arrivals()
+        self._provisional: OrderedDict[tuple[str, str], None] = OrderedDict()
+        """Events whose caller was answered provisionally: their real replies go out as notifications."""
+        self._stalled: set[str] = set()
+        """Sessions whose turns the store could not take: the heartbeat runs them again."""
         self._recent = RecentDeliveries(clock)
         self.outbox = RetrySchedule(clock)
         """When this process posts again the replies still in the outbox."""
@@ -128,6 +146,7 @@ class Engine:
         """Check the schema, load every agent (raising on any problem), then recover after a crash."""
         await self.in_db(check_schema, self.db)
         await self.in_db(self.registry.load)
+        self.sandbox.pool.warm()
         await self.in_db(self._beat)
         self._alive = True
         self._heartbeat = asyncio.create_task(self._beating())
@@ -170,8 +189,15 @@ class Engine:
 
     async def delivered(self, session_key: SessionKey, event_id: str) -> None:
         """The adapter posted the replies of ``event_id``: take them out of the outbox."""
-        await self.in_db(self._mark_delivered, (session_key.platform, event_id))
-        self.outbox.delivered((session_key.platform, event_id))
+        pk = (session_key.platform, event_id)
+        if pk in self._provisional:
+            return  # what was posted is not the event's replies: those are still to come
+        try:
+            await self.in_db(self._mark_delivered, pk)
+        except Exception:  # noqa: BLE001 - the store is away: posted again later, which the adapter de-duplicates
+            log.exception("could not record that the replies of %s in %s were posted", event_id, session_key)
+            return
+        self.outbox.delivered(pk)
 
     async def delivery_failed(self, session_key: SessionKey, event_id: str) -> None:
         """The adapter could not post (all) the replies of ``event_id``: they stay in the outbox and
@@ -200,6 +226,7 @@ class Engine:
                              sequence: int | None = None) -> Accepted | None:
         """Record a user's message (a few milliseconds); None for a delivery of an event seen before.
 
+        Text that no store takes (a lone surrogate) is repaired first (:func:`.text.well_formed`).
         ``sequence`` orders the messages of a session: when the user sent it (e.g. Slack ``ts``
         in microseconds, a Discord snowflake); by default, when it arrived here.
         """
@@ -212,12 +239,26 @@ class Engine:
                                   decision=Decision(decision).value)
 
     async def replies_of(self, accepted: Accepted) -> list[Reply]:
-        """Run the session's waiting events up to ``accepted`` (or wait for the process that does)."""
+        """Run the session's waiting events up to ``accepted`` (or wait for the process that does).
+
+        When the store is away, the replies are :data:`~.turns.DEFERRED` (the event runs once the
+        store is back, and its replies are posted as notifications then).
+        """
         future = asyncio.get_running_loop().create_future()
         self._waiters[accepted.pk] = future
         try:
-            await self._drive(str(accepted.session_key), accepted.pk, future)
-            replies = future.result()
+            try:
+                await self._drive(str(accepted.session_key), accepted.pk, future)
+                replies = future.result()
+            except Exception:  # noqa: BLE001 - recorded, so it runs once the store is back
+                log.exception("the store is away: %s of %s runs once it is back", accepted.event_id,
+                              accepted.session_key)
+                self._stalled.add(str(accepted.session_key))
+                replies = [Reply(DEFERRED, outcome=ClickOutcome.DEFERRED)]
+            if replies and replies[0].outcome is ClickOutcome.DEFERRED:
+                self._provisional[accepted.pk] = None
+                while len(self._provisional) > PROVISIONAL_KEPT:
+                    self._provisional.popitem(last=False)
         finally:
             self._waiters.pop(accepted.pk, None)
         if accepted.session_key.platform in self._acknowledging:
@@ -312,6 +353,21 @@ class Engine:
         async with self._locks.hold(key):
             await self._drain(key)
 
+    async def resume_stalled(self) -> int:
+        """Run again the sessions whose turns the store could not take (run with every heartbeat);
+        a session whose store is still away stays for the next try. Returns the sessions resumed."""
+        resumed = 0
+        for key in list(self._stalled):
+            self._stalled.discard(key)
+            try:
+                await self._drain_held(key)
+            except Exception:  # noqa: BLE001 - still away: tried again at the next heartbeat
+                log.warning("the store is still away for %s; trying again later", key, exc_info=True)
+                self._stalled.add(key)
+            else:
+                resumed += 1
+        return resumed
+
     async def redeliver(self) -> int:
         """Post the replies still in the outbox that nobody else will post: those dead processes
         committed but never confirmed posting, and those this process's adapters could not post
@@ -332,7 +388,8 @@ class Engine:
             mine = row.accepted_by == self.id
             if row.pk[0] not in self._sinks or (mine and row.pk in self._waiters):
                 continue  # kept until an adapter of that platform runs; or its caller is about to get it
-            if not self.outbox.due(row.pk, row.done_at + HAND_OFF_GRACE if mine else None):
+            waited_for = mine and row.pk not in self._provisional  # a caller that got no provisional answer
+            if not self.outbox.due(row.pk, row.done_at + HAND_OFF_GRACE if waited_for else None):
                 continue
             if await self._notify_replies(SessionKey.parse(row.session_key), row.pk, replies_from_json(row.replies)):
                 sent += 1
@@ -344,6 +401,7 @@ class Engine:
         posted = all([await self.notify(key, reply, "recovered", event_id=pk[1], part=n)
                       for n, reply in enumerate(replies)])
         if posted:
+            self._provisional.pop(pk, None)
             await self.in_db(self._mark_delivered, pk)
             self.outbox.delivered(pk)
         else:
@@ -359,8 +417,10 @@ class Engine:
 
     async def _accept(self, key: SessionKey, kind: str, user_id: str, event_id: str, sequence: int | None,
                       **payload: str) -> Accepted | None:
+        text = payload.get("text")
         row = EventRow(platform=key.platform, event_id=str(event_id), session_key=str(key), kind=kind,
-                       user_id=str(user_id), text=payload.get("text"), action_id=payload.get("action_id"),
+                       user_id=well_formed(str(user_id)), text=None if text is None else well_formed(text),
+                       action_id=payload.get("action_id"),
                        decision=payload.get("decision"),
                        sequence=time.time_ns() // 1000 if sequence is None else int(sequence),
                        status=EventStatus.QUEUED, attempts=0, accepted_by=self.id, received_at=self.clock())
@@ -373,14 +433,29 @@ class Engine:
         return Accepted(key, row.event_id) if await self._recent.record_once(row.pk, record) else None
 
     async def _drive(self, key: str, pk: tuple[str, str], future: asyncio.Future) -> None:
-        """Run the session's waiting events until ``pk``'s replies are known (here or elsewhere)."""
+        """Run the session's waiting events until ``pk``'s replies are known (here or elsewhere).
+
+        A store failure is tried again over a few seconds (:attr:`TurnRunner.record_retry_seconds`),
+        then raised; once ``pk``'s replies are known, a failure running the next events is not its caller's.
+        """
         delay = 0.002
+        failures = 0
         while not future.done():
-            async with self._locks.hold(key):
-                finished = future.done() or await self._drain(key)
-            if future.done():
-                return
-            replies = await self.in_db(self.inbox.replies, pk)
+            try:
+                async with self._locks.hold(key):
+                    finished = future.done() or await self._drain(key)
+                if future.done():
+                    return
+                replies = await self.in_db(self.inbox.replies, pk)
+            except Exception:
+                if future.done():
+                    return
+                if failures == len(self.turns.record_retry_seconds):
+                    raise
+                log.warning("the store failed while running %s; trying again", key, exc_info=True)
+                await asyncio.sleep(self.turns.record_retry_seconds[failures])
+                failures += 1
+                continue
             if replies is not None:
                 future.set_result(replies)
             elif not finished:  # another process holds the session: it runs our event
@@ -404,6 +479,12 @@ class Engine:
                 continue
             if outcome.lost:
                 return False
+            if outcome.unsaved:  # the store is away: run again (or recorded) once it is back
+                self._stalled.add(key)
+                waiter = self._waiters.get(claim.claimed.event.pk)
+                if waiter is not None and not waiter.done():  # elsewhere, its caller waits for the real replies
+                    waiter.set_result(outcome.replies)
+                return True
             self.turns_run += 1
             self.sessions_migrated += outcome.migrated
             await self._deliver(claim.claimed.event, outcome.replies)
@@ -419,10 +500,10 @@ class Engine:
         future = self._waiters.get(event.pk)
         if future is not None and not future.done():
             future.set_result(replies)
-        elif future is not None or (event.accepted_by != self.id
-                                    and await self.in_db(self._is_dead, event.accepted_by)):
-            # its caller was answered already (the event ran again: its turn could not be recorded),
-            # or died with its process: tell the user directly
+        elif future is not None or event.pk in self._provisional or (
+                event.accepted_by != self.id and await self.in_db(self._is_dead, event.accepted_by)):
+            # its caller was answered already (provisionally, or the event ran again: its turn could not
+            # be recorded), or died with its process: tell the user directly
             await self._notify_replies(SessionKey.parse(event.session_key), event.pk, replies)
 
     def _is_dead(self, engine_id: str) -> bool:
@@ -507,6 +588,7 @@ class Engine:
             await self._adopt(waiting_since)
         except Exception:  # noqa: BLE001 - retried at the next beat
             log.exception("adopting what dead engines left failed")
+        await self.resume_stalled()
 
 
 _BUSY = object()

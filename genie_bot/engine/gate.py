@@ -4,8 +4,9 @@ The policy calls side-effecting APIs only once the user confirmed, but the engin
 guarantee *exactly once* whatever the timing: a second click, a typed "yes" racing a click,
 a retry, a second process. So a side-effecting call runs only after this turn moved its
 pending action ``pending -> executing`` with a conditional UPDATE (committed at once, so a
-crash during the call is found at start-up), and the API receives the action's id as its
-idempotency key. A call whose arguments differ from those frozen when the summary was shown
+crash during the call is found at start-up), and the API receives the action's idempotency
+key: its id, or that of the interrupted attempt at the same task it follows (the key belongs to
+the confirmed intent, not to the attempt). A call whose arguments differ from those frozen when the summary was shown
 is refused: the user confirmed other values.
 
 Control flow is explicit, whatever the code between the policy and this gate catches. A
@@ -133,7 +134,7 @@ class ConfirmationGate:
                 return decode_value(json.loads(current.result or "null"))
             raise ConfirmationRefused(_WHY.get(current.status if current else "", "it is no longer pending"))
         try:
-            result = replace(self.inner, idempotency_key=action.id).call_api(request)
+            result = replace(self.inner, idempotency_key=action.key).call_api(request)
         except Exception as exc:
             self._close(action, ActionStatus.FAILED, f"{type(exc).__name__}: {exc}", from_status=ActionStatus.EXECUTING)
             raise

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from ..store import Database, sessions
 from ..store import inbox as events
 from ..store import pending as actions
-from ..store.inbox import EventRow, EventStatus
+from ..store.inbox import FINISHED, EventRow
 from ..store.pending import PendingRow
 from ..store.sessions import SessionRow
 from .types import Reply, SessionKey, replies_from_json
@@ -100,6 +100,6 @@ class Inbox:
         """The replies of a finished event (whoever ran it), or None while it is not finished."""
         with self.db.read() as conn:
             found = events.outcome(conn, pk)
-        if found is None or found[0] not in (EventStatus.DONE, EventStatus.FAILED):
+        if found is None or found[0] not in FINISHED:
             return None
         return replies_from_json(found[1])

@@ -82,6 +82,7 @@ class Maintenance:
                 (ActionStatus.EXPIRED, "the conversation was closed after being idle")
             for action in actions.of_session(conn, key):
                 actions.transition(conn, action.id, (ActionStatus.PENDING,), status, now, reason=why)
+            actions.forget_interrupted(conn, key, now)
             return True
 
         closed = bool(await self.engine.with_session(key, close, wait=wait))

@@ -2,11 +2,26 @@
 
 A turn reads nothing but the claim and writes nothing but its commit (plus the conditional
 updates of a side effect, see :mod:`.gate`), so if anything fails the session is exactly as
-before and the user gets an apology. Once a side effect ran, though, the turn is not lost to
-a blip: its commit is tried again over a few seconds, and if it still fails the user is told
-that the call went through but the conversation could not be saved, never that nothing
-changed. The commit is fenced by the session's lease: a process that lost its lease while the
-parser ran discards its turn, and the new holder runs the event again.
+before. Once a side effect ran, though, the turn is not lost to a blip: its commit is tried
+again over a few seconds, and if it still fails the user is told that the call went through
+but the conversation could not be saved, never that nothing changed. The commit is fenced by
+the session's lease: a process that lost its lease while the parser ran discards its turn,
+and the new holder runs the event again.
+
+What the user is told of a turn that failed is always what happens to it, never both "it did
+not happen" and, later, that it did:
+
+- the failure is recorded (the event ``failed``, with the reply): "Nothing was changed; please
+  try again", and the event never runs again;
+- the store cannot take even that: a side effect that ran is reported as such and recorded when
+  the event's session is next claimed (:attr:`TurnRunner.unwritten`); a turn without one is
+  deferred: the user hears it will be finished (no "try again", which would apply it twice),
+  the event stays unfinished, and it runs again once the store is back, its reply delivered then.
+
+Statements are applied in the engine's sandbox (:mod:`genie_bot.runtime.sandbox`). A message
+whose statements it had to stop, or whose turn was cut short by its process dying more than
+:data:`MAX_ATTEMPTS` - 1 times, is parked: set aside unapplied, with a reply, and never handed
+to another process to run again.
 """
 
 from __future__ import annotations
@@ -15,7 +30,7 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..acts import AskForConfirmation
 from ..agent import AgentReply
@@ -24,7 +39,8 @@ from ..errors import GenieError
 from ..observability import TurnObserver, TurnUsage, measuring
 from ..observability.observer import parse_source
 from ..runtime import ConfirmInstance, LocalApiExecutor
-from ..state import DialogueState
+from ..runtime.isolation import EvaluationAbandoned, StatementSandbox, sandboxed
+from ..state import DialogueState, InstanceStatus
 from ..store import Database
 from ..store import inbox as events
 from ..store import pending as actions
@@ -49,9 +65,28 @@ INTERRUPTED_NOTICE = ("I was interrupted while running {api} (reference {id}) an
                       "through. I will not retry it on my own: please check before asking me again.")
 RAN_UNSAVED = ("{api} went through (reference {id}), but I could not save this conversation because of a "
                "problem on my side. I will not run it again: please check before asking me again.")
-MAX_ATTEMPTS = 3
-"""A message whose turn was cut short this many times (the process died each time) gets an apology."""
+DEFERRED = ("I could not save that just now because of a problem on my side. I will finish it as soon as I can "
+            "and answer you then, so there is no need to send it again.")
+PARKED = ("Sorry, I could not work that message out: it needed more than I allow for one message, so I set it "
+          "aside and changed nothing. Please put it differently.")
+PARKED_AFTER_INTERRUPTIONS = ("Sorry, I was interrupted each time I tried to handle that message, so I set it aside "
+                              "and changed nothing. Please send it again, perhaps in other words.")
+MAX_ATTEMPTS = 2
+"""Runs of an event at most: one cut short (its process died) runs once more; cut short again, it is
+parked, never handed to yet another process that it might stop as well."""
+UNKNOWN_BEFORE_OFFER = ("Before you confirm: my earlier attempt at {api} (reference {id}) was interrupted and I cannot "
+                        "tell whether it went through. If you confirm, I send it again under the same reference, so "
+                        "that {api} can tell it is the same request and not do it twice.")
+MAX_UNWRITTEN = 10_000
+"""Records kept for the store's return (the oldest are dropped: their events, run again, report the
+call as interrupted)."""
+INTERRUPTED_REASON = "the process running it stopped during the call"
+UNRECORDED_REASON = "its outcome could not be recorded"
 
+_WHY_CLOSED: dict[str, str] = {
+    ActionStatus.INVALIDATED: "the details changed after the summary was shown",
+    ActionStatus.CANCELLED: "it was cancelled",
+}
 _STATUS_TEXT: dict[str, str] = {
     ActionStatus.DONE: "That was already done.",
     ActionStatus.EXECUTING: "That is being done right now.",
@@ -70,6 +105,20 @@ class TurnOutcome:
     migrated: bool = False
     idle: bool = False
     """Nothing else was waiting: the commit gave the session's lease back."""
+    unsaved: bool = False
+    """The store could not take the turn's outcome: the session must be claimed again once it is back
+    (the event runs again, or its record is written, see :attr:`TurnRunner.unwritten`)."""
+
+
+@dataclass(frozen=True)
+class Unwritten:
+    """A failed turn's record that the store could not take: written at the event's next claim."""
+
+    replies: list[Reply]
+    """What its caller was told (the replies recorded for the event, already delivered)."""
+    outcomes: dict[str, str]
+    """Actions whose API ran, with their results (JSON)."""
+    trace: TraceRow
 
 
 @dataclass
@@ -115,7 +164,7 @@ class _Context:
 class TurnRunner:
     def __init__(self, db: Database, registry: AgentRegistry, config: Config, clock: Callable[[], dt.datetime],
                  engine_id: str, observer: TurnObserver, record_retry_seconds: tuple[float, ...] = RECORD_RETRY_SECONDS,
-                 sleep: Callable[[float], None] = time.sleep):
+                 sleep: Callable[[float], None] = time.sleep, sandbox: StatementSandbox | None = None):
         self.db = db
         self.registry = registry
         self.config = config
@@ -127,14 +176,21 @@ class TurnRunner:
         """Platforms whose adapters confirm posting replies; their replies wait in the outbox."""
         self.record_retry_seconds = record_retry_seconds
         self.sleep = sleep
+        self.sandbox = sandbox
+        """Where the turns' statements are applied (None: in the turn's thread)."""
+        self.unwritten: dict[tuple[str, str], Unwritten] = {}
+        """Events answered while the store could not record their turn, by (platform, event id)."""
 
     # -- entry point -----------------------------------------------------------------------------
     def run(self, claim: Claimed) -> TurnOutcome:
+        unwritten = self.unwritten.get(claim.event.pk)
+        if unwritten is not None:
+            return self._write_unwritten(claim, unwritten)
         started = time.perf_counter()
         usage = TurnUsage()
         gates: list[ConfirmationGate] = []
         try:
-            with measuring(usage):
+            with measuring(usage), sandboxed(self.sandbox):
                 result = self._after_interruption(claim) or self._turn(claim, started, gates)
             usage.add_to(result.trace)
             result.trace.latencies["total"] = _ms(started)
@@ -145,14 +201,28 @@ class TurnRunner:
             log.warning("lost the lease of %s during a turn; its new holder runs the event again", claim.session.key)
             self.observer.lease_lost()
             return TurnOutcome([], lost=True)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes an apology
+        except Exception as exc:  # noqa: BLE001 - every failure is answered
             log.exception("turn of %s failed", claim.session.key)
-            ran = [action for gate in gates for action in gate.ran]
-            replies = [Reply(RAN_UNSAVED.format(api=a.api or a.worksheet, id=a.id), outcome=ClickOutcome.FAILED)
-                       for a in ran] or [Reply(APOLOGY, outcome=ClickOutcome.FAILED)]
-            unrecorded = {k: v for gate in gates for k, v in gate.unrecorded.items()}
-            self.observer.finished(self._commit_failure(claim, exc, replies, started, unrecorded), usage)
+            return self._failed(claim, exc, gates, started, usage)
+
+    def _failed(self, claim: Claimed, exc: Exception, gates: list[ConfirmationGate], started: float,
+                usage: TurnUsage) -> TurnOutcome:
+        """Answer a turn that failed: with what ran, or an apology once the failure is recorded, or
+        (the store taking nothing) with :data:`DEFERRED`, leaving the event to run again."""
+        ran = [action for gate in gates for action in gate.ran]
+        replies = [Reply(RAN_UNSAVED.format(api=a.api or a.worksheet, id=a.id), outcome=ClickOutcome.FAILED)
+                   for a in ran] or [Reply(APOLOGY, outcome=ClickOutcome.FAILED)]
+        unrecorded = {k: v for gate in gates for k, v in gate.unrecorded.items()}
+        trace = self._failure_trace(claim, exc, replies, started)
+        self.observer.finished(trace, usage)
+        if self._commit_failure(claim, trace, replies, unrecorded):
             return TurnOutcome(replies)
+        if ran:  # the user hears what ran; the record waits for the store
+            self.unwritten[claim.event.pk] = Unwritten(replies, unrecorded, trace)
+            while len(self.unwritten) > MAX_UNWRITTEN:
+                del self.unwritten[next(iter(self.unwritten))]
+            return TurnOutcome(replies, unsaved=True)
+        return TurnOutcome([Reply(DEFERRED, outcome=ClickOutcome.DEFERRED)], unsaved=True)
 
     def _commit_durably(self, claim: Claimed, result: _Result, gates: list[ConfirmationGate]) -> bool:
         """:meth:`_commit`, tried again while the store is away if a side effect ran in the turn."""
@@ -172,9 +242,12 @@ class TurnRunner:
 
     def _turn(self, claim: Claimed, started: float, gates: list[ConfirmationGate]) -> _Result:
         ctx = self._context(claim, started, gates)
-        if claim.event.kind == "message":
-            return self._message(ctx)
-        return self._action(ctx)
+        try:
+            return self._message(ctx) if claim.event.kind == "message" else self._action(ctx)
+        except EvaluationAbandoned as exc:
+            if any(gate.ran for gate in gates):
+                raise
+            return self._parked(ctx.trace, PARKED, f"parked: applying its statements was stopped: {exc.reason}")
 
     # -- context ---------------------------------------------------------------------------------
     def _context(self, claim: Claimed, started: float, gates: list[ConfirmationGate]) -> _Context:
@@ -245,11 +318,31 @@ class TurnRunner:
         yes = event.decision == Decision.CONFIRM.value
         reply = ctx.loaded.agent.apply(ctx.state, [ConfirmInstance(clicked.instance, yes)], gate)
         gate.check()
-        result = self._finish(ctx, reply, gate, settled={clicked.id} if not yes else set(),
-                              outcome=ClickOutcome.DONE if yes else ClickOutcome.CANCELLED)
         if not yes:
+            result = self._finish(ctx, reply, gate, settled={clicked.id}, outcome=ClickOutcome.CANCELLED)
             result.plan.close.append((clicked.id, ActionStatus.CANCELLED, "cancelled by the user"))
+            return result
+        result = self._finish(ctx, reply, gate)
+        outcome, detail = self._confirmed(ctx, clicked, gate, reply.state, result.plan)
+        result.replies[0] = replace(result.replies[0], outcome=outcome, outcome_detail=detail)
         return result
+
+    def _confirmed(self, ctx: _Context, clicked: PendingRow, gate: ConfirmationGate, state: DialogueState,
+                   plan: ConfirmationPlan) -> tuple[ClickOutcome, str | None]:
+        """What a Confirm click came to: the task done (its call went through, or was replayed, or it
+        needed none), the call made and failed, or nothing done (the agent, reloaded, asks something
+        else first; the details changed), the action then closed with the reason."""
+        instance = state.instances.get(clicked.instance)
+        if clicked.id in gate.executed or (instance is not None and instance.status == InstanceStatus.COMPLETED):
+            return ClickOutcome.DONE, None
+        if gate.closed.get(clicked.id) == ActionStatus.FAILED:
+            return ClickOutcome.ERROR, None
+        if clicked.id in gate.closed:
+            return ClickOutcome.STALE, _WHY_CLOSED.get(gate.closed[clicked.id], "it needs a fresh confirmation")
+        reason = "the agent was updated" if clicked.spec_version != ctx.loaded.version else next(
+            (why for action_id, _, why in plan.close if action_id == clicked.id), "it needs more details first")
+        plan.close = [c for c in plan.close if c[0] != clicked.id] + [(clicked.id, ActionStatus.INVALIDATED, reason)]
+        return ClickOutcome.STALE, reason
 
     def _not_pending(self, ctx: _Context, clicked: PendingRow, closing: tuple[str, str] | None = None) -> _Result:
         """A click on a finished action says so; on one needing a fresh confirmation, it is asked again.
@@ -273,13 +366,16 @@ class TurnRunner:
     def _finish(self, ctx: _Context, reply: AgentReply, gate: ConfirmationGate, settled: Set[str] = frozenset(),
                 prefix: str | None = None, outcome: ClickOutcome | None = None, detail: str | None = None) -> _Result:
         started = time.perf_counter()
+        asked = any(isinstance(a, AskForConfirmation) for a in reply.acts)
         plan = plan_confirmations(ctx.loaded, reply.state, reply.acts, ctx.claim.open_actions, session_key=ctx.key,
                                   owner=ctx.owner, now=self.clock(), settings=self.config.confirmation,
-                                  settled={*settled, *gate.executed, *gate.closed})
-        asked = any(isinstance(a, AskForConfirmation) for a in reply.acts)
+                                  settled={*settled, *gate.executed, *gate.closed},
+                                  interrupted=self._interrupted(ctx.key) if asked else [])
         view = view_of(plan.shown, ctx.loaded, self.config.confirmation) if plan.shown and asked else None
+        unknown = plan.unknown if plan.create else None
+        warning = UNKNOWN_BEFORE_OFFER.format(api=unknown.api or unknown.worksheet, id=unknown.id) if unknown else None
         texts = [prefix, ctx.loaded.agent.greeting() if ctx.fresh and ctx.claim.event.kind == "message" else None,
-                 reply.text]
+                 warning, reply.text]
         text = "\n\n".join(t for t in texts if t)
         trace = ctx.trace
         trace.statements, trace.parse_source = reply.parse.statements, parse_source(reply.parse)
@@ -293,12 +389,24 @@ class TurnRunner:
         return _Result([Reply(text, view, outcome, detail)], trace, reply.state, ctx.loaded.version, plan,
                        migrated=ctx.migrated_drops is not None, recorded=dict(gate.unrecorded))
 
+    def _parked(self, trace: TraceRow, text: str, why: str) -> _Result:
+        log.warning("%s: event %s %s", trace.session_key, trace.event_id, why)
+        trace.outcome, trace.reply = "parked", text
+        trace.errors.append(why)
+        return _Result([Reply(text, outcome=ClickOutcome.FAILED)], trace, event_status=EventStatus.PARKED)
+
+    def _interrupted(self, session_key: str) -> list[PendingRow]:
+        """The session's attempts whose outcome is unknown (a new confirmation of their task takes their key)."""
+        with self.db.read() as conn:
+            return actions.of_session(conn, session_key, (ActionStatus.INTERRUPTED,))
+
     def _refusal(self, ctx: _Context, text: str) -> _Result:
         ctx.trace.outcome, ctx.trace.reply = "refused", text
         return _Result([Reply(text, outcome=ClickOutcome.REFUSED)], ctx.trace)
 
     def _after_interruption(self, claim: Claimed) -> _Result | None:
-        """A turn that runs again because the process running it died: report, never redo, a side effect."""
+        """A turn that runs again because its first run was cut short: report, never redo, a side effect;
+        park the event once it was cut short as often as allowed."""
         if claim.event.attempts <= 1:
             return None
         trace = TraceRow(session_key=claim.session.key, kind=claim.event.kind, outcome="interrupted",
@@ -307,17 +415,17 @@ class TurnRunner:
         with self.db.write() as conn:
             stuck = actions.of_session(conn, claim.session.key, (ActionStatus.EXECUTING,))
             for action in stuck:
+                reason = UNRECORDED_REASON if action.executed_by == self.engine_id else INTERRUPTED_REASON
                 actions.transition(conn, action.id, (ActionStatus.EXECUTING,), ActionStatus.INTERRUPTED, self.clock(),
-                                   reason="the process running it stopped during the call")
+                                   reason=reason)
         if stuck:
             notices = [INTERRUPTED_NOTICE.format(api=a.api or a.worksheet, id=a.id) for a in stuck]
             trace.reply = "\n\n".join(notices)
             return _Result([Reply(n, outcome=ClickOutcome.STALE, outcome_detail="interrupted") for n in notices],
                            trace, event_status=EventStatus.FAILED)
         if claim.event.attempts > MAX_ATTEMPTS:
-            trace.outcome, trace.reply = "failed", APOLOGY
-            trace.errors.append(f"gave up after {MAX_ATTEMPTS} interrupted attempts")
-            return _Result([Reply(APOLOGY, outcome=ClickOutcome.FAILED)], trace, event_status=EventStatus.FAILED)
+            return self._parked(trace, PARKED_AFTER_INTERRUPTIONS,
+                                f"parked: its turn was cut short {claim.event.attempts - 1} times")
         return None
 
     # -- writing -----------------------------------------------------------------------------------
@@ -343,26 +451,38 @@ class TurnRunner:
             sessions.release(conn, claim.session.key, self.engine_id)
             return True
 
-    def _commit_failure(self, claim: Claimed, exc: BaseException, replies: list[Reply], started: float,
-                        unrecorded: dict[str, str]) -> TraceRow:
-        """Answer a failed turn with ``replies`` and record why, and the outcome of any API that ran
-        (``unrecorded``); the session's state is not touched."""
+    def _failure_trace(self, claim: Claimed, exc: BaseException, replies: list[Reply], started: float) -> TraceRow:
         event = claim.event
-        trace = TraceRow(session_key=claim.session.key, kind=event.kind, outcome="failed", created_at=self.clock(),
-                         event_id=event.event_id, user_id=event.user_id, agent=claim.session.agent,
-                         message=event.text, reply=replies[0].text, errors=[f"{type(exc).__name__}: {exc}"],
-                         latencies={"total": _ms(started)})
+        return TraceRow(session_key=claim.session.key, kind=event.kind, outcome="failed", created_at=self.clock(),
+                        event_id=event.event_id, user_id=event.user_id, agent=claim.session.agent,
+                        message=event.text, reply=replies[0].text, errors=[f"{type(exc).__name__}: {exc}"],
+                        latencies={"total": _ms(started)})
+
+    def _commit_failure(self, claim: Claimed, trace: TraceRow, replies: list[Reply], outcomes: dict[str, str],
+                        delivered: bool = False) -> bool:
+        """Record a failed turn: the event ``failed`` with ``replies``, the outcome of any API that
+        ran; the session's state is not touched. False when the store could not take it."""
+        event = claim.event
         try:
             with self.db.write() as conn:
                 now = self.clock()
-                _record_done(conn, unrecorded, now)
-                if sessions.acquire(conn, claim.session.key, self.engine_id, now, now + self.lease):
-                    events.finish(conn, event.pk, EventStatus.FAILED, replies_to_json(replies), now,
-                                  delivered=event.platform not in self.acknowledging)
-                    insert_trace(conn, trace)
-        except Exception:  # noqa: BLE001 - the store is down: the caller still gets the apology
+                _record_done(conn, outcomes, now)
+                if not sessions.acquire(conn, claim.session.key, self.engine_id, now, now + self.lease):
+                    return False  # its new holder runs the event again
+                events.finish(conn, event.pk, EventStatus.FAILED, replies_to_json(replies), now,
+                              delivered=delivered or event.platform not in self.acknowledging)
+                insert_trace(conn, trace)
+        except Exception:  # noqa: BLE001 - the store is down: see _failed
             log.exception("could not record the failed turn of %s", claim.session.key)
-        return trace
+            return False
+        return True
+
+    def _write_unwritten(self, claim: Claimed, record: Unwritten) -> TurnOutcome:
+        """Record a turn answered while the store was away, its replies as delivered (its caller has them)."""
+        if not self._commit_failure(claim, record.trace, record.replies, record.outcomes, delivered=True):
+            return TurnOutcome(record.replies, unsaved=True)
+        del self.unwritten[claim.event.pk]
+        return TurnOutcome(record.replies)
 
 
 def _record_done(conn, outcomes: dict[str, str], now: dt.datetime) -> None:

@@ -53,6 +53,11 @@ class ClickOutcome(str, enum.Enum):
     """Changed nothing: not the owner's click, an action already finished, or an unknown one."""
     FAILED = "failed"
     """The turn failed and changed nothing; the buttons may be tried again."""
+    ERROR = "error"
+    """Confirmed, and the call was made but failed: nothing was done; ``outcome_detail`` says why."""
+    DEFERRED = "deferred"
+    """Recorded, but it could not run or be saved yet (the store is away): it runs once it can and its
+    outcome is posted then; nothing is settled meanwhile."""
 
 
 @dataclass(frozen=True)

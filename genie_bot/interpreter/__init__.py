@@ -9,7 +9,8 @@ callables ever invoked are the ones a :class:`~.scope.Scope` explicitly exposes.
 from .costs import TooLarge, measure
 from .errors import InterpreterError, StepLimitExceeded
 from .evaluator import Evaluator, Limits
-from .scope import Scope, SafeFunction
+from .functions import SafeFunction
+from .scope import Scope
 from .whitelist import parse_checked
 
 __all__ = ["Evaluator", "InterpreterError", "Limits", "SafeFunction", "Scope", "StepLimitExceeded", "TooLarge",

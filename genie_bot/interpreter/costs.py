@@ -43,6 +43,9 @@ REFUSAL_COST = MAX_NODES * NODE_COST
 MAX_WIDTH = 1_000
 """Largest width or precision a format spec may ask for."""
 
+MAX_INT_BITS = 4096
+"""Largest whole number (in bits) code may make: arithmetic on larger ones is quadratic."""
+
 FLOAT_DIGITS = 320
 """Most digits a float has before its point (``'%f' % 1e308``)."""
 
@@ -177,21 +180,54 @@ def _smaller(left: Any, right: Any) -> int:
 _CHEAP = frozenset({int, float, bool, type(None), dt.date, dt.time, dt.datetime})
 
 _NUMBER_IN_SPEC = re.compile(r"\d+")
-_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?([#0 +-]*)(\*|\d*)(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
+_PERCENT_SPEC = re.compile(r"([#0 +-]*)(\*|\d*)(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
+_PARENTHESES = re.compile(r"[()]")
 
 
 def format_spec_width(spec: str) -> int:
-    """The most characters a format spec (``f'{x:>10.2f}'``) may add; refused over :data:`MAX_WIDTH`."""
-    widest = max((int(n) for n in _NUMBER_IN_SPEC.findall(spec)), default=0)
-    if widest > MAX_WIDTH:
-        raise TooLarge(f"format width or precision {widest} is too large (at most {MAX_WIDTH})")
+    """The most characters a format spec (``f'{x:>10.2f}'``) may add; refused over :data:`MAX_WIDTH`
+    (its digits read as a number only when they are few: a width may have thousands)."""
+    widest = 0
+    for digits in _NUMBER_IN_SPEC.findall(spec):
+        digits = digits.lstrip("0") or "0"
+        if len(digits) > len(str(MAX_WIDTH)) or int(digits) > MAX_WIDTH:
+            shown = digits if len(digits) <= 20 else digits[:20] + "..."
+            raise TooLarge(f"format width or precision {shown} is too large (at most {MAX_WIDTH})")
+        widest = max(widest, int(digits))
     return widest + len(spec)
+
+
+def percent_fields(template: str) -> list[tuple[str, str, str]]:
+    """(width, precision, conversion) of each field of a ``%`` template, read as ``str % args``
+    reads it: a mapping key may hold parentheses (``%(a(b)c)999s`` has width 999)."""
+    fields = []
+    at = template.find("%")
+    while at >= 0:
+        at += 1
+        if template.startswith("(", at):
+            at = _key_end(template, at + 1)
+        spec = _PERCENT_SPEC.match(template, at)
+        if spec is None:  # an unfinished field: ``%`` refuses the template
+            break
+        fields.append((spec.group(2), spec.group(3) or "", spec.group(4)))
+        at = template.find("%", spec.end())
+    return fields
+
+
+def _key_end(template: str, start: int) -> int:
+    """Where the mapping key opened before ``start`` ends: after its balancing parenthesis."""
+    depth = 1
+    for parenthesis in _PARENTHESES.finditer(template, start):
+        depth += 1 if parenthesis.group() == "(" else -1
+        if depth == 0:
+            return parenthesis.end()
+    return len(template)
 
 
 def percent_format_length(template: str, args: Any) -> int:
     """Upper bound of ``len(template % args)``: widths bounded, ``*`` and ``%a`` refused."""
     conversions = added = 0
-    for _flags, width, precision, conversion in _PERCENT_FIELD.findall(template):
+    for width, precision, conversion in percent_fields(template):
         if conversion == "%":
             continue
         if "*" in (width, precision):

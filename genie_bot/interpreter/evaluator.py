@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import costs
-from .costs import MAX_SEQUENCE, TooLarge
+from .costs import MAX_INT_BITS, MAX_SEQUENCE, TooLarge
 from .errors import InterpreterError, StepLimitExceeded
-from .scope import SafeFunction, Scope
+from .functions import SafeFunction
+from .scope import Scope
 from .whitelist import parse_checked
 
-MAX_INT_BITS = 4096
 
 _BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,

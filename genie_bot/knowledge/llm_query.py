@@ -30,7 +30,8 @@ from .documents import DocumentIndex, Passage
 from .free_text import FREE_TEXT_FUNCTION_ARITY, FreeTextAnswers
 from .keyword_query import KeywordQuery
 from .schema import table_schemas
-from .sql import FREE_TEXT_FUNCTION, QueryTimeout, ResultTooLarge, UnsafeQuery, run_select, validate_select
+from .sql import (FREE_TEXT_FUNCTION, QueryBudget, QueryTimeout, ResultTooLarge, UnsafeQuery, run_select,
+                  validate_select)
 from .store import KnowledgeStore
 
 ROW_LIMIT = 20
@@ -75,16 +76,19 @@ class LLMKnowledge:
             if self.fallback is None:
                 return KnowledgeResult(None, {"error": f"the search is unavailable right now ({exc.kind})"})
             return self.fallback.query(answer)
-        outcome = self._run(reply, answer)
+        budget = QueryBudget(self.timeout)  # one for the query and its repair
+        outcome = self._run(reply, answer, budget)
         if not isinstance(outcome, _Failure):
             return outcome
+        if budget.left <= 0:
+            return outcome.result()  # no time left to run a repaired query
         repair = self.prompts.messages("knowledge_repair", error=outcome.reason)
         try:
             conversation = [*messages, {"role": "assistant", "content": reply}, *repair]
             reply = self.client.complete("knowledge", conversation).text
         except LLMError:
             return outcome.result()
-        second = self._run(reply, answer)
+        second = self._run(reply, answer, budget)
         return second.result() if isinstance(second, _Failure) else second
 
     # -- routing and prompts ------------------------------------------------------------------------
@@ -108,7 +112,7 @@ class LLMKnowledge:
             table=answer.table)
 
     # -- running the LLM's answer ----------------------------------------------------------------------
-    def _run(self, reply: str, answer: KnowledgeAnswer) -> "KnowledgeResult | _Failure":
+    def _run(self, reply: str, answer: KnowledgeAnswer, budget: QueryBudget) -> "KnowledgeResult | _Failure":
         text = _unfenced(reply)
         search = _SEARCH.match(text)
         if search:
@@ -126,7 +130,7 @@ class LLMKnowledge:
         if query.uses_free_text:
             functions[FREE_TEXT_FUNCTION] = (FREE_TEXT_FUNCTION_ARITY, self.free_text.function(self.free_text_budget))
         try:
-            rows = run_select(self.store.engine, query, self.timeout, functions)
+            rows = run_select(self.store.engine, query, budget, functions)
         except (QueryTimeout, ResultTooLarge) as exc:
             return _Failure(query.sql, str(exc))
         except DBAPIError as exc:

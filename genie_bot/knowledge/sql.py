@@ -10,13 +10,16 @@ their arguments (``answer`` is the free-text predicate): ``replace``, ``hex``, p
 ``zeroblob``, ``randomblob`` and the like are refused, and ``printf``/``format`` only with a
 literal format without ``*`` or large widths (``printf('%.*c', 500000000, 'x')`` made 500 MB
 in one step, which no progress handler interrupts). It rewrites the query with a LIMIT no
-larger than the caller's.
+larger than the caller's. Parsing costs about 20 µs per token, so a query longer than
+:data:`MAX_QUERY_CHARS` is refused before it is read.
 
 Execution caps every SQLite value at :data:`MAX_VALUE_BYTES` (``SQLITE_LIMIT_LENGTH``, so a
 combination the validator let through still fails at once), stops reading rows past
 :data:`MAX_RESULT_BYTES`, and installs a progress handler that interrupts SQLite when the
 deadline passes; time spent in user functions (LLM calls for free-text predicates) is not
-counted against it, since those have their own timeout and budget.
+counted against it, since those have their own timeout and budget. The queries of one question
+(the first, and its repair) share one :class:`QueryBudget`: a runaway query that the LLM
+rewrites does not get the timeout twice.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ ALLOWED_FUNCTIONS: tuple[type[exp.Expression], ...] = (
 ``lower`` change ASCII letters only; a substring is shorter than its string; ``group_concat``
 is bounded by :data:`MAX_VALUE_BYTES`). Anything else, ``replace``, ``hex``, ``lpad``,
 ``repeat`` or the JSON functions among them, is refused."""
+MAX_QUERY_CHARS = 5_000
+"""Longest query validated (an LLM's queries take a few hundred characters)."""
 MAX_NESTING = 64
 """Deepest nesting of parentheses a query may have: the parser recurses on each level."""
 MAX_FORMAT_WIDTH = 100
@@ -88,6 +93,8 @@ class SafeQuery:
 
 def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = "sqlite") -> SafeQuery:
     """Check ``sql`` and return it rewritten with a bounded LIMIT; raise UnsafeQuery otherwise."""
+    if len(sql) > MAX_QUERY_CHARS:
+        raise UnsafeQuery(f"the query is too long ({len(sql)} characters, at most {MAX_QUERY_CHARS})")
     declared = {t.lower() for t in tables}
     _check_tokens(sql, dialect)
     try:
@@ -202,14 +209,34 @@ class _Deadline:
         return call
 
 
+class QueryBudget:
+    """Seconds of SQL work left for the queries of one question (each query's time is taken off)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.left = seconds
+
+
 _EXECUTION_LOCK = threading.Lock()
 """The knowledge store shares one SQLite connection; handlers and functions are per connection."""
 
 
-def run_select(engine: Engine, query: SafeQuery, timeout: float, functions: dict[str, tuple[int, UserFunction]]
-               | None = None) -> list[dict[str, Any]]:
-    """Execute a validated query; raise QueryTimeout past ``timeout`` seconds of SQL work."""
-    deadline = _Deadline(timeout)
+def run_select(engine: Engine, query: SafeQuery, timeout: float | QueryBudget,
+               functions: dict[str, tuple[int, UserFunction]] | None = None) -> list[dict[str, Any]]:
+    """Execute a validated query; raise QueryTimeout past ``timeout`` seconds of SQL work (or what is
+    left of a budget, which the query's time is then taken off)."""
+    budget = timeout if isinstance(timeout, QueryBudget) else QueryBudget(timeout)
+    if budget.left <= 0:
+        raise QueryTimeout(f"the queries of this question took longer than {budget.seconds:g} s")
+    deadline = _Deadline(budget.left)
+    try:
+        return _run(engine, query, deadline, budget, functions)
+    finally:
+        budget.left = deadline.end - time.monotonic()
+
+
+def _run(engine: Engine, query: SafeQuery, deadline: _Deadline, budget: QueryBudget,
+         functions: dict[str, tuple[int, UserFunction]] | None) -> list[dict[str, Any]]:
     with _EXECUTION_LOCK, engine.connect() as conn:
         raw = conn.connection.dbapi_connection
         assert raw is not None, "a connection checked out of the pool"
@@ -222,7 +249,7 @@ def run_select(engine: Engine, query: SafeQuery, timeout: float, functions: dict
             return _bounded_rows(conn.exec_driver_sql(query.sql))
         except Exception as exc:
             if deadline.passed() and "interrupt" in str(exc).lower():
-                raise QueryTimeout(f"the query took longer than {timeout:g} s") from None
+                raise QueryTimeout(f"the query took longer than {budget.seconds:g} s") from None
             if "too big" in str(exc).lower():
                 raise ResultTooLarge(f"a value would be larger than {MAX_VALUE_BYTES} bytes") from None
             raise

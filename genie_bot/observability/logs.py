@@ -18,6 +18,10 @@ TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 QUIET_LOGGERS = ("httpx", "alembic.runtime.migration")
 """httpx: one INFO line per HTTP request, already counted in the turn log and metrics; alembic: two
 lines each time the schema's revision is read ("Context impl SQLiteImpl"), which say nothing."""
+CONTENT_LOGGERS = ("sqlglot",)
+"""Libraries that quote what they read in their log lines: sqlglot warns with the SQL an LLM wrote
+from a user's question ("'...' contains unsupported syntax"). Silent unless content is included;
+what they warn about is refused with a reason anyway."""
 
 
 def configure_logging(settings: LoggingSettings, warnings_only: bool = False) -> None:
@@ -32,6 +36,8 @@ def configure_logging(settings: LoggingSettings, warnings_only: bool = False) ->
     logging.basicConfig(level=settings.level.upper(), handlers=[handler], force=True)
     for chatty in QUIET_LOGGERS:
         logging.getLogger(chatty).setLevel(max(logging.WARNING, logging.getLogger().level))
+    for quoting in CONTENT_LOGGERS:
+        logging.getLogger(quoting).setLevel(logging.NOTSET if settings.include_content else logging.CRITICAL + 1)
 
 
 def _fields(record: logging.LogRecord) -> dict[str, Any]:

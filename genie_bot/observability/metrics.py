@@ -46,8 +46,8 @@ class Metrics:
                                 registry=r)
         self.llm_seconds = Histogram("genie_llm_call_seconds", "LLM call latency, retries included", ["role"],
                                      buckets=SECONDS, registry=r)
-        self.errors = Counter("genie_errors", "Errors by kind: turn_failed, interrupted, statement (rejected by "
-                              "the interpreter), lease_lost, llm_<kind>", ["kind"], registry=r)
+        self.errors = Counter("genie_errors", "Errors by kind: turn_failed, interrupted, parked (a message set "
+                              "aside), statement (rejected by the interpreter), lease_lost, llm_<kind>", ["kind"], registry=r)
         self.fallbacks = Counter("genie_fallbacks", "LLM failures answered by the offline counterpart, by component "
                                  "(parser|responder|knowledge)", ["component"], registry=r)
         self.pending_actions = Gauge("genie_pending_actions", "Pending actions by status (whole database)",
@@ -66,8 +66,8 @@ class Metrics:
             self.parses.labels(trace.parse_source).inc()
         if trace.parse_source == FALLBACK_SOURCE:
             self.fallbacks.labels("parser").inc()
-        if trace.outcome in ("failed", "interrupted"):
-            self.errors.labels("turn_failed" if trace.outcome == "failed" else "interrupted").inc()
+        if trace.outcome in ("failed", "interrupted", "parked"):
+            self.errors.labels({"failed": "turn_failed"}.get(trace.outcome, trace.outcome)).inc()
         elif trace.errors:
             self.errors.labels("statement").inc(sum(not e.startswith("migrated from") for e in trace.errors))
 

@@ -251,7 +251,8 @@ def _run_worksheet(turn: Turn, instance: WorksheetInstance) -> None:
             result = turn.executor.call_api(ApiRequest(instance.name, ws.name, api.function, _plain(turn, args),
                                                        api.side_effects))
         except Exception as exc:  # noqa: BLE001 - an API failure is reported to the user, not raised
-            log.warning("API %s of %s failed: %s", api.function, instance.name, exc)
+            # its message is the API's and may quote what users gave it: the user and the trace get it, the log not
+            log.warning("API %s of %s failed: %s", api.function, instance.name, type(exc).__name__)
             instance.confirmed = None
             turn.acts.append(Report(instance.name, {"error": f"{api.function} failed: {exc}"}))
             return
@@ -476,8 +477,8 @@ def run_code(turn: Turn, instance: WorksheetInstance, code: Code) -> None:
     """Run worksheet actions; a failure becomes a Say so the user is told, never a crash."""
     try:
         Evaluator(WorksheetScope(turn, instance)).run(code.tree)
-    except InterpreterError as exc:
-        log.warning("actions of %s failed at %s: %s", instance.name, code.loc, exc)
+    except InterpreterError as exc:  # its reason may quote values (an API's error): the user and the trace get it
+        log.warning("actions of %s failed at %s", instance.name, code.loc)
         turn.acts.append(Say(f"Something went wrong in {instance.worksheet}: {exc.reason}"))
 
 

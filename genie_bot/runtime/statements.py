@@ -35,6 +35,7 @@ from ..spec.types import to_bool
 from ..state import AnswerStatus, DialogueState, InstanceStatus, KnowledgeAnswer, WorksheetInstance
 from .assign import abandon, assign_field, confirm_fields, fill_instance, in_submitted
 from .given import confirmation_asked, given, given_value, is_confirmation_field, is_placeholder
+from .isolation import active_sandbox
 from .reading import NewInstance, snap_field_name
 from .scopes import ParserScope
 from .turn import Turn
@@ -99,6 +100,10 @@ an error message (names suggested, source quoted), and output this broken is not
 def apply_statements(turn: Turn, source: str) -> None:
     """Apply parser output ``source`` to ``turn.state``; problems go to ``turn.update.errors``."""
     if not source or not source.strip():
+        return
+    sandbox = active_sandbox()
+    if sandbox is not None:  # the engine's turn: in a worker process with hard limits
+        sandbox.apply_statements(turn, source)
         return
     try:
         tree = parse_checked(source)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..interpreter import InterpreterError, parse_checked
-from ..interpreter.scope import BUILTINS, RECORD_METHODS
+from ..interpreter.allowed import BUILTINS, RECORD_METHODS
 from ..names import closest
 from .api_module import IDEMPOTENCY_PARAMETER, ApiModuleError, check_call, import_api_module, parameters
 from .diagnostics import Loc, SpecError, SpecInvalid

@@ -3,7 +3,9 @@
 An event row is written once when it arrives; its primary key (platform, event id) is what
 makes a second delivery of the same event a no-op. It is ``queued`` until the process
 holding the session's lease runs it (``running``), then ``done`` or ``failed`` with the
-replies, which the caller that delivered it reads back, whichever process ran the turn.
+replies, which the caller that delivered it reads back, whichever process ran the turn; or
+``parked``: set aside with a reply, never run (again), because running it exceeded what one
+message may take (:mod:`genie_bot.engine.turns`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,13 @@ class EventStatus(StrEnum):
     RUNNING = "running"
     DONE = "done"
     FAILED = "failed"
+    PARKED = "parked"
+    """Set aside unapplied, with a reply: its statements exceeded their limits, or its turn was
+    cut short (its process died) more often than allowed. Operators find it by this status."""
 
+
+FINISHED = (EventStatus.DONE, EventStatus.FAILED, EventStatus.PARKED)
+"""The statuses of an event whose replies are known."""
 
 @dataclass(frozen=True)
 class EventRow:
@@ -57,7 +65,7 @@ _START = update(t).where(*_THIS).values(status=EventStatus.RUNNING, attempts=t.c
 _FINISH = update(t).where(*_THIS).values(status=bindparam("b_status"), reply=bindparam("b_reply"),
                                          done_at=bindparam("b_now"), delivered_at=bindparam("b_delivered"))
 _DELIVERED = update(t).where(*_THIS, t.c.delivered_at.is_(None)).values(delivered_at=bindparam("b_now"))
-_UNDELIVERED = (t.c.delivered_at.is_(None), t.c.status.in_((EventStatus.DONE, EventStatus.FAILED)))
+_UNDELIVERED = (t.c.delivered_at.is_(None), t.c.status.in_(FINISHED))
 _OUTCOME = select(t.c.status, t.c.reply).where(*_THIS)
 
 
@@ -146,7 +154,7 @@ def count_by_status(conn: Connection) -> dict[str, int]:
 
 def purge(conn: Connection, before: dt.datetime) -> int:
     """Forget finished events older than ``before`` (a retry after that is treated as new)."""
-    finished = t.c.status.in_((EventStatus.DONE, EventStatus.FAILED))
+    finished = t.c.status.in_(FINISHED)
     return conn.execute(delete(t).where(finished, t.c.received_at < before)).rowcount
 
 

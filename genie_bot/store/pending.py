@@ -59,6 +59,13 @@ class PendingRow:
     reason: str | None = None
     result: str | None = None
     executed_by: str | None = None
+    idempotency_key: str | None = None
+    """The key its API call receives: its own id, or that of an earlier attempt at the same intent
+    whose outcome is unknown (see :func:`genie_bot.engine.confirmations.plan_confirmations`)."""
+
+    @property
+    def key(self) -> str:
+        return self.idempotency_key or self.id
 
 
 _COLUMNS = [pending_actions.c[f.name] for f in fields(PendingRow)]
@@ -107,6 +114,13 @@ def claim(conn: Connection, action_id: str, executor: str, now: dt.datetime) -> 
     result = conn.execute(update(_T).where(*pending)
                           .values(status=ActionStatus.EXECUTING, executed_by=executor, updated_at=now))
     return result.rowcount == 1
+
+
+def forget_interrupted(conn: Connection, session_key: str, now: dt.datetime) -> int:
+    """The conversation is over: its interrupted attempts end their lifetime now, so a task of the
+    next conversation (whose instances reuse their names) does not take their idempotency key."""
+    return conn.execute(update(_T).where(_T.c.session_key == session_key, _T.c.status == ActionStatus.INTERRUPTED,
+                                         _T.c.expires_at > now).values(expires_at=now)).rowcount
 
 
 def due(conn: Connection, now: dt.datetime, limit: int = 500) -> list[PendingRow]:

@@ -108,6 +108,7 @@ pending_actions = Table(
     Column("reason", Text),
     Column("result", Text),
     Column("executed_by", String(200)),
+    Column("idempotency_key", String(32)),  # what the API receives: shared by the attempts of one intent
     Column("created_at", DateTime, nullable=False),
     Column("expires_at", DateTime, nullable=False),
     Column("updated_at", DateTime, nullable=False),

@@ -55,9 +55,11 @@ def console_for(database_url: str, agent_dir: Path = TICKETS, build: AgentBuilde
 class ServedConsole:
     """A console (made by ``make`` on the server's own loop) served on 127.0.0.1 at a free port."""
 
-    def __init__(self, make: Callable[[], Console], token: str | None = None):
+    def __init__(self, make: Callable[[], Console], token: str | None = None, serving_as: str = "127.0.0.1"):
+        """``serving_as``: the address the console believes it is bound to (what its access rules follow)."""
         self.make = make
         self.token = token
+        self.serving_as = serving_as
         self.console: Console | None = None
         self.server: ConsoleServer | None = None
         self._loop = asyncio.new_event_loop()
@@ -76,7 +78,7 @@ class ServedConsole:
 
     async def _start(self) -> None:
         self.console = self.make()
-        self.server = ConsoleServer(self.console, Access(self.token, "127.0.0.1"), "127.0.0.1", 0)
+        self.server = ConsoleServer(self.console, Access(self.token, self.serving_as), "127.0.0.1", 0)
         if self.console.live is not None:
             await self.console.live.start()
         await self.server.start()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import http.client
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 
@@ -51,6 +51,38 @@ def test_a_request_naming_another_host_is_refused(tmp_path: Path):
             connection.request("GET", "/api/sessions", headers={"Host": host})
             assert connection.getresponse().status == status
             connection.close()
+
+
+def test_beyond_loopback_the_token_guards_reading_too(tmp_path: Path):
+    """Served on a network address, nobody without the token lists the sessions or reads one."""
+    with ServedConsole(lambda: console_for(f"sqlite:///{tmp_path / 'console.sqlite3'}"), token=TOKEN,
+                       serving_as="0.0.0.0") as served:
+        address = urlsplit(served.url)
+
+        def get(path: str, cookie: str = "") -> http.client.HTTPResponse:
+            connection = http.client.HTTPConnection(address.hostname, address.port)
+            connection.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+            response = connection.getresponse()
+            response.read()
+            connection.close()
+            return response
+
+        home = get("/")
+        assert home.status == 303 and home.getheader("Location").startswith("/login?next=")
+        key = "console/local/ticket_submission/x"
+        for path in ("/api/sessions", f"/api/session?key={key}", f"/api/session/scenario?key={key}"):
+            assert get(path).status == 401, path
+        assert get(f"/session?key={key}").getheader("Location").startswith("/login?next=")
+        assert get("/login").status == 200 and get("/static/console.js").status == 200
+
+        connection = http.client.HTTPConnection(address.hostname, address.port)
+        connection.request("POST", "/login", body=urlencode({"token": TOKEN, "next": "/sessions"}),
+                           headers={"Content-Type": "application/x-www-form-urlencoded"})
+        login = connection.getresponse()
+        cookie = login.getheader("Set-Cookie").split(";")[0]
+        connection.close()
+        assert login.status == 303 and get("/api/sessions", cookie).status == 200
+        assert get("/api/sessions", cookie.replace("=", "=forged")).status == 401
 
 
 def test_serving_beyond_loopback_needs_a_token(monkeypatch: pytest.MonkeyPatch, capsys):

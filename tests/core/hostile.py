@@ -1,6 +1,9 @@
 """Statements built so that one interpreter step would be expensive: the shapes a red team used
 (``sum``/``sorted`` over huge ranges, repetition, ``join``, ``replace``, ``str`` of big lists,
-format widths, ``strftime``, appends in a loop, self-containing lists) and combinations of them.
+format widths, ``strftime``, appends in a loop, self-containing lists), the C calls that hold
+the GIL for minutes on one step (hashing a huge key, rounding to a huge power of ten, prefix
+tests against a huge tuple, parsing a huge number, a width behind a mapping key with
+parentheses, stripping with many characters, copies of records) and combinations of them.
 
 :func:`hostile_statement` takes a ``choose`` function, so the fuzz test draws with Hypothesis
 and the benchmark with a seeded ``random.Random``.
@@ -33,6 +36,12 @@ TEMPLATES = (
     "x = {s} * {m} + {s} * {n}", "x = 2 ** {n}", "x = {n} ** {m}", "x = str({n} ** 200)", "x = int({s} * {m})",
     "x = float({s} * {m})", "x = list({seq})", "x = dict(a={seq})", "x = {seq}[{n}]", "x = {{'k': 1}}[{seq}]",
     "x = any({seq}) or all({seq})", "x = len({seq})", "x = {seq}\nx += {seq}\nx += x",
+    "x = {{}}.get({seq})", "x = {{{s}: 1}}.get(({seq},) * {n})", "x = round(1, -{n})", "x = round({n}, -{w})",
+    "x = round(1.5, {n})", "x = ({s} * {m}).startswith(({s} * {m},) * {n})", "x = {s}.endswith(({s} * {n},) * {m})",
+    "x = int('f' * {m}, 16) // 7", "x = int({s} * {m}, 36)", "x = int('9' * {m}) * int('9' * {n})",
+    "x = '%(a(b)c){w}s' % {{'a(b)c': {s} * {m}}}", "x = '%(a)s%(a)s' * {n} % {{'a': {seq}}}",
+    "x = ({s} * {m}).strip({s} * {n})", "x = str({{1: {seq}, 2: {seq}}}.values())",
+    "x = list({{{s}: {seq}}}.items())", "x = sorted({{{s}: {seq}}}.keys())", "x = {seq}.count(({seq},) * {n})",
 )
 
 

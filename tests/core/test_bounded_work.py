@@ -47,6 +47,19 @@ REFUSED = [
     "x = today().strftime('%999999999Y')",
     "x = today().strftime('%Y' * 10000)",
     "x = sorted(range(10 ** 9))",
+    # C calls that held the GIL for minutes in one step (issue 28)
+    "x = {}.get(((1,) * 100000,) * 100000)",
+    "x = {'a': 1}.get(((1,) * 100000,) * 100000, 0)",
+    "x = round(1, -10 ** 8)",
+    "x = round(1, -3000000)",
+    "x = ('a' * 1000).startswith(('a' * 1000,) * 100000)",
+    "x = ('a' * 1000).endswith(('a' * 1000,) * 100000)",
+    "x = int('f' * 99990, 16) // 7",
+    "x = int('9' * 2000)",
+    "x = '%(a(b)c)999999999s' % {'a(b)c': '\U0001F600'}",
+    "x = '%(a)(b)999999999s' % {'a)(b': 'x'}",
+    "x = ('a' * 100000).strip('b' * 99999 + 'a')",
+    "y = 'a' * 100000\nd = {1: y, 2: y, 3: y}\nx = str(d.values())",
 ]
 
 
@@ -79,9 +92,37 @@ def test_amplifying_statements_are_refused_before_they_allocate(source):
     ("x = today().strftime('%d %B %Y')", "21 November 2026"),
     ("x = 'straße'.upper()", "STRASSE"),
     ("x = {1, 1, 2}", [1, 2]),
+    ("x = {'a': 1}.get('a')", 1),
+    ("x = {'a': 1}.get('b', 0)", 0),
+    ("x = sorted({'b': 1, 'a': 2}.keys())", ["a", "b"]),
+    ("x = {'a': 1}.items()", [("a", 1)]),
+    ("x = round(1234, -2)", 1200),
+    ("x = round(2.675, 2)", 2.67),
+    ("x = int('ff', 16) + int(' 42 ')", 297),
+    ("x = 'abc'.startswith(('x', 'a')) and 'abc'.endswith('c')", True),
+    ("x = '%(a(b)c)5s|%(d)s' % {'a(b)c': 'x', 'd': 1}", "    x|1"),
+    ("x = ' x. '.strip(' .')", "x"),
 ])
 def test_ordinary_operations_still_work(source, expected):
     assert run(source).scope.names["x"] == expected
+
+
+def test_every_callable_has_a_cost_model_and_others_are_refused():
+    from genie_bot.interpreter.allowed import BUILTINS, METHODS
+
+    assert all(function.cost is not None for function in BUILTINS.values())
+    samples = {str: "text", list: [1], dict: {"k": 1}, dt.datetime: dt.datetime(2026, 11, 21, 9, 30),
+               dt.date: dt.date(2026, 11, 21), dt.time: dt.time(9, 30)}
+    scope = Scope({})
+    for kind, value in samples.items():
+        for name in dir(value):
+            if name.startswith("_") or name in ("year", "month", "day", "hour", "minute", "second"):
+                continue  # data attributes
+            if any(name in METHODS.get(k, {}) for k in kind.__mro__):
+                assert scope.get_attr(value, name).cost is not None, f"{kind.__name__}.{name}"
+            else:
+                with pytest.raises(InterpreterError, match="no attribute|has no field"):
+                    scope.get_attr(value, name)
 
 
 def test_work_is_counted_per_run_and_refused_beyond_the_budget():

@@ -94,7 +94,7 @@ async def test_someone_elses_click_is_refused_ephemerally_and_the_owner_can_stil
 
             owner = await fake.click_button(custom_id(summary, "cancel"), message_id=message_id)
             edited = await original_edit(fake, owner.token)
-            assert edited["embeds"][0]["fields"][0]["value"] == f"✖️ Cancelled by <@{fake.tester.id}>"
+            assert edited["embeds"][0]["fields"][0]["value"] == f"✖️ **Cancelled** by <@{fake.tester.id}>"
             await chat.next()  # the agent's answer to the cancellation
             assert not any(c.method == "PATCH" and intruder.token in c.path for c in fake.requests)
         assert submissions("enrollment") == []
@@ -141,7 +141,7 @@ async def test_a_slow_click_is_deferred_within_three_seconds_and_settled_later(d
 
             held.release.set()
             edited = await original_edit(fake, click.token)
-            assert edited["embeds"][0]["fields"][0]["value"].startswith("✅ Confirmed by")
+            assert edited["embeds"][0]["fields"][0]["value"].startswith("✅ **Done** (confirmed by")
             assert "ENR-00001" in (await chat.next())["content"]
 
 

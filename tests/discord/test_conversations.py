@@ -43,7 +43,7 @@ async def test_course_enrollment_in_a_thread_ends_with_a_confirm_click(deploymen
         edited = await original_edit(fake, click.token)
         assert all(b["disabled"] for b in buttons(edited))
         assert edited["embeds"][0]["fields"] == [
-            {"name": "Outcome", "value": f"✅ Confirmed by <@{fake.tester.id}>", "inline": False}]
+            {"name": "Outcome", "value": f"✅ **Done** (confirmed by <@{fake.tester.id}>)", "inline": False}]
         done = await chat.next()
         assert "You're enrolled! Your enrollment id is ENR-00001" in done["content"]
 

@@ -96,6 +96,12 @@ class StatementParser:
         return self.fallback.parse(spec, state, text, today)
 
 
+def statement_parser(agent: Agent, llm: Any) -> StatementParser:
+    """``llm.parser: tests.engine.support:statement_parser`` in a genie.yaml: what :func:`build_agent`
+    does, for engines started as ``genie-bot run``."""
+    return StatementParser(agent.parser)
+
+
 def build_agent(spec: AgentSpec) -> Agent:
     agent = Agent(spec)
     agent.parser = StatementParser(agent.parser)

@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from genie_bot.engine import ClickOutcome, Decision
+from genie_bot.engine.turns import INTERRUPTED_REASON, UNKNOWN_BEFORE_OFFER
 from genie_bot.state import DialogueState
 from genie_bot.store import Database, inbox, sessions, traces
 from genie_bot.store import pending as actions
@@ -120,6 +122,30 @@ def test_a_process_killed_during_a_confirmed_call_reports_it_and_never_retries(s
     refused, fresh = run(user_says_yes())
     assert "it needs a fresh confirmation" in refused[0].text and len(calls()) == 1
     assert fresh[0].pending_action is not None and fresh[0].pending_action.id != action_id
+    assert fresh[0].text.startswith(UNKNOWN_BEFORE_OFFER.format(api="place_order", id=action_id))
+
+
+def test_the_stale_card_of_an_interrupted_call_asks_again_under_the_same_idempotency_key(store_url, shop, tmp_path):
+    """kill -9 during the call, then the user clicks the old card: told the outcome is unknown before the
+    new card, and confirming it calls the API with the first attempt's key, so the API can deduplicate."""
+    action_id = run(_fill(store_url, shop, ORDER))
+    child = start_child(store_url, shop, {"click": action_id, "event_id": "click"}, "SHOP_BLOCK_IN_ORDER",
+                        tmp_path / "in-order")
+    kill_when_blocked(child, tmp_path / "in-order")
+    restart(store_url, shop)
+
+    async def clicks_again():
+        async with make_engine(store_url, shop) as engine:
+            stale = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "stale-click")
+            done = await engine.handle_action(KEY, "U1", stale[0].pending_action.id, Decision.CONFIRM, "click-2")
+            return stale, done
+
+    stale, done = run(clicks_again())
+    assert stale[0].outcome == ClickOutcome.STALE and stale[0].outcome_detail == INTERRUPTED_REASON
+    assert UNKNOWN_BEFORE_OFFER.format(api="place_order", id=action_id) in stale[0].text
+    assert stale[0].pending_action.id != action_id
+    assert done[0].outcome == ClickOutcome.DONE and "Order Pizza-2-Ann placed" in done[0].text
+    assert [c["key"] for c in calls()] == [action_id, action_id]
 
 
 async def _fill(url: str, shop: Path, messages: list[str]) -> str | None:

@@ -12,6 +12,7 @@ from genie_bot.engine import SessionKey
 from genie_bot.state import DialogueState
 from genie_bot.store import Database, SchemaOutdated, head_revision
 from genie_bot.store import traces
+from genie_bot.store.migrations import head_revision
 from genie_bot.store.schema import sessions
 
 from .support import KEY, ORDER, make_engine, run

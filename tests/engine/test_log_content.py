@@ -11,10 +11,13 @@ import pytest
 from sqlalchemy import text
 
 from genie_bot.config import LoggingSettings
+from genie_bot.engine import Decision
+from genie_bot.knowledge.sql import UnsafeQuery, validate_select
 from genie_bot.observability.logs import configure_logging
 from genie_bot.store.database import Database
 from tests.discord.harness import Deployment, async_test, serving, start_thread
 from tests.discord.test_busy_server import database_away
+from tests.engine.support import KEY, ORDER, SHOP_API, make_engine, prepare_database, run, write_shop
 from tests.fakes.discord_server import FakeDiscord
 
 MARKER = "SSN 078-05-1120"
@@ -74,3 +77,28 @@ def test_with_content_included_the_logs_keep_exception_messages(tmp_path):
             handler.close()
         root.handlers[:], root.level = handlers, level
     assert MARKER in (tmp_path / "genie.log").read_text()
+
+
+def test_an_api_error_is_logged_without_its_message(tmp_path, log_file):
+    """An API's exception may quote what users gave it: the user hears it, the log names its type."""
+    shop = write_shop(tmp_path / "shop", api=SHOP_API.replace(
+        '    return {"order_id": f"{dish}-{count}-{name}"}', f'    raise RuntimeError("card of {MARKER} declined")'))
+    url = f"sqlite:///{tmp_path / 'engine.sqlite3'}"
+    prepare_database(url)
+
+    async def scenario():
+        async with make_engine(url, shop) as engine:
+            for i, text in enumerate(ORDER):
+                asked = await engine.handle_message(KEY, "U1", text, f"m{i}")
+            return await engine.handle_action(KEY, "U1", asked[0].pending_action.id, Decision.CONFIRM, "c1")
+
+    told = run(scenario())
+    logged = log_file.read_text()
+    assert MARKER in told[0].text  # the user is told why
+    assert "API place_order of order_0 failed: RuntimeError" in logged and MARKER not in logged
+
+
+def test_sqlglot_does_not_log_the_sql_it_refuses(log_file):
+    with pytest.raises(UnsafeQuery, match="only SELECT"):
+        validate_select(f"VACUUM '{MARKER}'", ["restaurants"], 5)
+    assert MARKER not in log_file.read_text()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from genie_bot.engine import Decision
-from genie_bot.engine.turns import APOLOGY, INTERRUPTED_NOTICE, RAN_UNSAVED
+from genie_bot.engine.turns import APOLOGY, RAN_UNSAVED
 from genie_bot.store import Database
 from genie_bot.store import pending as actions
 
@@ -96,10 +96,10 @@ def test_a_longer_outage_tells_the_user_what_ran_and_nothing_runs_twice(store_ur
     assert len(calls()) == 1
 
 
-def test_a_store_still_down_after_the_turn_leaves_the_interrupted_notice(store_url, shop):
+def test_a_store_still_down_after_the_turn_gets_the_outcome_recorded_when_it_is_back(store_url, shop):
     """Down until the failed turn could not even be recorded (a database restart at that moment):
-    the event stays unanswered, so it is picked up again, and then the user is told the call was
-    interrupted; it is never made again."""
+    the user is told what ran, the process keeps the outcome, and writes it when the session is next
+    claimed; confirming again replays it, and nothing says the call may not have gone through."""
     notes = []
 
     async def sink(notification):
@@ -111,14 +111,15 @@ def test_a_store_still_down_after_the_turn_leaves_the_interrupted_notice(store_u
             action_id = await ask(fast(engine))
             Outage(engine.db.engine, CLAIM, statements=GATE_AND_COMMIT + 1)
             failed = await engine.handle_action(KEY, "U1", action_id, Decision.CONFIRM, "c1")
+            kept = dict(engine.turns.unwritten)
             again = await engine.handle_message(KEY, "U1", "order_0.confirmed = True", "yes-again")
-            return action_id, failed, again
+            return action_id, failed, kept, engine.turns.unwritten, again
 
-    action_id, failed, again = run(scenario())
+    action_id, failed, kept, unwritten, again = run(scenario())
     assert failed[0].text == RAN_UNSAVED.format(api="place_order", id=action_id)
-    assert [n.reply.text for n in notes] == [INTERRUPTED_NOTICE.format(api="place_order", id=action_id)]
-    assert [a.status for a in action_rows(store_url)] == ["interrupted"]
-    assert "Order Pizza-2-Ann placed" not in again[0].text and len(calls()) == 1
+    assert list(kept) == [("slack", "c1")] and not unwritten
+    assert notes == [] and [a.status for a in action_rows(store_url)] == ["done"]
+    assert "Order Pizza-2-Ann placed" in again[0].text and len(calls()) == 1
 
 
 @pytest.mark.postgres

@@ -245,6 +245,14 @@ class FakeDiscord:
                             guild_id=guild.id if guild else None)
         return message
 
+    async def edit_message(self, message_id: int, content: str) -> Payload:
+        """The author of a stored message edits its text: dispatches MESSAGE_UPDATE, returns the message."""
+        message = self.world.edit_message(message_id, {"content": content})
+        channel = self.world.channels[int(message["channel_id"])]
+        await self.dispatch("MESSAGE_UPDATE", self.world.gateway_message(message),
+                            guild_id=int(channel["guild_id"]) if "guild_id" in channel else None)
+        return message
+
     async def click_button(
         self,
         custom_id: str,

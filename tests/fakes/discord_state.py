@@ -47,6 +47,7 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
 
 
 def iso_now() -> str:
@@ -181,7 +182,8 @@ class World:
         guild.roles[guild.id] = self._role_payload(guild.id, "@everyone", EVERYONE_PERMISSIONS, position=0)
         self.guilds[guild.id] = guild
         self.add_member(guild.id, owner)
-        self.add_member(guild.id, self.bot, permissions=BOT_PERMISSIONS, role_name=self.bot.username)
+        bot = self.add_member(guild.id, self.bot, permissions=BOT_PERMISSIONS, role_name=self.bot.username)
+        guild.roles[bot.role_ids[0]].update(managed=True, tags={"bot_id": str(self.bot.id)})  # its integration's role
         return guild
 
     def add_member(
@@ -308,7 +310,8 @@ class World:
             "tts": bool(body.get("tts")),
             "mention_everyone": False,
             "mentions": self._mentions(content),
-            "mention_roles": [],
+            "mention_roles": [raw for raw in _ROLE_MENTION.findall(content)
+                              if "guild_id" in channel and int(raw) in self.guilds[int(channel["guild_id"])].roles],
             "attachments": list(attachments),
             "embeds": body.get("embeds") or [],
             "components": body.get("components") or [],

@@ -82,6 +82,19 @@ def test_two_bad_queries_give_an_error_result(server, script, knowledge):
     assert set(result.result) == {"error"} and "exactly one statement" in result.result["error"]
 
 
+def test_a_runaway_query_uses_the_question_s_whole_time_budget_and_is_not_run_again(server, script, restaurant_spec,
+                                                                                    restaurant_store):
+    """One budget per question: a query that used all of it is not followed by a repaired one that
+    would get the timeout a second time."""
+    knowledge = LLMKnowledge(restaurant_spec, make_client(make_settings(server)), restaurant_store,
+                             today=lambda: TODAY, timeout=0.2)
+    runaway = "SELECT COUNT(*) FROM restaurants a, restaurants b, restaurants c, restaurants d"
+    script.add("knowledge", runaway, runaway)
+    result = knowledge.query(ask("count everything four times over"))
+    assert script.calls("knowledge") == 1
+    assert "took longer than 0.2 s" in result.result["error"]
+
+
 def test_a_database_error_is_asked_again(server, script, knowledge):
     script.add("knowledge", "SELECT * FROM restaurants WHERE stars > 4", "SELECT * FROM restaurants WHERE rating > 4.8")
     result = knowledge.query(ask("five star places"))

@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy import text
 
 from genie_bot.knowledge import KnowledgeStore
-from genie_bot.knowledge.sql import QueryTimeout, UnsafeQuery, run_select, validate_select
+from genie_bot.knowledge.sql import (MAX_QUERY_CHARS, QueryBudget, QueryTimeout, UnsafeQuery, run_select,
+                                     validate_select)
 
 TABLES = ["restaurants"]
 
@@ -82,6 +83,23 @@ def test_execution_returns_rows_and_a_long_query_times_out(store):
         run_select(store.engine, slow, 0.2)
     assert run_select(store.engine, validate_select("SELECT COUNT(*) AS n FROM restaurants", TABLES, 5), 1.0) == \
         [{"n": 300}]  # the connection is usable again, without the handler
+
+
+def test_the_queries_of_one_question_share_one_time_budget(store):
+    budget = QueryBudget(0.2)
+    slow = validate_select("SELECT COUNT(*) FROM restaurants a, restaurants b, restaurants c, restaurants d",
+                           TABLES, 5)
+    with pytest.raises(QueryTimeout):
+        run_select(store.engine, slow, budget)
+    with pytest.raises(QueryTimeout, match="the queries of this question took longer than 0.2 s"):
+        run_select(store.engine, validate_select("SELECT 1 AS x FROM restaurants", TABLES, 5), budget)
+    assert budget.left <= 0
+
+
+def test_a_query_longer_than_the_bound_is_refused_before_it_is_parsed():
+    huge = "SELECT printf('" + "%d" * 60_000 + "', 1) AS x FROM restaurants"
+    with pytest.raises(UnsafeQuery, match=f"the query is too long \\({len(huge)} characters, at most {MAX_QUERY_CHARS}\\)"):
+        validate_select(huge, TABLES, 20)
 
 
 def test_time_in_user_functions_does_not_count_against_the_timeout(store):

@@ -8,7 +8,8 @@ from genie_bot.adapters.slack import SlackSettingsInvalid, create_adapter
 from genie_bot.adapters.slack.blocks import SECTION_LIMIT, reply_messages
 from genie_bot.adapters.slack.commands import conversation
 from genie_bot.adapters.slack.mrkdwn import mentioned_users, to_mrkdwn, to_plain
-from genie_bot.adapters.slack.outcomes import classify
+from genie_bot.adapters.outcomes import ClickResult
+from genie_bot.adapters.slack.outcomes import card_line
 from genie_bot.adapters.slack.sessions import Place, sequence, session_key
 from genie_bot.engine import ClickOutcome, PendingActionView, Reply, SessionKey
 
@@ -70,16 +71,19 @@ def test_long_replies_are_split_and_the_card_comes_last():
 
 @pytest.mark.parametrize("outcome, settles, line", [
     (ClickOutcome.DONE, True, ":white_check_mark: *Done* (confirmed by <@U1>)\n>Done. order id: 1"),
+    (ClickOutcome.ERROR, True, ":x: *Failed* (confirmed by <@U1>); nothing was done\n>Done. order id: 1"),
     (ClickOutcome.CANCELLED, True, ":heavy_multiplication_x: *Cancelled* by <@U1>"),
     (ClickOutcome.STALE, True, ":hourglass: *No longer valid* (it expired)"),
     (ClickOutcome.REFUSED, False, None),
     (ClickOutcome.FAILED, False, None),
+    (ClickOutcome.DEFERRED, False, None),
 ])
 def test_click_outcomes_decide_the_card(outcome, settles, line):
-    result = classify([Reply("Done. order id: 1\n\nAnything else?", outcome=outcome, outcome_detail="it expired")])
+    result = ClickResult.of([Reply("Done. order id: 1\n\nAnything else?", outcome=outcome,
+                                   outcome_detail="it expired")])
     assert result.settles_card is settles
     if line:
-        assert result.card_line("U1") == line
+        assert card_line(result, "U1") == line
 
 
 def test_settings_are_checked_when_the_adapter_is_created():
