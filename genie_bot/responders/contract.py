@@ -55,8 +55,10 @@ def accounted(spec: AgentSpec, before: DialogueState, after: DialogueState, acts
     """``reply`` with what the turn contract requires that it does not say yet, said first."""
     said = []
     shown = _summarised(spec, acts, after)
+    checked = {(a.instance, a.field) for a in acts if isinstance(a, AskForFieldConfirmation)}  # asked back: named
     changed = changes(spec, before, after, update.assigned, parse)
-    untold = [c for c in changed if c.instance not in shown and not _named_in(reply, c, spec, after)]
+    untold = [c for c in changed if c.instance not in shown and (c.instance, c.field.name) not in checked
+              and not _named_in(reply, c, spec, after)]
     if len(untold) == 1 and _moved_past(spec, before, acts, untold[0]):
         untold = []  # "a pizza": the next question is the one after the dish, which says it was taken
     if untold:
@@ -146,7 +148,7 @@ def _summarised(spec: AgentSpec, acts: list[Act], after: DialogueState) -> set[s
         if instance is None:
             continue
         f = spec.tasks[instance.worksheet].fields.get(act.field) if isinstance(act, AskField) else None
-        if isinstance(act, (AskForConfirmation, AskForFieldConfirmation)) or (f is not None and f.type.kind == "confirm"):
+        if isinstance(act, AskForConfirmation) or (f is not None and f.type.kind == "confirm"):
             out |= {instance.name, *(i.name for i in after.descendants(instance))}
     return out
 

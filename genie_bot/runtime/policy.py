@@ -31,6 +31,7 @@ from ..interpreter import Evaluator, InterpreterError
 from ..spec import NA, AgentSpec, Code, Field, InstanceRef
 from ..state import AnswerStatus, DialogueState, InstanceStatus, WorksheetInstance
 from .assign import assign_field, confirm_fields, release
+from .plausible import implausible
 from .executor import ApiRequest, KnowledgeUnavailable, LocalApiExecutor
 from .reading import NewInstance, WorksheetReader
 from .scopes import WorksheetScope
@@ -155,7 +156,7 @@ def _field_updates(turn: Turn) -> None:
             run_code(turn, instance, f.on_decline)
         if value is None or value == NA:
             continue
-        if f.confirm and field_name not in instance.confirmed_fields:
+        if _to_confirm(turn, instance, f, value) and field_name not in instance.confirmed_fields:
             if not turn.has_question():
                 turn.acts.append(AskForFieldConfirmation(name, field_name, value))
             continue
@@ -403,7 +404,7 @@ def _ask_in(turn: Turn, instance: WorksheetInstance, after: str | None = None) -
             if child.status == InstanceStatus.ACTIVE and not child.actions_done and _applies(turn, child):
                 return ASKED if _ask_in(turn, child) == ASKED else BLOCKED
             continue
-        if f.confirm and f.name not in instance.confirmed_fields:
+        if _to_confirm(turn, instance, f, value) and f.name not in instance.confirmed_fields:
             turn.acts.append(AskForFieldConfirmation(instance.name, f.name, value))
             return ASKED
     return NOTHING
@@ -443,7 +444,13 @@ def _is_filled(turn: Turn, instance: WorksheetInstance, f: Field) -> bool:
         child = turn.state.instances.get(value.name)
         if child is None or child.status != InstanceStatus.COMPLETED:
             return False
-    return not f.confirm or f.name in instance.confirmed_fields
+    return not _to_confirm(turn, instance, f, value) or f.name in instance.confirmed_fields
+
+
+def _to_confirm(turn: Turn, instance: WorksheetInstance, f: Field, value: object) -> bool:
+    """Whether the value is asked back before it counts: the field says so (``confirm: true``), or
+    the value is far from what the field expects (``plausible``)."""
+    return f.confirm or implausible(f, value, turn.today)
 
 
 def _applies(turn: Turn, instance: WorksheetInstance) -> bool:

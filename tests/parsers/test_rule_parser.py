@@ -242,10 +242,11 @@ def test_nothing_to_change_after_a_no_keeps_the_ticket_and_shows_the_summary(tex
 
 
 @pytest.mark.parametrize("text", ["bye", "thanks, bye!"])
-def test_goodbye_after_a_no_to_the_summary_drops_the_ticket_unsubmitted(text):
+def test_goodbye_after_a_no_to_the_summary_drops_the_ticket_unsubmitted_once_confirmed(text):
     dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY)
     dialogue.reply("no")
-    dialogue.reply(text)
+    assert [a.formal() for a in dialogue.reply(text).acts] == ["AskToCancel(main_0)"]
+    dialogue.reply("yes")
     assert not dialogue.state.instances["main_0"].open and not dialogue.state.instances["main_0"].actions_done
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from ...acts import AskField, AskForConfirmation, ProposeWorksheet
+from ...language import english
+from ...language.tokens import phrase_pattern
 from .. import extract
 from .evidence import whole
 from .proposals import WHOLE_MESSAGE_COMMAND, Proposal
@@ -31,8 +33,10 @@ def command(reading: Reading) -> str | None:
     if START_OVER.match(reading.text):
         return _start_over(reading)
     if (extract.is_farewell(reading.text) and not _answers_with_yes_or_no(reading) and not _declines_the_question(reading)
-            and not _nothing_more_to_a_summary(reading)):
-        return _farewell(reading)  # "got it, thanks, bye" closes the conversation whatever was asked
+            and not _nothing_more_to_a_summary(reading)
+            and (_GOODBYE.search(reading.text) or not reading.open_instances())):
+        return _farewell(reading)  # "got it, thanks, bye" closes the conversation whatever was asked; "that's it"
+    return None  # in a task is no goodbye: it answers the question, and only words that ask to stop drop a task
     return None
 
 
@@ -63,22 +67,24 @@ def _nothing_more_to_a_summary(reading: Reading) -> bool:
 
 def _answers_with_yes_or_no(reading: Reading) -> bool:
     """"no thats it" to a question is the answer no, not a goodbye; "no, bye!" stays one."""
-    first = extract.clauses(reading.text)[:1]
+    first = [_FILLERS.sub("", c) for c in extract.clauses(reading.text)[:1]]  # "uh nope thats it"
     said = extract.yes_no(first[0].split()[0]) if first and first[0].split() else None
     return (reading.question is not None and said is not None and not extract.is_thanks(first[0])
             and not _GOODBYE.search(reading.text))
 
 
+_FILLERS = re.compile(rf"^(?:{phrase_pattern(english.FILLERS)}[\s,.!]*)+", re.I)
 _GOODBYE = re.compile(r"\b(good\s*-?\s*bye|bye|see (you|ya)|take care|have a (good|great|nice|lovely) \w+)\b", re.I)
 
 
 def _farewell(reading: Reading) -> str:
-    """"Thanks, bye": no to a pending confirmation, else the end of every open task."""
+    """"Thanks, bye": no to a pending confirmation, else the end of every open task, each asked about
+    first when it holds what the user told (the runtime asks: "Do you want me to drop your request?")."""
     act = reading.question
     if isinstance(act, (AskForConfirmation, ProposeWorksheet)):
         return f"{act.instance}.confirmed = False"
     roots = sorted({reading.state.root_of(i).name for i in reading.open_instances()})
-    return "\n".join(f"exitws({name}, confirmed=True)" for name in roots) or "# farewell"
+    return "\n".join(f"exitws({name})" for name in roots) or "# farewell"
 
 
 def _start_over(reading: Reading) -> str:

@@ -38,9 +38,20 @@ def test_start_over_without_a_start_worksheet_only_ends_the_open_task():
 
 
 @pytest.mark.parametrize("text", ["thanks, bye", "ok thanks bye", "no, bye!"])
-def test_a_goodbye_mid_task_ends_every_open_task(text):
+def test_a_goodbye_mid_task_ends_every_open_task_once_the_user_says_so(text):
+    """A task holding what the user told is never dropped on a goodbye alone: the agent asks first."""
     dialogue = Dialogue(TICKET).do(*LEAVE)
-    assert command(dialogue.reading(text)) == "exitws(main_0, confirmed=True)"
+    assert command(dialogue.reading(text)) == "exitws(main_0)"
+    assert [a.formal() for a in dialogue.reply(text).acts] == ["AskToCancel(main_0)"]
+    assert [a.formal() for a in dialogue.reply("yes").acts] == ["Cancelled(main_0)"]
+
+
+@pytest.mark.parametrize("text", ["that's it", "uh nope thats it", "thats all"])
+def test_nothing_more_mid_task_drops_nothing(text):
+    """"that's it" to "would you like a third course?" is no to the question, not goodbye to the enrollment."""
+    dialogue = Dialogue(COURSES).do(*TWO_COURSES)
+    assert command(dialogue.reading(text)) is None
+    assert dialogue.parse(text).statements == "courses_to_take_0.more_courses_2 = False"
 
 
 @pytest.mark.parametrize("text", ["thanks, bye", "ok bye"])
