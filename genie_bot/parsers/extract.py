@@ -20,6 +20,7 @@ from ..language.tokens import normalise, phrase_pattern
 from ..language.words import content_words, stem
 from ..spec import Field
 from .head_count import head_count
+from .person_names import names_a_person
 
 __all__ = ["content_words", "normalise", "stem"]
 
@@ -201,14 +202,26 @@ _HEDGE = re.compile(rf"^({phrase_pattern(english.HEDGES)}\s+)+", re.I)
 
 
 def statements_of_value(text: str) -> list[tuple[str, str]]:
-    """(subject, value) of each clause shaped "my X is Y" with a short Y: ("email", "ann@stanford.edu")."""
+    """(subject, value) of each clause shaped "my X is Y" with a short Y: ("email", "ann@stanford.edu");
+    "the name is wrong, it's Joanna Lee" states the name Joanna Lee (wrong is no name)."""
     out = []
-    for clause in clauses(text):
+    parts = clauses(text)
+    for index, clause in enumerate(parts):
         match = _STATEMENT.match(clause)
-        if match and len(match.group("value").split()) <= MAX_STATED_WORDS and not says_unknown(clause):
-            value = _HEDGE.sub("", match.group("value").strip())  # "my name is spelled Jayne Doe"
-            out.append((match.group("subject").lower(), value))
+        if not match or len(match.group("value").split()) > MAX_STATED_WORDS or says_unknown(clause):
+            continue
+        value = _HEDGE.sub("", match.group("value").strip())  # "my name is spelled Jayne Doe"
+        if _WRONG.fullmatch(value):
+            following = _STATING.sub("", parts[index + 1]).strip() if index + 1 < len(parts) else ""
+            if not following or len(following.split()) > MAX_STATED_WORDS:
+                continue
+            value = following
+        out.append((match.group("subject").lower(), value))
     return out
+
+
+_WRONG = re.compile(phrase_pattern(english.WRONG_WORDS), re.I)
+_STATING = re.compile(r"^(?:(?:it|that)['’]?s|(?:it|that) is|it should be|should be|actually|but)\s+", re.I)
 
 
 def shared_name_words(text: str, f: Field) -> set[str]:
@@ -460,6 +473,8 @@ def counts_people(f: Field) -> bool:
 
 # -- free text and content words -------------------------------------------------------------------------
 _ANSWER_PREFIX = re.compile(rf"^{phrase_pattern(english.ANSWER_LEADS)}(?=(\s+\S+){{1,4}}\s*$)\s+", re.I)
+_STATEMENT_PREFIX = re.compile(rf"^{phrase_pattern([w for w in english.ANSWER_LEADS if w != 'please'])}"
+                               r"(?=(\s+\S+){1,4}\s*$)\s+", re.I)
 """Words before a short answer ("it's Ann Lee"); "i'm on a visa so please reply soon" is a sentence to keep whole."""
 _SUBJECT_PREFIX = re.compile(r"^(?:my|the) (?P<subject>\w+(?: \w+)?) is\s+", re.I)
 _TRAILING_LINK = re.compile(rf"[\s,;]+{phrase_pattern(english.VALUE_ENDINGS)}$", re.I)
@@ -479,12 +494,18 @@ def without_lead_in(text: str) -> str:
 _LEAD_IN = re.compile(rf"^(?:um+|uh+|(?:oh|ah)[,!]|{phrase_pattern(english.LEAD_INS)},?)\s+", re.I)
 
 
+def _described(f: Field) -> bool:
+    """A field of text in the user's own words (a note, a problem), not a name of someone or something."""
+    return f.type.kind == "str" and not f.values_from and not names_a_person(f)
+
+
 def free_text(text: str, f: Field | None = None) -> str:
     """The answer part of a free-text reply ("my name is Ann Lee" -> "Ann Lee"). With ``f``, "my X is"
     is dropped only when X names the field: "my adviser is cc'd on this" is all a note."""
     value = text.strip()
+    prefix = _STATEMENT_PREFIX if f is not None and _described(f) else _ANSWER_PREFIX  # a note: "please hurry"
     for _ in range(3):
-        stripped = _ANSWER_PREFIX.sub("", without_lead_in(value))  # "oh and we have a peanut allergy": "we ..."
+        stripped = prefix.sub("", without_lead_in(value))  # "oh and we have a peanut allergy": "we ..."
         subject = _SUBJECT_PREFIX.match(stripped)
         if subject and (f is None or content_words(subject.group("subject")) & content_words(
                 f"{f.name.replace('_', ' ')} {f.description}")):

@@ -105,17 +105,18 @@ def revised(before: DialogueState, assigned: Collection[tuple[str, str]]) -> lis
     return out
 
 
-def changed_fields(after: DialogueState, assigned: Collection[tuple[str, str]]) -> set[str]:
-    """Names of the fields this turn changed and of the fields holding the instances they are in: what
-    a summary marks as changed."""
+def changed_paths(after: DialogueState, root: str, assigned: Collection[tuple[str, str]]) -> frozenset[tuple[str, ...]]:
+    """The paths of field names from ``root`` down to each value this turn changed in it (course_1's
+    units in a list of courses: ``("course_1_details", "course_num_units")``): what its summary marks."""
     out = set()
     for name, field_name in assigned:
-        out.add(field_name)
-        instance = after.instances.get(name)
-        while instance is not None and instance.parent:
-            out.add(instance.parent[1])
+        path, instance = [field_name], after.instances.get(name)
+        while instance is not None and instance.name != root and instance.parent:
+            path.insert(0, instance.parent[1])
             instance = after.instances.get(instance.parent[0])
-    return out
+        if instance is not None and instance.name == root:
+            out.add(tuple(path))
+    return frozenset(out)
 
 
 def _moved_past(spec: AgentSpec, before: DialogueState, acts: list[Act], change: Change) -> bool:
@@ -229,8 +230,8 @@ def _first_label(spec: AgentSpec, state: DialogueState, name: str) -> str | None
         return None
     for f in spec.tasks[instance.worksheet].fields.values():
         value = instance.values.get(f.name)
+        text = label(f)
         if f.kind == "input" and f.type.kind not in ("confirm",) and value not in (None, NA) \
-                and not isinstance(value, InstanceRef):
-            text = label(f)
+                and not isinstance(value, InstanceRef) and text.split()[0].lower() not in _WH_WORDS:
             return text[:1].lower() + text[1:]
     return None

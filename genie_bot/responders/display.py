@@ -101,24 +101,25 @@ def join_words(items: list[str], conjunction: str = "and") -> str:
 
 
 def summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any],
-                  changed: Collection[str] = ()) -> list[tuple[str, str]]:
+                  changed: Collection[tuple[str, ...]] = ()) -> list[tuple[str, str]]:
     """(label, value) lines of a worksheet's values as the user confirms them.
 
     Only what the user gave and the API will receive: confirmations, flow questions ("would
     you like a third course?") and unset fields are left out. A nested worksheet's lines are
     lifted into the summary, unless siblings of the same kind sit beside it (a list of
     courses): then it is one line under its field's label. A line whose value this turn changed
-    (a field named in ``changed``, or one of its nested fields) is marked so.
+    (its path of field names in ``changed``, or a path below it) is marked so.
     """
     with using(spec.vocabulary.lexicon()):
-        return _summary_lines(spec, worksheet, values, frozenset(changed))
+        return _summary_lines(spec, worksheet, values, frozenset(changed), ())
 
 
 CHANGED = " (changed)"
 """After a value a summary shows that this turn changed."""
 
 
-def _summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any], changed: frozenset[str]) -> list[tuple[str, str]]:
+def _summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any], changed: frozenset[tuple[str, ...]],
+                   at: tuple[str, ...]) -> list[tuple[str, str]]:
     ws = spec.tasks.get(worksheet)
     if ws is None:
         return [(k.replace("_", " "), display_value(v)) for k, v in values.items()]
@@ -130,18 +131,15 @@ def _summary_lines(spec: AgentSpec, worksheet: str, values: dict[str, Any], chan
             continue
         nested = spec.tasks.get(f.type.ref or "")
         if nested is not None and isinstance(value, dict):
+            path = (*at, f.name)
             if kinds.count(nested.name) > 1:
-                marked = f.name in changed or _changed_within(value, changed)
+                marked = any(p[:len(path)] == path for p in changed)
                 out.append((label(f), inline_summary(spec, nested, value) + (CHANGED if marked else "")))
             else:
-                out.extend(_summary_lines(spec, nested.name, value, changed))
+                out.extend(_summary_lines(spec, nested.name, value, changed, path))
         else:
-            out.append((label(f), display_value(value, f) + (CHANGED if f.name in changed else "")))
+            out.append((label(f), display_value(value, f) + (CHANGED if (*at, f.name) in changed else "")))
     return out
-
-
-def _changed_within(values: dict[str, Any], changed: frozenset[str]) -> bool:
-    return any(name in changed or (isinstance(v, dict) and _changed_within(v, changed)) for name, v in values.items())
 
 
 def inline_summary(spec: AgentSpec | None, ws: TaskWorksheet, values: dict[str, Any]) -> str:

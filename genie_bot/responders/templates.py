@@ -18,7 +18,7 @@ from ..parse import Parse
 from ..spec import AgentSpec, Field, InstanceRef, TaskWorksheet
 from ..state import DialogueState, WorksheetInstance
 from ..language.words import using
-from .contract import changed_fields
+from .contract import changed_paths
 from .display import display_value, join_words, member_label, record_name, summary_lines
 from .knowledge_report import knowledge_report
 from .wording import label, plural, question, task_phrase
@@ -33,10 +33,10 @@ class TemplateResponder:
     def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse,
                 changed: Collection[tuple[str, str]] = ()) -> str:
         with using(spec.vocabulary.lexicon()):  # the agent's word for its users: "the student's email" is "your email"
-            return self._respond(spec, state, acts, parse, changed_fields(state, changed))
+            return self._respond(spec, state, acts, parse, changed)
 
     def _respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], parse: Parse,
-                 changed: Collection[str]) -> str:
+                 changed: Collection[tuple[str, str]]) -> str:
         parts = []
         if (parse.reason or not parse.understood) and not any(isinstance(a, Report) for a in acts):
             parts.append(parse.reason or NOT_UNDERSTOOD)
@@ -48,8 +48,8 @@ class TemplateResponder:
             parts.append(FALLBACK if any(not i.open for i in state.instances.values()) else offer(spec))
         return "\n\n".join(p for p in parts if p)
 
-    def render(self, spec: AgentSpec, state: DialogueState, act: Act, changed: Collection[str] = ()) -> str:
-        """One act as text; ``changed``: names of fields this turn changed, marked in a summary."""
+    def render(self, spec: AgentSpec, state: DialogueState, act: Act, changed: Collection[tuple[str, str]] = ()) -> str:
+        """One act as text; ``changed``: (instance, field) this turn changed, marked in a summary."""
         if isinstance(act, AskField):
             return self._ask(spec, state, act, changed)
         if isinstance(act, AskForFieldConfirmation):
@@ -58,7 +58,8 @@ class TemplateResponder:
             return f"Just to confirm: your {what} is {display_value(act.value, f, state, spec)}. Is that right?"
         if isinstance(act, AskForConfirmation):
             ws = spec.tasks.get(act.worksheet)
-            return (f"Here is what I have:\n{_bullets(summary_lines(spec, act.worksheet, act.values, changed))}\n"
+            marked = changed_paths(state, act.instance, changed)
+            return (f"Here is what I have:\n{_bullets(summary_lines(spec, act.worksheet, act.values, marked))}\n"
                     f"Shall I go ahead and {task_phrase(ws)}? (yes / no)")
         if isinstance(act, Report):
             return self._report(spec, state, act)
@@ -78,7 +79,7 @@ class TemplateResponder:
             return f"Would you like me to {task_phrase(ws)}{given}?"
         return ""
 
-    def _ask(self, spec: AgentSpec, state: DialogueState, act: AskField, changed: Collection[str] = ()) -> str:
+    def _ask(self, spec: AgentSpec, state: DialogueState, act: AskField, changed: Collection[tuple[str, str]] = ()) -> str:
         prefix = f"{act.reason} " if act.reason else ""
         if act.instance == "answer":
             return f"{prefix}To look that up I need {act.description}."
@@ -92,7 +93,8 @@ class TemplateResponder:
             text += " (optional: you can say skip)"
         if f.type.kind == "confirm":  # "is this list correct?" shows the list
             instance = state.instances[act.instance]
-            lines = summary_lines(spec, instance.worksheet, _values_of(state, instance), changed)
+            lines = summary_lines(spec, instance.worksheet, _values_of(state, instance),
+                                  changed_paths(state, instance.name, changed))
             text = f"Here is what I have:\n{_bullets(lines)}\n{text}" if lines else text
         return prefix + text
 

@@ -156,7 +156,8 @@ def _removed_labels(text: str) -> list[str]:
 def _names_the_field(said: str, f: Field) -> bool:
     """Every word of ``said`` is a word of the field's name or label ("the extra details", "email")."""
     words = extract.content_words(said)
-    return bool(words) and words <= extract.content_words(f"{f.name.replace('_', ' ')} {label(f)}") | {"the", "my"}
+    named = extract.content_words(f"{f.name.replace('_', ' ')} {label(f)} {' '.join(f.synonyms)}")
+    return bool(words) and words <= named | {"the", "my"}
 
 
 def _replacement(reading: Reading) -> list[str]:
@@ -171,6 +172,28 @@ def _replacement(reading: Reading) -> list[str]:
 
 def _replaced(reading: Reading, match: re.Match) -> list[str] | None:
     old = extract.normalise(match.group("old")).strip(" '\"")
+    return _replaced_value(reading, match, old) or _replaced_field(reading, match, old)
+
+
+def _replaced_field(reading: Reading, match: re.Match, old: str) -> list[str] | None:
+    """"change the note to please hurry", "change the description to: water is coming through the ceiling":
+    the field the words before "to" name (its label, its name, a synonym) takes what follows."""
+    said = match.group("new").strip(" :-")
+    for instance in _in_progress(reading.state):
+        if instance.actions_done:
+            continue
+        for f in reading.spec.tasks[instance.worksheet].fields.values():
+            if f.kind == "input" and f.type.kind != "confirm" and _names_the_field(old, f):
+                new = typed(reading, f, said, whole_answer=True, instance=instance)
+                if new is None:
+                    return None
+                reading.used.append(match.span())
+                reading.corrected.add(f.name)
+                return [reading.assign(instance, f, new)]
+    return None
+
+
+def _replaced_value(reading: Reading, match: re.Match, old: str) -> list[str] | None:
     for instance in _in_progress(reading.state):
         ws = reading.spec.tasks[instance.worksheet]
         for f in ws.fields.values():
@@ -219,12 +242,14 @@ def _counted_field(fields: Any, text: str) -> tuple[Field, Any] | None:
 def _referred_part(reading: Reading, family: list[WorksheetInstance]) -> WorksheetInstance | None:
     """The part of the task the message names by its label ("the second course") or by a code it
     holds ("the grade option for cs 242": the course whose name is CS 242)."""
-    text = extract.normalise(reading.text)
     for instance in family:
         for g in reading.spec.tasks[instance.worksheet].fields.values():
             child = reading.state.resolve(instance.values.get(g.name)) if g.type.ref in reading.spec.tasks else None
             words = label(g).lower()
-            if isinstance(child, WorksheetInstance) and " " in words and re.search(rf"\b{re.escape(words)}\b", text):
+            said = re.search(rf"\b{re.escape(words).replace(chr(92) + ' ', chr(92) + 's+')}\b", reading.text, re.I) \
+                if isinstance(child, WorksheetInstance) and " " in words else None
+            if said is not None:
+                reading.used.append(said.span())  # "the second course": "second" is no number of units
                 return child
     coded = [(i, span) for i in family if i.parent for value in i.values.values() for span in [_code_in(value, reading.text)]
              if span is not None]
