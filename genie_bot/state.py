@@ -59,6 +59,9 @@ class WorksheetInstance:
     replaced_by: str | None = None
     """The instance that took this one's place (a dropped instance): a parser's name of this one
     denotes that one (:meth:`DialogueState.denoted`)."""
+    changed: list[str] = field(default_factory=list)
+    """Its input fields in the order they were last given a value, the latest last: "sorry, the 18th"
+    just after the last day was given changes the last day."""
 
     @property
     def open(self) -> bool:
@@ -222,6 +225,7 @@ def _instance_to_dict(i: WorksheetInstance) -> dict[str, Any]:
         "actions_done": i.actions_done, "result": encode_value(i.result),
         "parent": list(i.parent) if i.parent else None, "touched": i.touched,
         **({"replaced_by": i.replaced_by} if i.replaced_by else {}),
+        **({"changed": list(i.changed)} if i.changed else {}),
     }
 
 
@@ -231,4 +235,5 @@ def _instance_from_dict(d: dict[str, Any]) -> WorksheetInstance:
         confirmed_fields=list(d["confirmed_fields"]), status=InstanceStatus(d["status"]), confirmed=d["confirmed"],
         actions_done=d["actions_done"], result=decode_value(d["result"]),
         parent=tuple(d["parent"]) if d["parent"] else None, touched=d["touched"], replaced_by=d.get("replaced_by"),
+        changed=list(d.get("changed", [])),
     )

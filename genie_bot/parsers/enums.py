@@ -14,6 +14,8 @@ from collections.abc import Set as AbstractSet
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from ..language import english
+from ..language.tokens import phrase_pattern
 from ..spec import Field
 from .extract import _WORD, content_words, normalise, yes_no
 
@@ -153,7 +155,8 @@ def listed_phrase_value(text: str, f: Field) -> str | None:
     return winners[0] if len(winners) == 1 else None
 
 
-_NEGATED = re.compile(r"\b(?:not|no|never|don'?t|doesn'?t|isn'?t|can'?t|cannot|won'?t)\b((?:\s+[\w']+){1,3})", re.I)
+_NEGATED = re.compile(rf"{phrase_pattern(english.NEGATIONS)}((?:\s+[\w']+){{1,3}})", re.I)
+"""A negation and the words it denies ("haven't sent it", "not by email")."""
 
 
 _MISTAKEN = re.compile(r"\b(?:wrong|missed)\b(?!\s+with\b)((?:\s+[\w']+){1,2})", re.I)

@@ -151,6 +151,9 @@ def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> No
     instance.touched = turn.state.tick()
     if turn.worksheet(instance).fields[field_name].kind != "input":
         return  # results and internal values are not what the user confirmed
+    if field_name in instance.changed:
+        instance.changed.remove(field_name)
+    instance.changed.append(field_name)
     current: WorksheetInstance | None = instance
     while current is not None:
         instance = current

@@ -89,7 +89,8 @@ def corrections(reading: Reading) -> list[str]:
     filled = [(i, f) for i in family for f in reading.spec.tasks[i.worksheet].fields.values()
               if f.kind == "input" and i.values.get(f.name) not in (None, NA)]
     kinds = [f.type.kind for _, f in filled]
-    named = [f for _, f in filled if extract.mentions(reading.text, f)]
+    named = _named(reading.text, [f for _, f in filled])
+    latest = _latest_of_each_kind(filled) if not named else {}
     given_by_part = {(reading.state.instances[i].worksheet, name) for i, name in reading.assigned
                      if i in reading.state.instances}
     for instance, f in filled:
@@ -103,8 +104,9 @@ def corrections(reading: Reading) -> list[str]:
             out.append(reading.assign(instance, f, None if f.required else NA))
             reading.corrected.add(f.name)
             continue
-        value = _corrected_value(reading, f, instance, only_of_its_kind=kinds.count(f.type.kind) == 1 and (
-            not named or f in named))  # "the time ... should be 9" is no party of 9
+        only = (kinds.count(f.type.kind) == 1 or latest.get(f.type.kind) is f) and (not named or f in named)
+        value = _corrected_value(reading, f, instance, only_of_its_kind=only, named=f in named)
+        # ("the time ... should be 9" is no party of 9; "sorry, the 18th" is the date given last)
         if value is not None and value != instance.values.get(f.name):
             out.append(reading.assign(instance, f, value))
             reading.corrected.add(f.name)
@@ -300,11 +302,43 @@ def _in_progress(state: DialogueState) -> list[WorksheetInstance]:
     return sorted(family.values(), key=lambda i: -i.touched)
 
 
-def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, only_of_its_kind: bool) -> Any:
+def _named(text: str, fields: list[Field]) -> list[Field]:
+    """The fields the text names; of several of one kind named by a word they share ("day" of the
+    first and the last day), those it names by a word of their own ("first")."""
+    named = [f for f in fields if extract.mentions(text, f)]
+    out = []
+    for f in named:
+        kin = [g for g in named if g is not f and g.type.kind == f.type.kind]
+        own = extract.name_words(f) - set().union(*(extract.name_words(g) for g in kin)) if kin else None
+        if own is None or any(extract.mentions(text, Field(w, f.type)) for w in own):
+            out.append(f)
+    return out
+
+
+_SAID_KINDS = ("date", "datetime")
+"""Kinds of values a message says unmistakably ("the 18th"): a correction naming no field is of the field of
+that kind given last (a bare number or hour could be of any kind, and is not guessed)."""
+
+
+def _latest_of_each_kind(filled: list[tuple[WorksheetInstance, Field]]) -> dict[str, Field]:
+    """For each kind of value said plainly, the field of the most recently touched instance given one last."""
+    out: dict[str, Field] = {}
+    for kind in _SAID_KINDS:
+        of_kind = [(i, f) for i, f in filled if f.type.kind == kind]
+        if len(of_kind) < 2:
+            continue
+        latest = max(i.touched for i, _ in of_kind)
+        here = [(i, f) for i, f in of_kind if i.touched == latest]
+        out[kind] = max(here, key=lambda p: p[0].changed.index(p[1].name) if p[1].name in p[0].changed else -1)[1]
+    return out
+
+
+def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, only_of_its_kind: bool,
+                     named: bool) -> Any:
     """The new value the message gives a field that has one: only when the message names the
     field or gives a value only that kind of field takes."""
     text, kind = reading.text, f.type.kind
-    named = extract.mentions(text, f) or only_of_its_kind
+    said_by_name, named = named, named or only_of_its_kind
     if table_of(reading.spec, f) is not None:  # a record another part holds is named to refer to it
         return None if _held_elsewhere(reading, f, instance) else record_value(reading, f)
     if kind == "enum":  # "wrong" in "the email is wrong" is no member Wrong Credits
@@ -318,7 +352,7 @@ def _corrected_value(reading: Reading, f: Field, instance: WorksheetInstance, on
         found = dates.find_times(text) if kind == "time" else dates.find_dates(text, reading.today)
         if found and named:
             return typed(reading, f, text, whole_answer=False, instance=instance)
-        new = _NEW_VALUE.search(text) if extract.mentions(text, f) else None  # "the time ... should be 9"
+        new = _NEW_VALUE.search(text) if said_by_name else None  # "the time ... should be 9"
         return typed(reading, f, new.group("value"), whole_answer=True, instance=instance) if new else None
     if kind == "str" and has_pattern(f):
         values = extract.pattern_values(text, pattern_of(f))
