@@ -8,6 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+NOTHING_SAID = "# nothing was said"
+"""A bare @mention: the agent greets or asks its question again."""
+CHIT_CHAT = "# chit-chat"
+"""Talk that asks for nothing (thanks, greetings): answered in kind."""
+ALREADY_HANDLED = "# the request is already being handled"
+"""The user asked for the task in progress: its next question is the answer."""
+EXEMPT_REMARKS = (NOTHING_SAID, ALREADY_HANDLED)
+"""Remarks a reply asking the same question again answers in full (nothing was left unsaid)."""
+
 
 @dataclass
 class Parse:

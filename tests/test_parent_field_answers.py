@@ -11,6 +11,7 @@ AGENT = """
 name: enroll
 start: Main
 policy: {nested_worksheet_question: parent_field}
+vocabulary: {users: [student]}
 tasks:
   - name: Main
     fields:

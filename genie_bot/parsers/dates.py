@@ -15,7 +15,6 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from dateparser.search import search_dates
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
@@ -159,7 +158,13 @@ _LAST_NUMBER = re.compile(r"\d+(?!.*\d)")
 
 
 def _dateparser_readings(text: str, today: dt.date) -> dict[str, list[dt.date]]:
-    """dateparser's phrases and their readings, looked for in the future and in the past."""
+    """dateparser's phrases and their readings, looked for in the future and in the past. dateparser
+    is imported on the first text with date wording: it takes about half a second to load, which a
+    bot answering "hi" or a command line printing its help should not pay."""
+    if not _DATE_WORDING.search(text):
+        return {}
+    from dateparser.search import search_dates
+
     base = dt.datetime.combine(today, dt.time(12, 0))
     readings: dict[str, list[dt.date]] = {}
     for prefer in ("future", "past"):

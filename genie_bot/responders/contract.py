@@ -23,7 +23,7 @@ from typing import Any
 from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, Report, Say
 from ..language import english
 from ..language.tokens import phrase_pattern
-from ..parse import Parse
+from ..parse import CHIT_CHAT, EXEMPT_REMARKS, Parse
 from ..runtime.turn import Update
 from ..spec import NA, AgentSpec, Field, InstanceRef
 from ..state import DialogueState
@@ -33,7 +33,6 @@ from .wording import label
 NOTHING_CHANGED = "I didn't find a change in that."
 NO_ANSWER = "I didn't get an answer to my question from that."
 YOU_ARE_WELCOME = "You're welcome!"
-NOTHING_SAID = "# nothing was said"
 _THANKS = re.compile(phrase_pattern(english.THANKS), re.I)
 _WH_WORDS = ("what", "which", "who", "when", "where", "why", "how", "whether")
 QUOTED_WORDS = 3
@@ -196,7 +195,7 @@ def _taken_out(spec: AgentSpec, before: DialogueState, set_aside: list[tuple[str
 
 def _silent(before: DialogueState, after: DialogueState, acts: list[Act], parse: Parse) -> bool:
     """Whether the turn changed nothing and the reply would only say again what was said before."""
-    if not parse.understood or parse.reason or not acts or parse.statements.strip() == NOTHING_SAID:
+    if not parse.understood or parse.reason or not acts or parse.statements.strip() in EXEMPT_REMARKS:
         return False  # the reply says it did not understand, or why; a bare mention is greeted
     if any(isinstance(a, (Report, Say)) or getattr(a, "reason", None) for a in acts):
         return False
@@ -213,7 +212,7 @@ def _same_values(before: DialogueState, after: DialogueState) -> bool:
 
 def _nothing_done(spec: AgentSpec, after: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
     """What to say when a message changed nothing and the same question comes again."""
-    if parse.statements.strip() == "# chit-chat":
+    if parse.statements.strip() == CHIT_CHAT:
         return YOU_ARE_WELCOME if _THANKS.search(user_text) else ""
     summary = next((a for a in acts if isinstance(a, AskForConfirmation)), None)
     if summary is not None:

@@ -107,7 +107,10 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the engine, which closes this worker's input
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(sys.stdin.buffer, answers)
+    try:
+        serve(sys.stdin.buffer, answers)
+    except BrokenPipeError:
+        pass  # the engine that started this worker is gone (a start that failed): nothing is left to answer
 
 
 if __name__ == "__main__":

@@ -50,7 +50,8 @@ def test_llm_agent_end_to_end_with_one_shared_account(server, script, restaurant
     script.add("parser", "book_restaurant_0 = BookRestaurant(num_people=2, date='2026-11-27')")
     script.add("responder", "Which restaurant would you like to book?")
     reply = Chat(agent).say("a table for two next Friday please")
-    assert reply.text == "Which restaurant would you like to book?"
+    assert reply.text == ("Got it: the number of people is 2 and the date of the reservation is Friday, "
+                          "November 27, 2026.\n\nWhich restaurant would you like to book?")
     assert [r.role for r in components.client.account.records] == ["parser", "responder"]
 
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from ...acts import AskField
 from ...language.words import Lexicon, using
-from ...parse import Parse
+from ...parse import CHIT_CHAT, NOTHING_SAID, Parse
 from ...spec import AgentSpec
 from ...state import DialogueState
 from .. import extract
@@ -54,7 +54,8 @@ Matcher = Callable[[Reading], list[Proposal]]
 WHOLE_MESSAGE_MATCHERS: tuple[Matcher, ...] = (commands.propose, questions.propose, searches.propose)
 """Matchers that read the message as a whole."""
 VALUE_MATCHERS: tuple[Matcher, ...] = (corrections.propose, asked.propose, other_field.propose, tasks.propose,
-                                       volunteered.propose, ahead.propose, otherwise.propose, tasks.propose_fallbacks)
+                                       volunteered.propose, ahead.propose, otherwise.propose, tasks.propose_fallbacks,
+                                       tasks.propose_carrying_on)
 """Matchers that read values, of the whole message or of one part of it."""
 
 
@@ -90,7 +91,7 @@ TOO_LONG = ("That message is too long for me to read in one go. Could you send j
 def read(reading: Reading) -> Parse:
     """Propose readings of the message, resolve them, and write the chosen ones as a parse."""
     if not reading.text:
-        return Parse("# nothing was said")  # a bare @mention: the agent greets or asks its question again
+        return Parse(NOTHING_SAID)
     if len(reading.text) > MAX_MESSAGE_CHARS:
         return Parse("", understood=False, reason=TOO_LONG)
     proposals = [p for matcher in WHOLE_MESSAGE_MATCHERS for p in matcher(reading)]
@@ -164,7 +165,10 @@ def _order(p: Proposal) -> tuple[int, int]:
 
 
 def _written(chosen: list[Proposal]) -> Parse:
-    """The parse of the chosen readings."""
+    """The parse of the chosen readings; a remark beside a value is dropped ("i'd like to order a
+    pizza" while ordering gives the dish, and carrying on goes without saying)."""
+    if any(not _remark(p) for p in chosen):
+        chosen = [p for p in chosen if not _remark(p)]
     chosen = sorted(chosen, key=_order)
     statements = "\n".join(line for p in chosen for line in p.statements)
     if any(not p.understood for p in chosen):
@@ -174,6 +178,10 @@ def _written(chosen: list[Proposal]) -> Parse:
                  corrected=tuple(c for p in chosen for c in p.corrects))
 
 
+def _remark(p: Proposal) -> bool:
+    return bool(p.statements) and all(line.startswith("#") for line in p.statements)
+
+
 def _nothing_to_do(reading: Reading) -> Proposal:
     """The reading of last resort. Small talk is understood as such, and so is a remark said in
     passing (the agent asks its question again, as a person would); a short reply that tries to
@@ -181,7 +189,7 @@ def _nothing_to_do(reading: Reading) -> Proposal:
     repeating itself as if nothing had been said)."""
     text = reading.text
     if CHITCHAT.match(text) or extract.is_thanks(text) or plea_for_help(text):
-        return Proposal("nothing", ("# chit-chat",), NOTHING, whole(reading), exclusive=True)
+        return Proposal("nothing", (CHIT_CHAT,), NOTHING, whole(reading), exclusive=True)
     attempt = isinstance(reading.question, AskField) and len(text.split()) <= MAX_ATTEMPT_WORDS \
         and not SENTENCE.search(text)
     if not (QUESTION.search(text) or REQUEST.search(text) or attempt):

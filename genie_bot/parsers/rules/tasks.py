@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...parse import ALREADY_HANDLED
 from ...spec import TaskWorksheet
 from ...state import InstanceStatus
 from .. import extract
@@ -23,10 +24,7 @@ def propose(reading: Reading) -> list[Proposal]:
     if not start_requested_task(scratch, answered_already=False):
         return []
     ws, score = task_match(reading)
-    asking = request_words(reading)
-    claims = frozenset(i for i, token in enumerate(reading.whole_tokens)
-                       if reading.offset <= token.start < reading.offset + len(reading.text)
-                       and extract.content_words(token.text) & asking)
+    claims = _request_tokens(reading)
     searched = record_search(scratch, " ".join(scratch.masked().split())) if record_search(reading.fresh()) else []
     return [proposal(scratch, "tasks", scratch.statements + searched, TASK * score, claims=claims,
                      slots=frozenset({f"new:{ws.name}"}) if ws else frozenset(), starts=True, phase=4)]
@@ -40,9 +38,24 @@ def propose_fallbacks(reading: Reading) -> list[Proposal]:
     if opens_the_only_task(scratch):
         out.append(proposal(scratch, "tasks", scratch.statements, ONLY_TASK, claims=whole(reading), starts=True,
                             phase=4))
-    if restates_open_task(reading):
-        out.append(Proposal("tasks", ("# the request is already being handled",), 2 * NOTHING, whole(reading)))
     return out
+
+
+def propose_carrying_on(reading: Reading) -> list[Proposal]:
+    """Matcher: a request for the task already being filled ("help with an order" while ordering)
+    asks for nothing new, as strongly as a request for a task; its words are no value of a field."""
+    if not restates_open_task(reading):
+        return []
+    _, score = task_match(reading)
+    return [Proposal("tasks", (ALREADY_HANDLED,), TASK * score, _request_tokens(reading))]
+
+
+def _request_tokens(reading: Reading) -> frozenset[int]:
+    """The tokens of the words with which the message asks for a task."""
+    asking = request_words(reading)
+    return frozenset(i for i, token in enumerate(reading.whole_tokens)
+                     if reading.offset <= token.start < reading.offset + len(reading.text)
+                     and extract.content_words(token.text) & asking)
 
 
 def start(reading: Reading, ws: TaskWorksheet) -> None:
