@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..knowledge import KeywordQuery, KnowledgeStore
+from ..knowledge import KeywordQuery, KnowledgeDatabase, KnowledgeStore
 from ..llm import LLMClient
 from ..parsers import Parser, RuleParser
 from ..responders import Responder, TemplateResponder
@@ -42,9 +42,10 @@ class AgentComponents:
         return self.client is None
 
 
-def knowledge_store(spec: AgentSpec) -> KnowledgeStore | None:
-    """The agent's knowledge tables loaded into SQL, or None when it declares none."""
-    return KnowledgeStore(spec) if any(kb.source == "table" for kb in spec.knowledge.values()) else None
+def knowledge_store(spec: AgentSpec, database: KnowledgeDatabase | None = None) -> KnowledgeStore | None:
+    """The agent's knowledge tables in the knowledge database (default: the process's default one,
+    see :mod:`genie_bot.knowledge.database`), imported there first if needed; None when it declares none."""
+    return KnowledgeStore(spec, database) if any(kb.source == "table" for kb in spec.knowledge.values()) else None
 
 
 def offline_components(spec: AgentSpec, clock: Callable[[], dt.datetime] = dt.datetime.now,

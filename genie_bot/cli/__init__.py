@@ -9,6 +9,7 @@ module            commands
 :mod:`.console`   ``console``: a local web page to chat with an agent and inspect every turn
 :mod:`.prompt`    ``prompt``: the exact LLM prompt for a state and message
 :mod:`.serve`     ``run``, ``db upgrade``: a deployment (engine, scheduler, platform adapters)
+:mod:`.knowledge` ``knowledge load|list``: the agents' CSV tables in the knowledge database
 :mod:`.sessions`  ``sessions list|show|export``: conversations in a deployment's database
 :mod:`.star`      ``eval star``: the STAR benchmark
 ================  ==========================================================================
@@ -20,10 +21,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import agents, chat, console, genie, prompt, serve, sessions, star
+from . import agents, chat, console, genie, knowledge, prompt, serve, sessions, star
 from .common import CommandFailed
 
-COMMAND_GROUPS = (agents, genie, serve, sessions, star, prompt, chat, console)
+COMMAND_GROUPS = (agents, genie, serve, knowledge, sessions, star, prompt, chat, console)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

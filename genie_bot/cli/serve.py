@@ -27,6 +27,8 @@ from ..llm.settings import LLMSettingsInvalid
 from ..store import SchemaOutdated, upgrade
 from .llm_options import add_llm_arguments, llm_overrides
 from .common import database_problem, deployment_database
+from .knowledge import load_deployment_knowledge
+from ..knowledge.importer import TableInvalid
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -36,7 +38,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     run.set_defaults(handler=_run)
     db = commands.add_parser("db", help="manage the engine's database")
     db_commands = db.add_subparsers(dest="db_command", required=True)
-    up = db_commands.add_parser("upgrade", help="create the engine's tables or migrate them to this version")
+    up = db_commands.add_parser("upgrade", help="create the engine's tables or migrate them to this version, "
+                                                "and with --config import the agents' knowledge tables")
     up.add_argument("--config", type=Path, help="the deployment's genie.yaml (default: DATABASE_URL)")
     up.set_defaults(handler=_db_upgrade)
 
@@ -59,6 +62,15 @@ def _db_upgrade(args: argparse.Namespace) -> int:
             Path(db.engine.url.database or "").parent.mkdir(parents=True, exist_ok=True)
         before, after = upgrade(db)
     print(f"{db.safe_url}: schema revision {before or '(none)'} -> {after}")
+    if args.config is not None:  # the tables every process will read, imported once here
+        config = load_config(args.config)
+        try:
+            loaded = load_deployment_knowledge(config)
+        except TableInvalid as exc:
+            print(f"knowledge: {exc}", file=sys.stderr)
+            return 1
+        for agent, outcome in loaded:
+            print(f"knowledge: {agent}: {outcome.describe()}")
     return 0
 
 

@@ -1,6 +1,7 @@
-"""Knowledge sources: tables loaded into SQL, queried read-only, and the offline query matcher."""
+"""Knowledge sources: tables imported into the knowledge database, queried read-only, and the offline query matcher."""
 
-from .store import KnowledgeStore
+from .database import KnowledgeDatabase, open_database
 from .keyword_query import KeywordQuery
+from .store import KnowledgeStore
 
-__all__ = ["KeywordQuery", "KnowledgeStore"]
+__all__ = ["KeywordQuery", "KnowledgeDatabase", "KnowledgeStore", "open_database"]

@@ -18,18 +18,22 @@ map to a table get an honest empty result.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, Integer, Table, case, or_, select
-from sqlalchemy.sql import Select
+from sqlalchemy import Float, Integer, case, func, or_, select
+from sqlalchemy.sql import ColumnElement, Select
+from sqlalchemy.sql.selectable import NamedFromClause
 
 from ..runtime.executor import KnowledgeResult
 from ..spec import KnowledgeWorksheet
-from ..state import KnowledgeAnswer
+from ..state import KnowledgeAnswer, Searched
 from .store import KnowledgeStore
 
 RESULT_LIMIT = 10
+MAX_TERMS = 4
+"""Words of a description (beyond its filters) that a search ranks rows by, at most."""
 _NEGATIONS = ("not", "not very", "not especially", "not particularly", "not so", "n't", "never", "no")
 """Said before a word, these make a text say the opposite ("It's not especially romantic")."""
 _RANKING_WORDS = re.compile(r"\b(best|top|highest|highly|good|great|popular|recommend\w*)\b", re.I)
@@ -109,10 +113,11 @@ class KeywordQuery:
         if not best.filters and best.relevance == 0 and len(candidates) > 1:
             return KnowledgeResult(None, [])
         statement = self._select(best, bool(_RANKING_WORDS.search(answer.question)))
-        sql = str(statement.compile(self.store.engine, compile_kwargs={"literal_binds": True}))
+        sql = self.store.shown(statement)
         with self.store.engine.connect() as conn:
             rows = [dict(r._mapping) for r in conn.execute(statement)]
-        return KnowledgeResult(sql, rows)
+        conditions = tuple((c, str(v)) for c, v in best.filters.items() if not isinstance(v, list))
+        return KnowledgeResult(sql, rows, Searched((self.store.tables[best.table].name,), conditions))
 
     # -- reading a question against one table --------------------------------------------------------
     def _read(self, name: str, answer: KnowledgeAnswer, common: set[str]) -> _Reading:
@@ -144,7 +149,7 @@ class KeywordQuery:
         return _Reading(name, filters, relevance, asked, described)
 
     def _select(self, reading: _Reading, ranked: bool) -> Select:
-        table: Table = self.store.tables[reading.table]
+        table = self.store.tables[reading.table]
         kb = self.store.spec.knowledge[reading.table]
         record_keys = {k.primary_key for k in self.store.spec.knowledge.values() if k.primary_key}
         shown = _shown_columns(table, kb, reading, record_keys)
@@ -153,18 +158,34 @@ class KeywordQuery:
             col = table.c[column]
             if isinstance(value, list):
                 statement = statement.where(col.in_(value))
-            else:
-                statement = statement.where(col.ilike(value) if isinstance(value, str) else col == value)
+            else:  # lower() on both sides: the lowered categorical columns are indexed
+                statement = statement.where(func.lower(col) == func.lower(value) if isinstance(value, str)
+                                            else col == value)
         free_text = [table.c[c] for c in self.index[reading.table].free_text_columns]
-        if reading.described and free_text:
-            hits = [case((or_(*(column.ilike(f"%{negation} {word}%") for negation in _NEGATIONS)), -1),
-                         (column.ilike(f"%{word}%"), 1), else_=0)
-                    for word in reading.described for column in free_text]
+        terms = _distinctive(reading.described)
+        if terms and free_text:
+            contains = _contains(self.store.engine.dialect.name)
+            hits = [case((or_(*(contains(column, f"%{negation} {word}%") for negation in _NEGATIONS)), -1),
+                         (contains(column, f"%{word}%"), 1), else_=0)
+                    for word in terms for column in free_text]
             statement = statement.order_by(sum(hits[1:], hits[0]).desc())
         rating = self.index[reading.table].rating_column
         if rating and ranked:
             statement = statement.order_by(table.c[rating].desc())
         return statement.limit(RESULT_LIMIT)
+
+
+def _distinctive(words: list[str]) -> list[str]:
+    """The words a search ranks rows by: the :data:`MAX_TERMS` longest (the most telling), so a long
+    message makes a query no longer than a short one."""
+    return sorted(sorted(words, key=len, reverse=True)[:MAX_TERMS])
+
+
+def _contains(dialect: str) -> Callable[[ColumnElement[Any], str], ColumnElement[bool]]:
+    """``column LIKE pattern`` ignoring case: SQLite's LIKE does already (for ASCII, as its lower() does)."""
+    if dialect == "sqlite":
+        return lambda column, pattern: column.like(pattern)
+    return lambda column, pattern: column.ilike(pattern)
 
 
 def _stem(word: str) -> str:
@@ -187,7 +208,7 @@ def _asks_about(text: str, words: set[str], column_words: set[str]) -> int:
     return int(any(re.search(rf"\b{cue}\b", lowered) and column_words & {_stem(h) for h in hints} for cue, hints in _CUES.items()))
 
 
-def _shown_columns(table: Table, kb: KnowledgeWorksheet, reading: _Reading, record_keys: set[str]) -> list[str]:
+def _shown_columns(table: NamedFromClause, kb: KnowledgeWorksheet, reading: _Reading, record_keys: set[str]) -> list[str]:
     """The columns the answer shows: what names the record (or the record of another table it is
     about: an offering's course_id), the filters, and what was asked. Every column when nothing in
     particular was asked."""

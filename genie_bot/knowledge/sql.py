@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +34,8 @@ from sqlglot.errors import SqlglotError
 from sqlalchemy.engine import Engine
 
 from ..errors import GenieError
+from ..runtime.searched import searched_by
+from ..state import Searched
 
 FREE_TEXT_FUNCTION = "answer"
 FORMAT_FUNCTIONS = frozenset({"printf", "format"})
@@ -82,12 +83,26 @@ class ResultTooLarge(GenieError, RuntimeError):
 @dataclass(frozen=True)
 class SafeQuery:
     sql: str
+    """The query as written, with its LIMIT bounded: what the trace shows."""
     tables: frozenset[str]
     uses_free_text: bool
+    searched: Searched = Searched()
+    """What it looks for, read from the tree validated (the reply says it)."""
+    executed: str = ""
+    """What runs: ``sql`` reading the tables where they are stored, in the database's dialect."""
+
+    def __post_init__(self) -> None:
+        if not self.executed:
+            object.__setattr__(self, "executed", self.sql)
 
 
-def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = "sqlite") -> SafeQuery:
-    """Check ``sql`` and return it rewritten with a bounded LIMIT; raise UnsafeQuery otherwise."""
+def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = "sqlite",
+                    stored: Mapping[str, str] | None = None, run_on: str | None = None) -> SafeQuery:
+    """Check ``sql`` and return it rewritten with a bounded LIMIT; raise UnsafeQuery otherwise.
+
+    ``stored`` maps declared table names to the relations that hold them (the knowledge
+    database's views): the query run reads those, under the declared names. ``run_on`` is the
+    dialect it runs in (default: the one it is written in)."""
     declared = {t.lower() for t in tables}
     _check_tokens(sql, dialect)
     try:
@@ -115,8 +130,23 @@ def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = 
                               f"the tables are {', '.join(sorted(declared))}")
         used.add(name)
     functions = _check_functions(tree, dialect)
-    return SafeQuery(_with_limit(tree, limit).sql(dialect=dialect), frozenset(used - ctes),
-                     FREE_TEXT_FUNCTION in functions)
+    limited = _with_limit(tree, limit)
+    executed = _stored_in(limited, {k.lower(): v for k, v in (stored or {}).items()}, ctes) if stored else limited
+    return SafeQuery(limited.sql(dialect=dialect), frozenset(used - ctes), FREE_TEXT_FUNCTION in functions,
+                     searched_by(limited), executed.sql(dialect=run_on or dialect))
+
+
+def _stored_in(tree: exp.Select, stored: dict[str, str], ctes: set[str]) -> exp.Select:
+    """``tree`` reading each declared table from where it is stored, still under its declared name
+    (``FROM restaurants`` -> ``FROM k_1f.._v AS restaurants``), so its column references hold."""
+    out = tree.copy()
+    for table in out.find_all(exp.Table):
+        name = table.name.lower()
+        if name in stored and name not in ctes:
+            if not table.alias:
+                table.set("alias", exp.TableAlias(this=exp.to_identifier(table.name)))
+            table.set("this", exp.to_identifier(stored[name]))
+    return out
 
 
 def _check_tokens(sql: str, dialect: str) -> None:
@@ -202,32 +232,34 @@ class _Deadline:
         return call
 
 
-_EXECUTION_LOCK = threading.Lock()
-"""The knowledge store shares one SQLite connection; handlers and functions are per connection."""
-
-
 def run_select(engine: Engine, query: SafeQuery, timeout: float, functions: dict[str, tuple[int, UserFunction]]
                | None = None) -> list[dict[str, Any]]:
-    """Execute a validated query; raise QueryTimeout past ``timeout`` seconds of SQL work."""
+    """Execute a validated query; raise QueryTimeout past ``timeout`` seconds of SQL work.
+
+    ``functions`` (SQLite only) are installed on the query's connection for its duration."""
     deadline = _Deadline(timeout)
-    with _EXECUTION_LOCK, engine.connect() as conn:
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as conn:
         raw = conn.connection.dbapi_connection
         assert raw is not None, "a connection checked out of the pool"
-        if engine.dialect.name == "sqlite":
+        if sqlite:
             raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
             raw.set_progress_handler(lambda: int(deadline.passed()), _PROGRESS_STEPS)
             for name, (arity, fn) in (functions or {}).items():
                 raw.create_function(name, arity, deadline.paused(fn))
+        else:
+            conn.exec_driver_sql(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
         try:
-            return _bounded_rows(conn.exec_driver_sql(query.sql))
+            return _bounded_rows(conn.exec_driver_sql(query.executed))
         except Exception as exc:
-            if deadline.passed() and "interrupt" in str(exc).lower():
+            said = str(exc).lower()
+            if (deadline.passed() and "interrupt" in said) or "statement timeout" in said:
                 raise QueryTimeout(f"the query took longer than {timeout:g} s") from None
-            if "too big" in str(exc).lower():
+            if "too big" in said:
                 raise ResultTooLarge(f"a value would be larger than {MAX_VALUE_BYTES} bytes") from None
             raise
         finally:
-            if engine.dialect.name == "sqlite":
+            if sqlite:
                 raw.set_progress_handler(None, 0)
                 for name, (arity, _) in (functions or {}).items():
                     raw.create_function(name, arity, None)  # calling it outside a query now fails

@@ -1,8 +1,9 @@
 """A knowledge query's result in words: a short list, one record's details, or what was not found.
 
-The query itself (SQL) stays in the trace; the user reads what was looked for, taken from the
-query's conditions with sqlglot ("I couldn't find any restaurants with cuisine Ethiopian in
-Boston"), and the rows by name with a few details.
+The query itself (SQL) stays in the trace; the user reads what was looked for, from the
+conditions the knowledge back-end kept with the query ("I couldn't find any restaurants with
+cuisine Ethiopian and city Boston"; read from the SQL only for a back-end that kept none), and
+the rows by name with a few details.
 """
 
 from __future__ import annotations
@@ -10,11 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import sqlglot
-from sqlglot import exp
-
+from ..runtime.searched import searched_in
 from ..spec import AgentSpec, KnowledgeWorksheet
-from ..state import KnowledgeAnswer
+from ..state import KnowledgeAnswer, Searched
 from .display import display_value, record_name
 
 MAX_LISTED = 5
@@ -24,12 +23,13 @@ MAX_QUOTED_CHARS = 160
 
 
 def knowledge_report(spec: AgentSpec, answer: KnowledgeAnswer | None, result: Any) -> str:
-    kb = _table(spec, answer)
+    searched = _searched(answer)
+    kb = _table(spec, answer, searched)
     things = kb.name.replace("_", " ") if kb else "results"
     if isinstance(result, dict) and isinstance(result.get("answer"), str):
         return _document_answer(result)
     rows = result if isinstance(result, list) else [] if result is None else [result]
-    looked_for = _conditions(answer.query if answer else None)
+    looked_for = " and ".join(f"{c.replace('_', ' ')} {v}" for c, v in searched.conditions) if searched else ""
     if not rows:
         return f"I couldn't find any {things}" + (f" with {looked_for}." if looked_for else " matching that.")
     if len(rows) == 1 and isinstance(rows[0], dict):
@@ -42,43 +42,20 @@ def knowledge_report(spec: AgentSpec, answer: KnowledgeAnswer | None, result: An
     return f"I found {len(rows)} {things}{with_what}:\n{listed}{more}"
 
 
-def _table(spec: AgentSpec, answer: KnowledgeAnswer | None) -> KnowledgeWorksheet | None:
+def _searched(answer: KnowledgeAnswer | None) -> Searched | None:
+    if answer is None or not answer.query:
+        return None
+    return answer.searched or searched_in(answer.query)
+
+
+def _table(spec: AgentSpec, answer: KnowledgeAnswer | None, searched: Searched | None) -> KnowledgeWorksheet | None:
     if answer is not None and answer.table in spec.knowledge:
         return spec.knowledge[answer.table]
-    tree = _parsed(answer.query) if answer is not None and answer.query else None
-    if tree is not None:
-        found = [spec.knowledge[t] for t in {t.name for t in tree.find_all(exp.Table)} if t in spec.knowledge]
+    if searched is not None:
+        found = [kb for kb in spec.knowledge.values() if kb.table in searched.tables or kb.name in searched.tables]
         if len(found) == 1:
             return found[0]
     return next(iter(spec.knowledge.values())) if len(spec.knowledge) == 1 else None
-
-
-def _parsed(sql: str) -> exp.Expr | None:
-    try:
-        return sqlglot.parse_one(sql, read="sqlite")
-    except sqlglot.errors.ParseError:
-        return None
-
-
-def _conditions(sql: str | None) -> str:
-    """"cuisine Italian and city Seattle" from ``WHERE cuisine = 'Italian' AND city LIKE 'Seattle'``."""
-    tree = _parsed(sql) if sql else None
-    where = tree.find(exp.Where) if tree is not None else None
-    if where is None:
-        return ""
-    said = []
-    for condition in where.find_all(exp.EQ, exp.Like, exp.ILike):
-        column, value = (_unwrapped(side) for side in (condition.this, condition.expression))
-        if isinstance(column, exp.Column) and isinstance(value, exp.Literal):
-            said.append(f"{column.name.replace('_', ' ')} {value.this.strip('%')}")
-    return " and ".join(said)
-
-
-def _unwrapped(node: exp.Expression) -> exp.Expression:
-    """``lower(city)`` -> ``city``: case-insensitive matches compare the column itself."""
-    while isinstance(node, (exp.Lower, exp.Upper, exp.Paren)):
-        node = node.this
-    return node
 
 
 def _free_text_columns(kb: KnowledgeWorksheet | None) -> set[str]:

@@ -1,0 +1,383 @@
+"""Importing an agent's CSV tables into the knowledge database, once per content.
+
+A table is named by a digest of what it is made of: the CSV's bytes and the declarations that
+shape it (column types, primary key, free-text columns). Importing a table that is in the
+catalogue already does nothing; a changed CSV is imported as a new table, and processes move
+to it when they next load the agent. ``genie-bot knowledge load`` and ``genie-bot db
+upgrade`` import ahead of time; otherwise the first process that needs a table imports it
+(:func:`ensure_imported`), holding the database's import lock so that others wait for it.
+
+The CSV is read twice, streaming (types first, then rows), so importing costs memory for one
+batch of rows, not for the table. One transaction per table writes the rows (``_genie_row``
+numbers them in file order), B-tree indexes on the key, the naming columns and the lowered
+categorical columns, the name index (:mod:`.name_index`), a view of the declared columns for
+queries written by an LLM, ``pg_trgm`` GIN indexes on PostgreSQL (names and short text columns,
+for those queries' ``ILIKE '%...%'``), and last the catalogue row: readers see all or nothing.
+A bad value is an error naming the file, line and column; nothing is imported then.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import BigInteger, Column, Connection, Float, Index, MetaData, Table, Text, func, insert, select, text
+from sqlalchemy.engine import make_url
+
+from ..errors import GenieError
+from ..spec import AgentSpec, KnowledgeWorksheet
+from .column_values import CATEGORICAL_LIMIT
+from .database import CATALOGUE, ImportedTable, KnowledgeDatabase
+from .mentions import MAX_NAME_WORDS, name_keys, name_words, naming_columns
+from .name_index import add_names, add_words, names_table, spelling_table
+from .spelling import MIN_CHARS
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+"""The layout of imported tables; a change makes every table import again."""
+ROW = "_genie_row"
+"""The column numbering an imported table's rows in file order (the name index refers to it)."""
+KEPT_VALUES = CATEGORICAL_LIMIT + 1
+"""Distinct values of a text column kept in the catalogue: enough to tell a categorical column."""
+BATCH = 5000
+SHORT_TEXT_CHARS = 80
+"""A text column whose values are this long at most (on average) gets a trigram index on PostgreSQL."""
+_SQL_TYPES = {"int": BigInteger, "float": Float, "str": Text}
+
+
+class TableInvalid(GenieError, ValueError):
+    """A table cannot be imported; the message names the file, line and column."""
+
+
+@dataclass(frozen=True)
+class TableSource:
+    """A worksheet's table and the digest of what makes it."""
+
+    kb: KnowledgeWorksheet
+    digest: str
+
+    @property
+    def physical(self) -> str:
+        return f"k_{self.digest[:24]}"
+
+    @classmethod
+    def of(cls, kb: KnowledgeWorksheet) -> "TableSource":
+        declared = {"format": FORMAT, "key": kb.primary_key, "free_text": sorted(c for c, d in kb.columns.items()
+                                                                                    if d.free_text),
+                    "types": {c: d.type for c, d in sorted(kb.columns.items())},
+                    "columns": [] if kb.csv else list(kb.columns)}
+        digest = hashlib.sha256(json.dumps(declared, sort_keys=True).encode())
+        if kb.csv is not None:
+            with kb.csv.open("rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    digest.update(chunk)
+        return cls(kb, digest.hexdigest())
+
+
+@dataclass(frozen=True)
+class LoadOutcome:
+    """What loading one table did."""
+
+    worksheet: str
+    table: ImportedTable
+    imported: bool
+    """False when the catalogue had it already."""
+    seconds: float
+    notes: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        done = f"imported in {self.seconds:.1f} s" if self.imported else "up to date"
+        notes = "".join(f"; {n}" for n in self.notes)
+        return f"{self.worksheet}: {self.table.rows:,} rows, {done} ({self.table.physical}){notes}"
+
+
+def table_sources(spec: AgentSpec) -> list[TableSource]:
+    """The agent's SQL tables that can be imported: from a CSV, or declared columns (an empty table)."""
+    return [TableSource.of(kb) for kb in spec.knowledge.values()
+            if kb.source == "table" and (kb.csv is not None or kb.columns)]
+
+
+def load_tables(database: KnowledgeDatabase, spec: AgentSpec) -> list[LoadOutcome]:
+    """Import every table of ``spec`` that the database does not hold yet."""
+    return [ensure_imported(database, source) for source in table_sources(spec)]
+
+
+def ensure_imported(database: KnowledgeDatabase, source: TableSource) -> LoadOutcome:
+    """The catalogue's entry for ``source``, importing the table first if it is not there."""
+    found = database.imported(source.physical)
+    if found is not None:
+        return LoadOutcome(source.kb.name, found, False, 0.0)
+    started = time.monotonic()
+    with database.importing(source.digest) as conn:
+        CATALOGUE.create(conn, checkfirst=True)
+        row = conn.execute(select(CATALOGUE).where(CATALOGUE.c.physical == source.physical)).first()
+        if row is not None:  # another process imported it while this one waited for the lock
+            return LoadOutcome(source.kb.name, ImportedTable.from_row(row), False, 0.0)
+        log.info("importing %s into the knowledge database %s (once)", _source_name(source.kb), database.safe_url)
+        table, notes = _Import(source, conn, database).run()
+    return LoadOutcome(source.kb.name, table, True, time.monotonic() - started, tuple(notes))
+
+
+# -- one import ------------------------------------------------------------------------------------------
+class _Import:
+    def __init__(self, source: TableSource, conn: Connection, database: KnowledgeDatabase):
+        self.source = source
+        self.kb = source.kb
+        self.conn = conn
+        self.database = database
+        self.dialect = conn.dialect.name
+        self.metadata = MetaData()
+        self.notes: list[str] = []
+
+    def run(self) -> tuple[ImportedTable, list[str]]:
+        header, kinds = self._columns()
+        data = Table(self.source.physical, self.metadata, Column(ROW, BigInteger, primary_key=True, autoincrement=False),
+                     *(Column(c, _SQL_TYPES[kinds[c]]) for c in header))
+        data.create(self.conn)
+        naming = naming_columns(kinds, self.kb.primary_key)
+        names = names_table(f"{self.source.physical}_names", self.metadata)
+        spelling = spelling_table(f"{self.source.physical}_spelling", self.metadata)
+        names.create(self.conn)
+        spelling.create(self.conn)
+        facts = _Facts(header, kinds, naming, str(self.kb.csv))
+        rows = 0
+        for batch in _batches(self._rows(header, kinds)):
+            self._insert(data, batch)
+            facts.add(batch)
+            add_names(self.conn, names, [(key, row[ROW]) for row in batch for column in naming
+                                         if isinstance(row[column], str)
+                                         for key in name_keys(row[column])[:1] if len(key) >= 2])
+            rows += len(batch)
+        self._aliases(data, names, naming)  # after every name as written: an exact name wins over an alias
+        add_words(self.conn, spelling, facts.words)
+        self._indexes(data, kinds, naming, facts)
+        self._view(data, header)
+        imported = ImportedTable(self.source.physical, rows, tuple((c, kinds[c]) for c in header),
+                                 facts.kept_values(), facts.longest_name)
+        self.conn.execute(insert(CATALOGUE).values(
+            physical=imported.physical, digest=self.source.digest, declared=self.kb.table or self.kb.name,
+            source=_source_name(self.kb), rows=rows, columns=json.dumps(list(imported.columns)),
+            facts=json.dumps({"values": imported.values, "name_words": imported.name_words}),
+            imported_at=dt.datetime.now(dt.timezone.utc)))
+        self._grant(imported)
+        return imported, self.notes
+
+    # -- reading the CSV -----------------------------------------------------------------------------
+    def _columns(self) -> tuple[list[str], dict[str, str]]:
+        """The header and each column's kind (``int``, ``float``, ``str``): declared, else the narrowest
+        that every value of the column parses as."""
+        if self.kb.csv is None:
+            return list(self.kb.columns), {c: d.type if d.type in _SQL_TYPES else "str" for c, d in self.kb.columns.items()}
+        header: list[str] = []
+        possible: dict[str, set[str]] = {}
+        seen: set[str] = set()
+        for line, values in self._lines():
+            if not header:
+                header = values
+                if ROW in header:
+                    raise TableInvalid(f"{self.kb.csv}:{line}: the column name {ROW} is reserved")
+                possible = {c: {"int", "float"} for c in header}
+                continue
+            for column, value in zip(header, values):
+                if value != "":
+                    seen.add(column)
+                    possible[column] -= {k for k in possible[column] if not _parses(value, k)}
+        kinds = {}
+        for column in header:
+            declared = self.kb.columns.get(column)
+            if declared is not None and declared.type in _SQL_TYPES:
+                kinds[column] = declared.type
+            else:
+                inferred = possible[column] if column in seen else set()
+                kinds[column] = "int" if "int" in inferred else "float" if "float" in inferred else "str"
+        return header, kinds
+
+    def _rows(self, header: list[str], kinds: dict[str, str]) -> Iterator[dict[str, Any]]:
+        number = 0
+        for line, values in self._lines():
+            if number == 0:
+                number = 1
+                continue
+            if len(values) > len(header):
+                raise TableInvalid(f"{self.kb.csv}:{line}: {len(values)} values for {len(header)} columns")
+            row: dict[str, Any] = {ROW: number}
+            for column, value in zip(header, [*values, *[""] * (len(header) - len(values))]):
+                row[column] = self._value(value, kinds[column], line, column)
+            number += 1
+            yield row
+
+    def _lines(self) -> Iterator[tuple[int, list[str]]]:
+        if self.kb.csv is None:
+            return
+        with self.kb.csv.open(newline="", encoding="utf-8") as fh:
+            reader = csv.reader(fh)
+            try:
+                for values in reader:
+                    if values:
+                        yield reader.line_num, values
+            except (csv.Error, UnicodeDecodeError) as exc:
+                raise TableInvalid(f"{self.kb.csv}:{reader.line_num}: {exc}") from None
+
+    def _value(self, value: str, kind: str, line: int, column: str) -> Any:
+        if value == "":
+            return None
+        if kind == "str":
+            return value
+        try:
+            return int(value) if kind == "int" else float(value)
+        except ValueError:
+            raise TableInvalid(f"{self.kb.csv}:{line}: column {column} holds {value!r}, not a{'n' if kind == 'int' else ''} "
+                               f"{kind}") from None
+
+    # -- writing -------------------------------------------------------------------------------------
+    def _insert(self, data: Table, batch: list[dict[str, Any]]) -> None:
+        if self.dialect != "postgresql":
+            self.conn.execute(insert(data), batch)
+            return
+        columns = [c.name for c in data.columns]
+        quote = self.conn.dialect.identifier_preparer.quote
+        raw = self.conn.connection.dbapi_connection
+        assert raw is not None, "a connection checked out of the pool"
+        with raw.cursor() as cursor, cursor.copy(f"COPY {quote(data.name)} ({', '.join(map(quote, columns))}) "
+                                                 "FROM STDIN") as copy:
+            for row in batch:
+                copy.write_row([row[c] for c in columns])
+
+    def _aliases(self, data: Table, names: Table, naming: list[str]) -> None:
+        """Names without their leading "The" ("salt tavern" for The Salt Tavern), where no name is that."""
+        query = select(data.c[ROW], *(data.c[c] for c in naming)).order_by(data.c[ROW])
+        batch: list[tuple[str, int]] = []
+        for row in self.conn.execute(query):
+            for said in row[1:]:
+                if isinstance(said, str):
+                    exact, alias = name_keys(said)
+                    if alias != exact and len(alias) >= 2:
+                        batch.append((alias, row[0]))
+            if len(batch) >= BATCH:
+                add_names(self.conn, names, batch)
+                batch = []
+        add_names(self.conn, names, batch)
+
+    def _indexes(self, data: Table, kinds: dict[str, str], naming: list[str], facts: "_Facts") -> None:
+        key = self.kb.primary_key
+        plain = [c for c in dict.fromkeys([key, *naming]) if c and c in data.c]
+        lowered = [c for c, values in facts.values.items() if values is not None and c not in naming]
+        indexes = [Index(f"{data.name}_{i}", data.c[c]) for i, c in enumerate(plain)]
+        indexes += [Index(f"{data.name}_l{i}", func.lower(data.c[c])) for i, c in enumerate(lowered)]
+        for index in indexes:
+            index.create(self.conn)
+        if self.dialect == "postgresql":
+            short = [c for c in kinds if kinds[c] == "str" and c not in lowered and not self._free_text(c)
+                     and facts.average_length(c) <= SHORT_TEXT_CHARS]
+            self._trigram_indexes(data, short)
+
+    def _free_text(self, column: str) -> bool:
+        declared = self.kb.columns.get(column)
+        return bool(declared and declared.free_text)
+
+    def _trigram_indexes(self, data: Table, columns: list[str]) -> None:
+        if not columns:
+            return
+        quote = self.conn.dialect.identifier_preparer.quote
+        try:
+            with self.conn.begin_nested():
+                self.conn.execute(text("CREATE EXTENSION IF NOT EXISTS pg_trgm"))
+        except Exception as exc:  # noqa: BLE001 - no permission to create it: queries scan instead
+            self.notes.append(f"no trigram indexes: pg_trgm is not available ({str(exc).splitlines()[0]})")
+            return
+        schema = self.conn.execute(text("SELECT extnamespace::regnamespace::text FROM pg_extension "
+                                        "WHERE extname = 'pg_trgm'")).scalar_one()
+        for i, column in enumerate(columns):
+            self.conn.execute(text(f"CREATE INDEX {quote(f'{data.name}_t{i}')} ON {quote(data.name)} "
+                                   f"USING gin ({quote(column)} {schema}.gin_trgm_ops)"))
+
+    def _view(self, data: Table, header: list[str]) -> None:
+        quote = self.conn.dialect.identifier_preparer.quote
+        self.conn.execute(text(f"CREATE VIEW {quote(data.name + '_v')} AS SELECT "
+                               f"{', '.join(quote(c) for c in header) or 'NULL AS nothing'} FROM {quote(data.name)}"))
+
+    def _grant(self, imported: ImportedTable) -> None:
+        """On PostgreSQL, let the role of ``read_url`` read what was imported."""
+        if self.dialect != "postgresql" or not self.database.read_url:
+            return
+        reader, writer = make_url(self.database.read_url).username, make_url(self.database.url).username
+        if not reader or reader == writer:
+            return
+        quote = self.conn.dialect.identifier_preparer.quote
+        tables = [CATALOGUE.name, imported.physical, imported.view, imported.names, imported.spelling]
+        self.conn.execute(text(f"GRANT USAGE ON SCHEMA {quote(self.conn.execute(text('SELECT current_schema()')).scalar_one())} "
+                               f"TO {quote(reader)}"))
+        self.conn.execute(text(f"GRANT SELECT ON {', '.join(quote(t) for t in tables)} TO {quote(reader)}"))
+
+
+class _Facts:
+    """What the catalogue keeps about a table, gathered batch by batch."""
+
+    def __init__(self, header: list[str], kinds: dict[str, str], naming: list[str], source: str):
+        self.source = source
+        self.values: dict[str, dict[str, None] | None] = {c: {} for c in header if kinds[c] == "str"}
+        self.lengths = {c: [0, 0] for c in self.values}
+        self.naming = naming
+        self.words: set[str] = set()
+        self.longest_name = 0
+
+    def add(self, batch: list[dict[str, Any]]) -> None:
+        for row in batch:
+            for column, seen in self.values.items():
+                value = row[column]
+                if value is None:
+                    continue
+                self.lengths[column][0] += len(value)
+                self.lengths[column][1] += 1
+                if seen is not None and value not in seen:
+                    seen[value] = None
+                    if len(seen) > KEPT_VALUES:
+                        self.values[column] = None
+            for column in self.naming:
+                said = row[column]
+                if isinstance(said, str):
+                    words = name_words(said)
+                    if len(words) > MAX_NAME_WORDS:
+                        raise TableInvalid(f"{self.source}: row {row[ROW]}: {column} {said[:60]!r}… has {len(words)} words; a name is "
+                                           f"found in messages only up to {MAX_NAME_WORDS} words")
+                    self.longest_name = max(self.longest_name, len(words))
+                    self.words.update(w for w in words if len(w) >= MIN_CHARS)
+
+    def kept_values(self) -> dict[str, list[Any]]:
+        return {c: list(seen) for c, seen in self.values.items() if seen is not None}
+
+    def average_length(self, column: str) -> float:
+        total, count = self.lengths.get(column, (0, 0))
+        return total / count if count else 0.0
+
+
+def _batches(rows: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    batch = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _parses(value: str, kind: str) -> bool:
+    try:
+        int(value) if kind == "int" else float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _source_name(kb: KnowledgeWorksheet) -> str:
+    return kb.csv.name if kb.csv is not None else f"{kb.name} (declared columns, no rows)"
+

@@ -1,0 +1,41 @@
+"""What a knowledge query looked for, read from its SQL with sqlglot: tables and conditions.
+
+The knowledge parser reads it from the tree it validates (one parse per query); this reads it
+from SQL that comes without it, such as a recorded trace's.
+"""
+
+from __future__ import annotations
+
+import sqlglot
+from sqlglot import exp
+
+from ..state import Searched
+
+
+def searched_in(sql: str, dialect: str = "sqlite") -> Searched | None:
+    """What ``sql`` looks for, or None when it is no SQL that sqlglot reads."""
+    try:
+        tree = sqlglot.parse_one(sql, read=dialect)
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError, RecursionError):
+        return None
+    return searched_by(tree)
+
+
+def searched_by(tree: exp.Expression) -> Searched:
+    """The tables ``tree`` reads and its conditions: "cuisine Italian and city Seattle" from
+    ``WHERE cuisine = 'Italian' AND city LIKE 'Seattle'``."""
+    tables = tuple(dict.fromkeys(t.name for t in tree.find_all(exp.Table)))
+    where = tree.find(exp.Where)
+    conditions = []
+    for condition in where.find_all(exp.EQ, exp.Like, exp.ILike) if where is not None else ():
+        column, value = (_unwrapped(side) for side in (condition.this, condition.expression))
+        if isinstance(column, exp.Column) and isinstance(value, exp.Literal):
+            conditions.append((column.name, value.this.strip("%")))
+    return Searched(tables, tuple(conditions))
+
+
+def _unwrapped(node: exp.Expression) -> exp.Expression:
+    """``lower(city)`` -> ``city``: case-insensitive matches compare the column itself."""
+    while isinstance(node, (exp.Lower, exp.Upper, exp.Paren)):
+        node = node.this
+    return node
