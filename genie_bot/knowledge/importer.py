@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Connection, Float, Index, MetaData, Table, Text, func, insert, select, text
+from sqlalchemy import BigInteger, Column, Connection, Float, Index, Integer, MetaData, Table, Text, func, insert, select, text
 from sqlalchemy.engine import make_url
 
 from ..errors import GenieError
@@ -36,8 +36,8 @@ from ..spec import AgentSpec, KnowledgeWorksheet
 from .column_values import CATEGORICAL_LIMIT
 from .database import CATALOGUE, ImportedTable, KnowledgeDatabase
 from .mentions import MAX_NAME_WORDS, name_keys, name_words, naming_columns
-from .name_index import add_names, add_words, names_table, spelling_table
-from .spelling import MIN_CHARS
+from .name_index import names_table, spelling_table
+from .spelling import MIN_CHARS, variants
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,8 @@ BATCH = 5000
 SHORT_TEXT_CHARS = 80
 """A text column whose values are this long at most (on average) gets a trigram index on PostgreSQL."""
 _SQL_TYPES = {"int": BigInteger, "float": Float, "str": Text}
+_ROW_TYPE = BigInteger().with_variant(Integer, "sqlite")
+"""On SQLite an ``INTEGER PRIMARY KEY`` is the rowid itself, not one more index."""
 
 
 class TableInvalid(GenieError, ValueError):
@@ -139,25 +141,25 @@ class _Import:
 
     def run(self) -> tuple[ImportedTable, list[str]]:
         header, kinds = self._columns()
-        data = Table(self.source.physical, self.metadata, Column(ROW, BigInteger, primary_key=True, autoincrement=False),
+        data = Table(self.source.physical, self.metadata, Column(ROW, _ROW_TYPE, primary_key=True, autoincrement=False),
                      *(Column(c, _SQL_TYPES[kinds[c]]) for c in header))
-        data.create(self.conn)
         naming = naming_columns(kinds, self.kb.primary_key)
         names = names_table(f"{self.source.physical}_names", self.metadata)
         spelling = spelling_table(f"{self.source.physical}_spelling", self.metadata)
-        names.create(self.conn)
-        spelling.create(self.conn)
+        said = Table("genie_names_said", self.metadata, Column("key", Text), Column("ref", BigInteger),
+                     Column("rank", BigInteger), prefixes=["TEMPORARY"])
+        for table_ in (data, names, spelling, said):
+            table_.create(self.conn)
         facts = _Facts(header, kinds, naming, str(self.kb.csv))
         rows = 0
+        columns = [ROW, *header]
         for batch in _batches(self._rows(header, kinds)):
-            self._insert(data, batch)
+            self._write(data, columns, [[row[c] for c in columns] for row in batch])
             facts.add(batch)
-            add_names(self.conn, names, [(key, row[ROW]) for row in batch for column in naming
-                                         if isinstance(row[column], str)
-                                         for key in name_keys(row[column])[:1] if len(key) >= 2])
+            self._write(said, ["key", "ref", "rank"], list(_keys(batch, naming)))
             rows += len(batch)
-        self._aliases(data, names, naming)  # after every name as written: an exact name wins over an alias
-        add_words(self.conn, spelling, facts.words)
+        self._names(said, names)
+        self._write(spelling, ["variant", "word"], [[v, w] for w in sorted(facts.words) for v in variants(w)])
         self._indexes(data, kinds, naming, facts)
         self._view(data, header)
         imported = ImportedTable(self.source.physical, rows, tuple((c, kinds[c]) for c in header),
@@ -238,37 +240,38 @@ class _Import:
                                f"{kind}") from None
 
     # -- writing -------------------------------------------------------------------------------------
-    def _insert(self, data: Table, batch: list[dict[str, Any]]) -> None:
-        if self.dialect != "postgresql":
-            self.conn.execute(insert(data), batch)
+    def _write(self, table_: Table, columns: list[str], rows: list[list[Any]]) -> None:
+        """Append ``rows`` (values of ``columns``): one prepared INSERT on SQLite, COPY on PostgreSQL."""
+        if not rows:
             return
-        columns = [c.name for c in data.columns]
         quote = self.conn.dialect.identifier_preparer.quote
+        into = f"{quote(table_.name)} ({', '.join(map(quote, columns))})"
+        if self.dialect == "sqlite":
+            self.conn.exec_driver_sql(f"INSERT INTO {into} VALUES ({', '.join('?' * len(columns))})",
+                                      [tuple(r) for r in rows])
+            return
         raw = self.conn.connection.dbapi_connection
         assert raw is not None, "a connection checked out of the pool"
-        with raw.cursor() as cursor, cursor.copy(f"COPY {quote(data.name)} ({', '.join(map(quote, columns))}) "
-                                                 "FROM STDIN") as copy:
-            for row in batch:
-                copy.write_row([row[c] for c in columns])
+        with raw.cursor() as cursor, cursor.copy(f"COPY {into} FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
 
-    def _aliases(self, data: Table, names: Table, naming: list[str]) -> None:
-        """Names without their leading "The" ("salt tavern" for The Salt Tavern), where no name is that."""
-        query = select(data.c[ROW], *(data.c[c] for c in naming)).order_by(data.c[ROW])
-        batch: list[tuple[str, int]] = []
-        for row in self.conn.execute(query):
-            for said in row[1:]:
-                if isinstance(said, str):
-                    exact, alias = name_keys(said)
-                    if alias != exact and len(alias) >= 2:
-                        batch.append((alias, row[0]))
-            if len(batch) >= BATCH:
-                add_names(self.conn, names, batch)
-                batch = []
-        add_names(self.conn, names, batch)
+    def _names(self, said: Table, names: Table) -> None:
+        """Each key once, naming the first record that has it as written, else the first that has it
+        without its "The": an exact name wins over its namesakes."""
+        quote = self.conn.dialect.identifier_preparer.quote
+        if self.dialect == "sqlite":  # rows are inserted in the order selected; later ones with a key taken are ignored
+            self.conn.exec_driver_sql(f"INSERT OR IGNORE INTO {quote(names.name)} (key, ref) "
+                                      f"SELECT key, ref FROM {quote(said.name)} ORDER BY rank, ref")
+        else:
+            self.conn.exec_driver_sql(f"INSERT INTO {quote(names.name)} (key, ref) SELECT DISTINCT ON (key) key, ref "
+                                      f"FROM {quote(said.name)} ORDER BY key, rank, ref")
+        said.drop(self.conn)
 
     def _indexes(self, data: Table, kinds: dict[str, str], naming: list[str], facts: "_Facts") -> None:
         key = self.kb.primary_key
-        plain = [c for c in dict.fromkeys([key, *naming]) if c and c in data.c]
+        numbers = [c for c in kinds if kinds[c] != "str"]  # keys, ratings: equality and order
+        plain = [c for c in dict.fromkeys([key, *naming, *numbers]) if c and c in data.c]
         lowered = [c for c, values in facts.values.items() if values is not None and c not in naming]
         indexes = [Index(f"{data.name}_{i}", data.c[c]) for i, c in enumerate(plain)]
         indexes += [Index(f"{data.name}_l{i}", func.lower(data.c[c])) for i, c in enumerate(lowered)]
@@ -278,6 +281,9 @@ class _Import:
             short = [c for c in kinds if kinds[c] == "str" and c not in lowered and not self._free_text(c)
                      and facts.average_length(c) <= SHORT_TEXT_CHARS]
             self._trigram_indexes(data, short)
+        quote = self.conn.dialect.identifier_preparer.quote
+        for table_ in (data.name, f"{data.name}_names", f"{data.name}_spelling"):
+            self.conn.exec_driver_sql(f"ANALYZE {quote(table_)}")  # which index is selective, for the planner
 
     def _free_text(self, column: str) -> bool:
         declared = self.kb.columns.get(column)
@@ -357,6 +363,19 @@ class _Facts:
     def average_length(self, column: str) -> float:
         total, count = self.lengths.get(column, (0, 0))
         return total / count if count else 0.0
+
+
+def _keys(batch: list[dict[str, Any]], naming: list[str]) -> Iterator[list[Any]]:
+    """(key, row, rank) of each name of the rows: rank 0 as written, 1 without its "The"."""
+    for row in batch:
+        for column in naming:
+            said = row[column]
+            if isinstance(said, str):
+                exact, alias = name_keys(said)
+                if len(exact) >= 2:
+                    yield [exact, row[ROW], 0]
+                if alias != exact and len(alias) >= 2:
+                    yield [alias, row[ROW], 1]
 
 
 def _batches(rows: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:

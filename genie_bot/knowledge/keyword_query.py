@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, Integer, case, func, or_, select
+from sqlalchemy import Float, Integer, case, func, literal, or_, select, union_all
 from sqlalchemy.sql import ColumnElement, Select
 from sqlalchemy.sql.selectable import NamedFromClause
 
@@ -34,6 +34,9 @@ from .store import KnowledgeStore
 RESULT_LIMIT = 10
 MAX_TERMS = 4
 """Words of a description (beyond its filters) that a search ranks rows by, at most."""
+CANDIDATES = 200
+"""Rows using those words, at most, that a search ranks."""
+RELEVANCE = "relevance"
 _NEGATIONS = ("not", "not very", "not especially", "not particularly", "not so", "n't", "never", "no")
 """Said before a word, these make a text say the opposite ("It's not especially romantic")."""
 _RANKING_WORDS = re.compile(r"\b(best|top|highest|highly|good|great|popular|recommend\w*)\b", re.I)
@@ -152,8 +155,8 @@ class KeywordQuery:
         table = self.store.tables[reading.table]
         kb = self.store.spec.knowledge[reading.table]
         record_keys = {k.primary_key for k in self.store.spec.knowledge.values() if k.primary_key}
-        shown = _shown_columns(table, kb, reading, record_keys)
-        statement = select(*(table.c[c] for c in shown)) if shown else select(table)
+        shown = _shown_columns(table, kb, reading, record_keys) or list(table.c.keys())
+        statement = select(*(table.c[c] for c in shown))
         for column, value in reading.filters.items():
             col = table.c[column]
             if isinstance(value, list):
@@ -161,18 +164,32 @@ class KeywordQuery:
             else:  # lower() on both sides: the lowered categorical columns are indexed
                 statement = statement.where(func.lower(col) == func.lower(value) if isinstance(value, str)
                                             else col == value)
+        rating = self.index[reading.table].rating_column if ranked else None
         free_text = [table.c[c] for c in self.index[reading.table].free_text_columns]
         terms = _distinctive(reading.described)
-        if terms and free_text:
-            contains = _contains(self.store.engine.dialect.name)
-            hits = [case((or_(*(contains(column, f"%{negation} {word}%") for negation in _NEGATIONS)), -1),
-                         (contains(column, f"%{word}%"), 1), else_=0)
-                    for word in terms for column in free_text]
-            statement = statement.order_by(sum(hits[1:], hits[0]).desc())
-        rating = self.index[reading.table].rating_column
-        if rating and ranked:
-            statement = statement.order_by(table.c[rating].desc())
-        return statement.limit(RESULT_LIMIT)
+        if not (terms and free_text):
+            return (statement.order_by(table.c[rating].desc()) if rating else statement).limit(RESULT_LIMIT)
+        return _described_first(statement, table, shown, rating, terms, free_text,
+                                _contains(self.store.engine.dialect.name))
+
+
+def _described_first(statement: Select, table: NamedFromClause, shown: list[str], rating: str | None,
+                     terms: list[str], free_text: list[ColumnElement[Any]],
+                     contains: Callable[[ColumnElement[Any], str], ColumnElement[bool]]) -> Select:
+    """``statement``'s rows whose texts use the ``terms`` first, those that say the opposite ("not
+    quiet") last. Bounded whatever the table's size: at most :data:`CANDIDATES` rows that use a
+    term are ranked (the first the filters give), and the rest of the page is the first rows
+    that use none."""
+    scores = [case((or_(*(contains(column, f"%{negation} {word}%") for negation in _NEGATIONS)), -1),
+                   (contains(column, f"%{word}%"), 1), else_=0)
+              for word in terms for column in free_text]
+    uses = or_(*(contains(func.coalesce(column, ""), f"%{word}%") for word in terms for column in free_text))
+    extra = [table.c[rating]] if rating and rating not in shown else []
+    using = statement.add_columns(*extra, sum(scores[1:], scores[0]).label(RELEVANCE)).where(uses).limit(CANDIDATES)
+    others = statement.add_columns(*extra, literal(0).label(RELEVANCE)).where(~uses).limit(RESULT_LIMIT)
+    rows = union_all(*(select(arm.subquery()) for arm in (using, others))).subquery("described")
+    order = [rows.c[RELEVANCE].desc(), *([rows.c[rating].desc()] if rating else [])]
+    return select(*(rows.c[c] for c in shown)).order_by(*order).limit(RESULT_LIMIT)
 
 
 def _distinctive(words: list[str]) -> list[str]:

@@ -15,11 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, Connection, MetaData, Table, Text
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
-
-from .spelling import variants
 
 CHUNK = 500
 """Keys per ``IN`` list."""
@@ -38,26 +34,6 @@ def names_table(name: str, metadata: MetaData) -> Table:
 def spelling_table(name: str, metadata: MetaData) -> Table:
     return Table(name, metadata, Column("variant", _KEY, primary_key=True), Column("word", _KEY, primary_key=True),
                  sqlite_with_rowid=False)
-
-
-def add_names(conn: Connection, names: Table, pairs: list[tuple[str, int]]) -> None:
-    """Store (key, row) pairs; a key stored already keeps its record (first named, first kept)."""
-    if not pairs:
-        return
-    insert = sqlite_insert if conn.dialect.name == "sqlite" else pg_insert
-    conn.execute(insert(names).on_conflict_do_nothing(), [{"key": k, "ref": r} for k, r in pairs])
-
-
-def add_words(conn: Connection, spelling: Table, words: Iterable[str]) -> None:
-    """Store each word under its spelling keys."""
-    batch: list[dict[str, str]] = []
-    for word in sorted(words):
-        batch += [{"variant": v, "word": word} for v in variants(word)]
-        if len(batch) >= 10 * CHUNK:
-            conn.execute(spelling.insert(), batch)
-            batch = []
-    if batch:
-        conn.execute(spelling.insert(), batch)
 
 
 class TableNameIndex:

@@ -102,7 +102,7 @@ def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = 
 
     ``stored`` maps declared table names to the relations that hold them (the knowledge
     database's views): the query run reads those, under the declared names. ``run_on`` is the
-    dialect it runs in (default: the one it is written in)."""
+    dialect it runs in (default: the one it is written in; ``postgresql`` as SQLAlchemy names it)."""
     declared = {t.lower() for t in tables}
     _check_tokens(sql, dialect)
     try:
@@ -132,8 +132,12 @@ def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = 
     functions = _check_functions(tree, dialect)
     limited = _with_limit(tree, limit)
     executed = _stored_in(limited, {k.lower(): v for k, v in (stored or {}).items()}, ctes) if stored else limited
+    run_on = {"postgresql": "postgres"}.get(run_on or dialect, run_on or dialect)  # SQLAlchemy's name -> sqlglot's
+    if dialect == "sqlite" and run_on != "sqlite":  # SQLite's LIKE ignores case; PostgreSQL's ILIKE does
+        executed = executed.transform(lambda node: exp.ILike(this=node.this, expression=node.expression)
+                                      if isinstance(node, exp.Like) else node)
     return SafeQuery(limited.sql(dialect=dialect), frozenset(used - ctes), FREE_TEXT_FUNCTION in functions,
-                     searched_by(limited), executed.sql(dialect=run_on or dialect))
+                     searched_by(limited), executed.sql(dialect=run_on))
 
 
 def _stored_in(tree: exp.Select, stored: dict[str, str], ctes: set[str]) -> exp.Select:
@@ -249,8 +253,11 @@ def run_select(engine: Engine, query: SafeQuery, timeout: float, functions: dict
                 raw.create_function(name, arity, deadline.paused(fn))
         else:
             conn.exec_driver_sql(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
+        sql = query.executed
+        if engine.dialect.paramstyle in ("format", "pyformat"):
+            sql = sql.replace("%", "%%")  # psycopg reads % as a placeholder; the query has none
         try:
-            return _bounded_rows(conn.exec_driver_sql(query.executed))
+            return _bounded_rows(conn.exec_driver_sql(sql))
         except Exception as exc:
             said = str(exc).lower()
             if (deadline.passed() and "interrupt" in said) or "statement timeout" in said:
