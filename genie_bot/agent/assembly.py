@@ -69,8 +69,8 @@ def agent_components(spec: AgentSpec, settings: LLMSettings | None = None, *, cl
         return offline_components(spec, clock, store)
     client = client or make_client(settings)
     has_documents = any(kb.source == "documents" for kb in spec.knowledge.values())
-    knowledge = LLMKnowledge(spec, client, store, documents=DocumentIndex(spec) if has_documents else None,
-                             today=lambda: clock().date()) if store or has_documents else None
+    backend = LLMKnowledge(spec, client, store, documents=DocumentIndex(spec) if has_documents else None,
+                           today=lambda: clock().date()) if store or has_documents else None
     recording = settings.record_dir if settings.replay_dir is None else None
     parser = LLMParser(client, RuleParser(store), fast_path=settings.fast_path, max_worksheets=settings.max_worksheets,
                        on_parse=TraceRecorder(recording) if recording is not None else None,
@@ -78,7 +78,7 @@ def agent_components(spec: AgentSpec, settings: LLMSettings | None = None, *, cl
     message = settings.describe()
     log.info(message)
     responder = LLMResponder(client, check_questions=settings.check_questions)
-    return AgentComponents(spec, parser, responder, knowledge, client, message, clock)
+    return AgentComponents(spec, parser, responder, backend, client, message, clock)
 
 
 def build_agent(spec: AgentSpec, settings: LLMSettings | None = None, *,

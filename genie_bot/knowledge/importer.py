@@ -252,7 +252,8 @@ class _Import:
             return
         raw = self.conn.connection.dbapi_connection
         assert raw is not None, "a connection checked out of the pool"
-        with raw.cursor() as cursor, cursor.copy(f"COPY {into} FROM STDIN") as copy:
+        cursor: Any = raw.cursor()  # psycopg's, which copies
+        with cursor, cursor.copy(f"COPY {into} FROM STDIN") as copy:
             for row in rows:
                 copy.write_row(row)
 

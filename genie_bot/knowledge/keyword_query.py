@@ -18,7 +18,7 @@ map to a table get an honest empty result.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -174,7 +174,7 @@ class KeywordQuery:
 
 
 def _described_first(statement: Select, table: NamedFromClause, shown: list[str], rating: str | None,
-                     terms: list[str], free_text: list[ColumnElement[Any]],
+                     terms: list[str], free_text: Sequence[ColumnElement[Any]],
                      contains: Callable[[ColumnElement[Any], str], ColumnElement[bool]]) -> Select:
     """``statement``'s rows whose texts use the ``terms`` first, those that say the opposite ("not
     quiet") last. Bounded whatever the table's size: at most :data:`CANDIDATES` rows that use a

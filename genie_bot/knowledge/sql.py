@@ -131,7 +131,8 @@ def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = 
         used.add(name)
     functions = _check_functions(tree, dialect)
     limited = _with_limit(tree, limit)
-    executed = _stored_in(limited, {k.lower(): v for k, v in (stored or {}).items()}, ctes) if stored else limited
+    executed: exp.Expr = _stored_in(limited, {k.lower(): v for k, v in (stored or {}).items()}, ctes) if stored \
+        else limited
     run_on = {"postgresql": "postgres"}.get(run_on or dialect, run_on or dialect)  # SQLAlchemy's name -> sqlglot's
     if dialect == "sqlite" and run_on != "sqlite":  # SQLite's LIKE ignores case; PostgreSQL's ILIKE does
         executed = executed.transform(lambda node: exp.ILike(this=node.this, expression=node.expression)

@@ -21,7 +21,7 @@ def searched_in(sql: str, dialect: str = "sqlite") -> Searched | None:
     return searched_by(tree)
 
 
-def searched_by(tree: exp.Expression) -> Searched:
+def searched_by(tree: exp.Expr) -> Searched:
     """The tables ``tree`` reads and its conditions: "cuisine Italian and city Seattle" from
     ``WHERE cuisine = 'Italian' AND city LIKE 'Seattle'``."""
     tables = tuple(dict.fromkeys(t.name for t in tree.find_all(exp.Table)))
@@ -34,7 +34,7 @@ def searched_by(tree: exp.Expression) -> Searched:
     return Searched(tables, tuple(conditions))
 
 
-def _unwrapped(node: exp.Expression) -> exp.Expression:
+def _unwrapped(node: exp.Expr) -> exp.Expr:
     """``lower(city)`` -> ``city``: case-insensitive matches compare the column itself."""
     while isinstance(node, (exp.Lower, exp.Upper, exp.Paren)):
         node = node.this

@@ -1,4 +1,4 @@
-"""Records named in messages through the name index: every row, however large the table, and exactly.
+"""A large table: every record named in messages through the name index, exactly; searches ranked in bounds.
 
 The large table is the restaurant agent's scaled to 30,000 rows (tests/benchmarks/scaled_restaurants:
 well past the 20,000 names the index once stopped at), with namesakes of the middle row added at
@@ -128,3 +128,13 @@ def test_names_as_written_win_over_names_read_without_the(make_agent, database):
     assert named(store, "salt tavern") == [(2, 100.0, "salt tavern")]
     long_name = "the very long name of a small cafe on the corner"
     assert named(store, f"is {long_name} open?") == [(3, 100.0, long_name)]
+
+
+def test_a_search_describing_rows_finds_those_that_use_its_words_first(store):
+    from genie_bot.knowledge import KeywordQuery
+    from genie_bot.state import KnowledgeAnswer
+
+    result = KeywordQuery(store).query(KnowledgeAnswer("any quiet places in palo alto?"))
+    assert result.searched.conditions == (("city", "Palo Alto"),)
+    assert len(result.result) == 10 and {r["city"] for r in result.result} == {"Palo Alto"}
+    assert all("quiet" in r["review"].lower() and "not quiet" not in r["review"].lower() for r in result.result)
