@@ -23,18 +23,23 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import os
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Connection, Float, Index, Integer, MetaData, Table, Text, func, insert, select, text
+from sqlalchemy import (BigInteger, Column, Connection, Float, Index, Integer, MetaData, Numeric, Table, Text, column, func,
+                        insert, inspect, select, table, text)
+from sqlalchemy.exc import NoSuchTableError
 from sqlalchemy.engine import make_url
 
 from ..errors import GenieError
 from ..spec import AgentSpec, KnowledgeWorksheet
 from .column_values import CATEGORICAL_LIMIT
-from .database import CATALOGUE, ImportedTable, KnowledgeDatabase
+from .database import CATALOGUE, ImportedTable, KnowledgeDatabase, open_database
 from .mentions import MAX_NAME_WORDS, name_keys, name_words, naming_columns
 from .name_index import names_table, spelling_table
 from .spelling import MIN_CHARS, variants
@@ -61,14 +66,19 @@ class TableInvalid(GenieError, ValueError):
 
 @dataclass(frozen=True)
 class TableSource:
-    """A worksheet's table and the digest of what makes it."""
+    """A worksheet's table and the digest of what makes it: a CSV (or declared columns) to import, or
+    a table that lives in a database (``url``), whose names only are indexed here."""
 
     kb: KnowledgeWorksheet
     digest: str
+    url: str | None = None
+    """The database of a table that lives in one (its ``${VAR}`` read from the environment)."""
 
     @property
     def physical(self) -> str:
-        return f"k_{self.digest[:24]}"
+        """What it is called in the knowledge database: the imported table, or the prefix of the name
+        index of a table that lives elsewhere."""
+        return f"{'x' if self.url else 'k'}_{self.digest[:24]}"
 
     @classmethod
     def of(cls, kb: KnowledgeWorksheet) -> "TableSource":
@@ -76,12 +86,15 @@ class TableSource:
                                                                                     if d.free_text),
                     "types": {c: d.type for c, d in sorted(kb.columns.items())},
                     "columns": [] if kb.csv else list(kb.columns)}
+        url = database_url(kb.database) if kb.database else None
+        if url is not None:  # where it lives, not what it holds: its names are indexed again on each load
+            declared["database"] = [make_url(url).render_as_string(hide_password=True), kb.table]
         digest = hashlib.sha256(json.dumps(declared, sort_keys=True).encode())
         if kb.csv is not None:
             with kb.csv.open("rb") as fh:
                 while chunk := fh.read(1 << 20):
                     digest.update(chunk)
-        return cls(kb, digest.hexdigest())
+        return cls(kb, digest.hexdigest(), url)
 
 
 @dataclass(frozen=True)
@@ -97,35 +110,49 @@ class LoadOutcome:
 
     def describe(self) -> str:
         done = f"imported in {self.seconds:.1f} s" if self.imported else "up to date"
+        if self.table.physical.startswith("x_"):
+            done = f"names indexed in {self.seconds:.1f} s" if self.imported else "names indexed before"
         notes = "".join(f"; {n}" for n in self.notes)
         return f"{self.worksheet}: {self.table.rows:,} rows, {done} ({self.table.physical}){notes}"
 
 
 def table_sources(spec: AgentSpec) -> list[TableSource]:
-    """The agent's SQL tables that can be imported: from a CSV, or declared columns (an empty table)."""
+    """The agent's SQL tables: from a CSV, declared columns (an empty table), or a database."""
     return [TableSource.of(kb) for kb in spec.knowledge.values()
-            if kb.source == "table" and (kb.csv is not None or kb.columns)]
+            if kb.source == "table" and (kb.csv is not None or kb.database or kb.columns)]
 
 
 def load_tables(database: KnowledgeDatabase, spec: AgentSpec) -> list[LoadOutcome]:
-    """Import every table of ``spec`` that the database does not hold yet."""
-    return [ensure_imported(database, source) for source in table_sources(spec)]
+    """Import every table of ``spec`` that the database does not hold yet, and index again the names of
+    the tables that live in a database (they may have changed)."""
+    return [ensure_imported(database, source, again=source.url is not None) for source in table_sources(spec)]
 
 
-def ensure_imported(database: KnowledgeDatabase, source: TableSource) -> LoadOutcome:
-    """The catalogue's entry for ``source``, importing the table first if it is not there."""
+def ensure_imported(database: KnowledgeDatabase, source: TableSource, again: bool = False) -> LoadOutcome:
+    """The catalogue's entry for ``source``, importing the table first if it is not there (or, ``again``,
+    replacing the name index of a table that lives in a database)."""
     found = database.imported(source.physical)
-    if found is not None:
+    if found is not None and not again:
         return LoadOutcome(source.kb.name, found, False, 0.0)
     started = time.monotonic()
     with database.importing(source.digest) as conn:
         CATALOGUE.create(conn, checkfirst=True)
         row = conn.execute(select(CATALOGUE).where(CATALOGUE.c.physical == source.physical)).first()
-        if row is not None:  # another process imported it while this one waited for the lock
+        if row is not None and not again:  # another process imported it while this one waited for the lock
             return LoadOutcome(source.kb.name, ImportedTable.from_row(row), False, 0.0)
-        log.info("importing %s into the knowledge database %s (once)", _source_name(source.kb), database.safe_url)
+        if row is not None:
+            _drop(conn, ImportedTable.from_row(row))
+        log.info("importing %s into the knowledge database %s", _source_name(source), database.safe_url)
         table, notes = _Import(source, conn, database).run()
     return LoadOutcome(source.kb.name, table, True, time.monotonic() - started, tuple(notes))
+
+
+def _drop(conn: Connection, previous: ImportedTable) -> None:
+    """The name index of a table that lives in a database, before it is made again."""
+    quote = conn.dialect.identifier_preparer.quote
+    for name in (previous.names, previous.spelling):
+        conn.exec_driver_sql(f"DROP TABLE IF EXISTS {quote(name)}")
+    conn.execute(CATALOGUE.delete().where(CATALOGUE.c.physical == previous.physical))
 
 
 # -- one import ------------------------------------------------------------------------------------------
@@ -140,37 +167,70 @@ class _Import:
         self.notes: list[str] = []
 
     def run(self) -> tuple[ImportedTable, list[str]]:
-        header, kinds = self._columns()
+        elsewhere = self.source.url is not None
+        header, kinds, rows = self._external() if elsewhere else (*self._columns(), None)
+        naming = naming_columns(kinds, self.kb.primary_key)
+        if elsewhere and naming and not self.kb.primary_key:
+            raise TableInvalid(f"{self.kb.name}: a table read in a database needs primary_key to name its records "
+                               f"({', '.join(naming)} name them)")
+        ref = _SQL_TYPES[kinds[self.kb.primary_key]] if elsewhere and self.kb.primary_key else _ROW_TYPE
         data = Table(self.source.physical, self.metadata, Column(ROW, _ROW_TYPE, primary_key=True, autoincrement=False),
                      *(Column(c, _SQL_TYPES[kinds[c]]) for c in header))
-        naming = naming_columns(kinds, self.kb.primary_key)
-        names = names_table(f"{self.source.physical}_names", self.metadata)
+        names = names_table(f"{self.source.physical}_names", self.metadata, ref)
         spelling = spelling_table(f"{self.source.physical}_spelling", self.metadata)
-        said = Table("genie_names_said", self.metadata, Column("key", Text), Column("ref", BigInteger),
+        said = Table("genie_names_said", self.metadata, Column("key", Text), Column("ref", ref),
                      Column("rank", BigInteger), prefixes=["TEMPORARY"])
-        for table_ in (data, names, spelling, said):
+        for table_ in (names, spelling, said) if elsewhere else (data, names, spelling, said):
             table_.create(self.conn)
-        facts = _Facts(header, kinds, naming, str(self.kb.csv))
-        rows = 0
+        facts = _Facts(header, kinds, naming, self.kb.database or str(self.kb.csv))
+        count = 0
         columns = [ROW, *header]
-        for batch in _batches(self._rows(header, kinds)):
-            self._write(data, columns, [[row[c] for c in columns] for row in batch])
+        for batch in _batches(rows if rows is not None else self._rows(header, kinds)):
+            if not elsewhere:
+                self._write(data, columns, [[row[c] for c in columns] for row in batch])
             facts.add(batch)
             self._write(said, ["key", "ref", "rank"], list(_keys(batch, naming)))
-            rows += len(batch)
+            count += len(batch)
         self._names(said, names)
         self._write(spelling, ["variant", "word"], [[v, w] for w in sorted(facts.words) for v in variants(w)])
-        self._indexes(data, kinds, naming, facts)
-        self._view(data, header)
-        imported = ImportedTable(self.source.physical, rows, tuple((c, kinds[c]) for c in header),
+        if not elsewhere:
+            self._indexes(data, kinds, naming, facts)
+            self._view(data, header)
+        self._analyze(*([] if elsewhere else [data.name]), names.name, spelling.name)
+        imported = ImportedTable(self.source.physical, count, tuple((c, kinds[c]) for c in header),
                                  facts.kept_values(), facts.longest_name)
         self.conn.execute(insert(CATALOGUE).values(
             physical=imported.physical, digest=self.source.digest, declared=self.kb.table or self.kb.name,
-            source=_source_name(self.kb), rows=rows, columns=json.dumps(list(imported.columns)),
+            source=_source_name(self.source), rows=count, columns=json.dumps(list(imported.columns)),
             facts=json.dumps({"values": imported.values, "name_words": imported.name_words}),
             imported_at=dt.datetime.now(dt.timezone.utc)))
         self._grant(imported)
         return imported, self.notes
+
+    def _external(self) -> tuple[list[str], dict[str, str], Iterator[dict[str, Any]]]:
+        """The columns of a table that lives in a database, and its rows read there (streamed), each
+        referred to by its key."""
+        assert self.source.url is not None and self.kb.table, "a table in a database"
+        engine = open_database(self.source.url).reader
+        try:
+            found = inspect(engine).get_columns(self.kb.table)
+        except NoSuchTableError:
+            raise TableInvalid(f"{self.kb.name}: there is no table {self.kb.table} in "
+                               f"{make_url(self.source.url).render_as_string(hide_password=True)}") from None
+        kinds = {c["name"]: "int" if isinstance(c["type"], Integer) else
+                 "float" if isinstance(c["type"], (Float, Numeric)) else "str" for c in found}
+        missing = [c for c in self.kb.columns if c not in kinds]
+        if missing:
+            raise TableInvalid(f"{self.kb.name}: the table {self.kb.table} has no column {', '.join(missing)}")
+        return list(kinds), kinds, self._read_elsewhere(engine, list(kinds))
+
+    def _read_elsewhere(self, engine: Any, header: list[str]) -> Iterator[dict[str, Any]]:
+        key = self.kb.primary_key
+        source = table(self.kb.table or self.kb.name, *(column(c) for c in header))
+        with engine.connect() as conn:
+            for row in conn.execution_options(stream_results=True, yield_per=BATCH).execute(select(source)):
+                values = {c: float(v) if isinstance(v, Decimal) else v for c, v in row._mapping.items()}
+                yield {ROW: values[key] if key else None, **values}
 
     # -- reading the CSV -----------------------------------------------------------------------------
     def _columns(self) -> tuple[list[str], dict[str, str]]:
@@ -282,9 +342,7 @@ class _Import:
             short = [c for c in kinds if kinds[c] == "str" and c not in lowered and not self._free_text(c)
                      and facts.average_length(c) <= SHORT_TEXT_CHARS]
             self._trigram_indexes(data, short)
-        quote = self.conn.dialect.identifier_preparer.quote
-        for table_ in (data.name, f"{data.name}_names", f"{data.name}_spelling"):
-            self.conn.exec_driver_sql(f"ANALYZE {quote(table_)}")  # which index is selective, for the planner
+
 
     def _free_text(self, column: str) -> bool:
         declared = self.kb.columns.get(column)
@@ -305,6 +363,12 @@ class _Import:
         for i, column in enumerate(columns):
             self.conn.execute(text(f"CREATE INDEX {quote(f'{data.name}_t{i}')} ON {quote(data.name)} "
                                    f"USING gin ({quote(column)} {schema}.gin_trgm_ops)"))
+
+    def _analyze(self, *tables: str) -> None:
+        """Statistics for the planner: which index is selective."""
+        quote = self.conn.dialect.identifier_preparer.quote
+        for name in tables:
+            self.conn.exec_driver_sql(f"ANALYZE {quote(name)}")
 
     def _view(self, data: Table, header: list[str]) -> None:
         quote = self.conn.dialect.identifier_preparer.quote
@@ -398,6 +462,22 @@ def _parses(value: str, kind: str) -> bool:
     return True
 
 
-def _source_name(kb: KnowledgeWorksheet) -> str:
+def _source_name(source: TableSource) -> str:
+    kb = source.kb
+    if source.url is not None:
+        return f"{kb.table} in {make_url(source.url).render_as_string(hide_password=True)} (names only)"
     return kb.csv.name if kb.csv is not None else f"{kb.name} (declared columns, no rows)"
+
+
+def database_url(written: str) -> str:
+    """A worksheet's ``database:`` with each ``${VAR}`` replaced by the environment variable."""
+    def value(match: re.Match[str]) -> str:
+        if match.group(1) not in os.environ:
+            raise TableInvalid(f"the database URL {written} names ${{{match.group(1)}}}, which is not set")
+        return os.environ[match.group(1)]
+
+    return _VARIABLE.sub(value, written)
+
+
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 

@@ -116,8 +116,8 @@ class KeywordQuery:
         if not best.filters and best.relevance == 0 and len(candidates) > 1:
             return KnowledgeResult(None, [])
         statement = self._select(best, bool(_RANKING_WORDS.search(answer.question)))
-        sql = self.store.shown(statement)
-        with self.store.engine.connect() as conn:
+        sql = self.store.shown(statement, best.table)
+        with self.store.engine_for(best.table).connect() as conn:
             rows = [dict(r._mapping) for r in conn.execute(statement)]
         conditions = tuple((c, str(v)) for c, v in best.filters.items() if not isinstance(v, list))
         return KnowledgeResult(sql, rows, Searched((self.store.tables[best.table].name,), conditions))
@@ -170,7 +170,7 @@ class KeywordQuery:
         if not (terms and free_text):
             return (statement.order_by(table.c[rating].desc()) if rating else statement).limit(RESULT_LIMIT)
         return _described_first(statement, table, shown, rating, terms, free_text,
-                                _contains(self.store.engine.dialect.name))
+                                _contains(self.store.engine_for(reading.table).dialect.name))
 
 
 def _described_first(statement: Select, table: NamedFromClause, shown: list[str], rating: str | None,

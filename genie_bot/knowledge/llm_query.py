@@ -118,12 +118,16 @@ class LLMKnowledge:
             return self._search(collection, answer.question, search.group(3))
         if self.store is None:
             return _Failure(None, "there are no tables: answer with search(collection, 'keywords')")
-        dialect = self.store.engine.dialect.name
         try:
-            query = validate_select(text, self.sql_tables, self.row_limit, stored=self.store.physical_names(),
-                                    run_on=dialect)
+            query = validate_select(text, self.sql_tables, self.row_limit)
         except UnsafeQuery as exc:
             return _Failure(text, str(exc))
+        engine = self.store.engine_for_tables(query.tables)
+        if engine is None:
+            return _Failure(query.sql, f"the tables {', '.join(sorted(query.tables))} live in different databases; "
+                                       "query one of them at a time")
+        dialect = engine.dialect.name
+        query = query.stored_in(self.store.physical_names(), dialect)
         functions: dict[str, tuple[int, Callable[..., Any]]] = {}
         if query.uses_free_text and dialect != "sqlite":
             return _Failure(query.sql, f"{FREE_TEXT_FUNCTION}() is not available with this knowledge database; "
@@ -131,7 +135,7 @@ class LLMKnowledge:
         if query.uses_free_text:
             functions[FREE_TEXT_FUNCTION] = (FREE_TEXT_FUNCTION_ARITY, self.free_text.function(self.free_text_budget))
         try:
-            rows = run_select(self.store.engine, query, self.timeout, functions)
+            rows = run_select(engine, query, self.timeout, functions)
         except (QueryTimeout, ResultTooLarge) as exc:
             return _Failure(query.sql, str(exc))
         except DBAPIError as exc:

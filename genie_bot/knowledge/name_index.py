@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import BigInteger, Column, Connection, MetaData, Table, Text
@@ -26,14 +28,26 @@ _AFTER_LAST = "{"
 _KEY = Text().with_variant(Text(collation="C"), "postgresql")
 
 
-def names_table(name: str, metadata: MetaData) -> Table:
-    return Table(name, metadata, Column("key", _KEY, primary_key=True), Column("ref", BigInteger, nullable=False),
+def names_table(name: str, metadata: MetaData, ref: Any = BigInteger) -> Table:
+    """key -> ref: the row number of an imported record, or the primary key of one in another database."""
+    return Table(name, metadata, Column("key", _KEY, primary_key=True), Column("ref", ref, nullable=False),
                  sqlite_with_rowid=False)
 
 
 def spelling_table(name: str, metadata: MetaData) -> Table:
     return Table(name, metadata, Column("variant", _KEY, primary_key=True), Column("word", _KEY, primary_key=True),
                  sqlite_with_rowid=False)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Where the records a name index refers to are read: which connections, relation, columns and key."""
+
+    engine: Engine
+    relation: str
+    columns: list[str]
+    key: str
+    """The column the index's references are values of: the row number, or the table's primary key."""
 
 
 class TableNameIndex:
@@ -43,15 +57,16 @@ class TableNameIndex:
     them with SQLAlchemy's expression language would cost more than running them.
     """
 
-    def __init__(self, engine: Engine, physical: str, names: str, spelling: str, columns: list[str], row: str):
+    def __init__(self, engine: Engine, names: str, spelling: str, rows: Rows):
         self.engine = engine
-        self.columns = columns
+        self.rows = rows
         self.postgres = engine.dialect.name == "postgresql"
         q = engine.dialect.identifier_preparer.quote
-        self.any = "= ANY(%s)" if self.postgres else "IN ({})"
-        self.sql_exact = f"SELECT key, ref FROM {q(names)} WHERE key {self.any}"
-        self.sql_spelled = f"SELECT variant, word FROM {q(spelling)} WHERE variant {self.any}"
-        self.sql_records = f"SELECT {q(row)}, {', '.join(q(c) for c in columns)} FROM {q(physical)} WHERE {q(row)} {self.any}"
+        self.sql_exact = f"SELECT key, ref FROM {q(names)} WHERE key {_any(engine)}"
+        self.sql_spelled = f"SELECT variant, word FROM {q(spelling)} WHERE variant {_any(engine)}"
+        r = rows.engine.dialect.identifier_preparer.quote
+        self.sql_records = (f"SELECT {r(rows.key)}, {', '.join(r(c) for c in rows.columns)} FROM {r(rows.relation)} "
+                            f"WHERE {r(rows.key)} {_any(rows.engine)}")
         first_two = f"SELECT key, ref FROM {q(names)} WHERE key >= $p AND key < $p || '{_AFTER_LAST}' ORDER BY key LIMIT 2"
         self.sql_starting = (f"SELECT p, f.key, f.ref FROM unnest(%s::text[]) AS p "
                              f"CROSS JOIN LATERAL ({first_two.replace('$p', 'p')}) AS f" if self.postgres else
@@ -59,7 +74,7 @@ class TableNameIndex:
 
     @contextmanager
     def lookups(self) -> Iterator["_Lookups"]:
-        """The lookups of one message, on one connection."""
+        """The lookups of one message, on one connection (and one more where the records are elsewhere)."""
         with self.engine.connect() as conn:
             yield _Lookups(self, conn)
 
@@ -69,16 +84,8 @@ class _Lookups:
         self.index = index
         self.conn = conn
 
-    def _in(self, sql: str, values: Iterable[Any]) -> Iterator[Any]:
-        """Rows of ``sql`` for ``values`` (its one ``IN`` / ``= ANY`` list), in chunks."""
-        for chunk in _chunks(values, CHUNK):
-            if self.index.postgres:
-                yield from self.conn.exec_driver_sql(sql, (chunk,))
-            else:
-                yield from self.conn.exec_driver_sql(sql.format(", ".join("?" * len(chunk))), tuple(chunk))
-
     def exact(self, keys: Iterable[str]) -> dict[str, Any]:
-        return {k: r for k, r in self._in(self.index.sql_exact, keys)}
+        return {k: r for k, r in _in(self.conn, self.index.sql_exact, keys)}
 
     def starting(self, prefixes: Iterable[str]) -> dict[str, list[tuple[str, Any]]]:
         out: dict[str, list[tuple[str, Any]]] = {}
@@ -94,12 +101,33 @@ class _Lookups:
 
     def spelled(self, keys: Iterable[str]) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
-        for variant, word in self._in(self.index.sql_spelled, keys):
+        for variant, word in _in(self.conn, self.index.sql_spelled, keys):
             out.setdefault(variant, set()).add(word)
         return out
 
     def records(self, refs: Iterable[Any]) -> dict[Any, dict[str, Any]]:
-        return {row[0]: dict(zip(self.index.columns, row[1:])) for row in self._in(self.index.sql_records, refs)}
+        rows = self.index.rows
+        if rows.engine is self.index.engine:
+            found = list(_in(self.conn, self.index.sql_records, refs))
+        else:
+            with rows.engine.connect() as conn:
+                found = list(_in(conn, self.index.sql_records, refs))
+        return {row[0]: {c: float(v) if isinstance(v, Decimal) else v for c, v in zip(rows.columns, row[1:])}
+                for row in found}
+
+
+def _any(engine: Engine) -> str:
+    """``IN (...)`` with one placeholder a value on SQLite, ``= ANY(%s)`` with one list on PostgreSQL."""
+    return "= ANY(%s)" if engine.dialect.name == "postgresql" else "IN ({})"
+
+
+def _in(conn: Connection, sql: str, values: Iterable[Any]) -> Iterator[Any]:
+    """Rows of ``sql`` for ``values`` (its one ``IN`` / ``= ANY`` list), in chunks."""
+    for chunk in _chunks(values, CHUNK):
+        if conn.dialect.name == "postgresql":
+            yield from conn.exec_driver_sql(sql, (chunk,))
+        else:
+            yield from conn.exec_driver_sql(sql.format(", ".join("?" * len(chunk))), tuple(chunk))
 
 
 def _chunks(values: Iterable[Any], size: int) -> Iterator[list[Any]]:

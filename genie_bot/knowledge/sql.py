@@ -25,7 +25,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlglot
@@ -89,20 +89,30 @@ class SafeQuery:
     searched: Searched = Searched()
     """What it looks for, read from the tree validated (the reply says it)."""
     executed: str = ""
-    """What runs: ``sql`` reading the tables where they are stored, in the database's dialect."""
+    """What runs (:meth:`stored_in`): ``sql`` reading the tables where they are stored, in the database's dialect."""
+    tree: exp.Select | None = field(default=None, compare=False, repr=False)
+    dialect: str = "sqlite"
 
     def __post_init__(self) -> None:
         if not self.executed:
             object.__setattr__(self, "executed", self.sql)
 
+    def stored_in(self, stored: Mapping[str, str], run_on: str) -> "SafeQuery":
+        """The query reading each declared table from the relation ``stored`` names (the knowledge
+        database's views), still under its declared name, in the dialect ``run_on`` (``postgresql`` as
+        SQLAlchemy names it); the tree validated is not parsed again."""
+        assert self.tree is not None, "a validated query"
+        ctes = {cte.alias_or_name.lower() for cte in self.tree.find_all(exp.CTE)}
+        executed: exp.Expr = _stored_in(self.tree, {k.lower(): v for k, v in stored.items()}, ctes)
+        run_on = {"postgresql": "postgres"}.get(run_on, run_on)  # SQLAlchemy's name -> sqlglot's
+        if self.dialect == "sqlite" and run_on != "sqlite":  # SQLite's LIKE ignores case; PostgreSQL's ILIKE does
+            executed = executed.transform(lambda node: exp.ILike(this=node.this, expression=node.expression)
+                                          if isinstance(node, exp.Like) else node)
+        return replace(self, executed=executed.sql(dialect=run_on))
 
-def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = "sqlite",
-                    stored: Mapping[str, str] | None = None, run_on: str | None = None) -> SafeQuery:
-    """Check ``sql`` and return it rewritten with a bounded LIMIT; raise UnsafeQuery otherwise.
 
-    ``stored`` maps declared table names to the relations that hold them (the knowledge
-    database's views): the query run reads those, under the declared names. ``run_on`` is the
-    dialect it runs in (default: the one it is written in; ``postgresql`` as SQLAlchemy names it)."""
+def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = "sqlite") -> SafeQuery:
+    """Check ``sql`` and return it rewritten with a bounded LIMIT; raise UnsafeQuery otherwise."""
     declared = {t.lower() for t in tables}
     _check_tokens(sql, dialect)
     try:
@@ -131,14 +141,8 @@ def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = 
         used.add(name)
     functions = _check_functions(tree, dialect)
     limited = _with_limit(tree, limit)
-    executed: exp.Expr = _stored_in(limited, {k.lower(): v for k, v in (stored or {}).items()}, ctes) if stored \
-        else limited
-    run_on = {"postgresql": "postgres"}.get(run_on or dialect, run_on or dialect)  # SQLAlchemy's name -> sqlglot's
-    if dialect == "sqlite" and run_on != "sqlite":  # SQLite's LIKE ignores case; PostgreSQL's ILIKE does
-        executed = executed.transform(lambda node: exp.ILike(this=node.this, expression=node.expression)
-                                      if isinstance(node, exp.Like) else node)
     return SafeQuery(limited.sql(dialect=dialect), frozenset(used - ctes), FREE_TEXT_FUNCTION in functions,
-                     searched_by(limited), executed.sql(dialect=run_on))
+                     searched_by(limited), tree=limited, dialect=dialect)
 
 
 def _stored_in(tree: exp.Select, stored: dict[str, str], ctes: set[str]) -> exp.Select:

@@ -15,6 +15,7 @@ cannot write.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import BigInteger, Float, Select, Text, column, func, select, table, text
@@ -25,22 +26,27 @@ from .column_values import ColumnValues
 from .database import ImportedTable, KnowledgeDatabase, open_database
 from .importer import ROW, LoadOutcome, ensure_imported, table_sources
 from .mentions import RecordNames
-from .name_index import TableNameIndex
+from .name_index import Rows, TableNameIndex
 
 MAX_ROWS = 50
 _SQL_TYPES = {"int": BigInteger, "float": Float, "str": Text}
 
 
 class KnowledgeStore:
-    """The agent's knowledge tables in one knowledge database (default: :func:`.database.default_url`)."""
+    """The agent's knowledge tables in one knowledge database (default: :func:`.database.default_url`),
+    and those that live in databases of their own (``database:``), each read where it is."""
 
     def __init__(self, spec: AgentSpec, database: KnowledgeDatabase | None = None):
         self.spec = spec
         self.database = database if database is not None else open_database()
-        self.loaded: list[LoadOutcome] = [ensure_imported(self.database, s) for s in table_sources(spec)]
+        sources = table_sources(spec)
+        self.loaded: list[LoadOutcome] = [ensure_imported(self.database, s) for s in sources]
         self.imported: dict[str, ImportedTable] = {o.worksheet: o.table for o in self.loaded}
+        self._where = {s.kb.name: (s.kb.table or s.kb.name.lower(), open_database(s.url).reader) if s.url else
+                       (self.imported[s.kb.name].physical, self.database.reader) for s in sources}
+        """worksheet -> (the relation holding its rows, the connections that read it)."""
         self.tables: dict[str, NamedFromClause] = {
-            name: table(imported.physical, *(column(c, _SQL_TYPES[kind]) for c, kind in imported.columns))
+            name: table(self._where[name][0], *(column(c, _SQL_TYPES[kind]) for c, kind in imported.columns))
             .alias(spec.knowledge[name].table or name.lower())
             for name, imported in self.imported.items()}
         self._names: dict[str, RecordNames] = {}
@@ -51,22 +57,34 @@ class KnowledgeStore:
         """Read-only connections to the knowledge database."""
         return self.database.reader
 
-    def physical_names(self) -> dict[str, str]:
-        """Declared table name -> the view of its declared columns, which queries written by an LLM read."""
-        return {alias.name: self.imported[name].view for name, alias in self.tables.items()}
+    def engine_for(self, worksheet: str) -> Any:
+        """Read-only connections to where ``worksheet``'s rows are."""
+        return self._where[worksheet][1]
 
-    def shown(self, statement: Select) -> str:
-        """``statement`` (made from ``tables``) as SQL with its values written in and the declared table
-        names only (``FROM k_1f.. AS restaurants`` -> ``FROM restaurants``): the query a person or an
+    def engine_for_tables(self, tables: Iterable[str]) -> Any | None:
+        """The connections that read all of ``tables`` (declared names), or None when they live in different
+        databases (no query can join them)."""
+        by_name = {alias.name.lower(): name for name, alias in self.tables.items()}
+        engines = {id(e): e for e in (self.engine_for(by_name[t.lower()]) for t in tables if t.lower() in by_name)}
+        return next(iter(engines.values())) if len(engines) == 1 else self.engine if not engines else None
+
+    def physical_names(self) -> dict[str, str]:
+        """Declared table name -> what queries written by an LLM read: the view of an imported table's
+        declared columns, or the table where it lives."""
+        return {alias.name: self.imported[name].view if self.imported[name].physical == self._where[name][0]
+                else self._where[name][0] for name, alias in self.tables.items()}
+
+    def shown(self, statement: Select, worksheet: str) -> str:
+        """``statement`` (made from ``tables[worksheet]``) as SQL with its values written in and the declared
+        table name only (``FROM k_1f.. AS restaurants`` -> ``FROM restaurants``): the query a person or an
         LLM would write, for the trace."""
-        dialect = self.engine.dialect
-        sql = str(statement.compile(self.engine, compile_kwargs={"literal_binds": True}))
-        if dialect.paramstyle in ("format", "pyformat"):
+        engine = self.engine_for(worksheet)
+        sql = str(statement.compile(engine, compile_kwargs={"literal_binds": True}))
+        if engine.dialect.paramstyle in ("format", "pyformat"):
             sql = sql.replace("%%", "%")
-        quote = dialect.identifier_preparer.quote
-        for name, alias in self.tables.items():
-            sql = sql.replace(f"{quote(self.imported[name].physical)} AS {quote(alias.name)}", quote(alias.name))
-        return sql
+        quote = engine.dialect.identifier_preparer.quote
+        alias = self.tables[worksheet].name
+        return sql.replace(f"{quote(self._where[worksheet][0])} AS {quote(alias)}", quote(alias))
 
     def rows(self, worksheet: str, where: dict[str, Any] | None = None, limit: int = MAX_ROWS) -> list[dict[str, Any]]:
         """Rows of a table whose columns equal ``where`` (case-insensitive for text)."""
@@ -75,20 +93,17 @@ class KnowledgeStore:
         for name, value in (where or {}).items():
             col = table_.c[name]
             query = query.where(func.lower(col) == func.lower(value) if isinstance(value, str) else col == value)
-        with self.engine.connect() as conn:
+        with self.engine_for(worksheet).connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query.limit(limit))]
-
-    def execute(self, sql: str, limit: int = MAX_ROWS) -> list[dict[str, Any]]:
-        """Run an already validated read-only SELECT."""
-        with self.engine.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(text(sql)).fetchmany(limit)]
 
     def record_names(self, worksheet: str) -> RecordNames:
         """The names of a table's records, for finding them in messages (through its name index)."""
         if worksheet not in self._names:
             imported = self.imported[worksheet]
-            index = TableNameIndex(self.engine, imported.physical, imported.names, imported.spelling,
-                                   [c for c, _ in imported.columns], ROW)
+            relation, engine = self._where[worksheet]
+            key = ROW if relation == imported.physical else self.spec.knowledge[worksheet].primary_key
+            index = TableNameIndex(self.engine, imported.names, imported.spelling,
+                                   Rows(engine, relation, [c for c, _ in imported.columns], key or ROW))
             self._names[worksheet] = RecordNames(worksheet, index, imported.name_words)
         return self._names[worksheet]
 
@@ -107,6 +122,6 @@ class KnowledgeStore:
         if kept is not None:
             return kept[:limit + 1]
         col = self.tables[worksheet].c[column_name]
-        with self.engine.connect() as conn:
+        with self.engine_for(worksheet).connect() as conn:
             return [r[0] for r in conn.execute(select(col).where(col.is_not(None)).distinct().limit(limit + 1))]
 

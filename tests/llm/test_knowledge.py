@@ -285,6 +285,6 @@ def test_queries_run_on_a_postgresql_knowledge_database(server, script, restaura
         assert result.query == kids + " LIMIT 20" and len(result.result) == 20
 
         slow = validate_select("SELECT COUNT(*) FROM restaurants a, restaurants b, restaurants c, restaurants d",
-                               ["restaurants"], 5, stored=store.physical_names(), run_on="postgres")
+                               ["restaurants"], 5).stored_in(store.physical_names(), "postgresql")
         with pytest.raises(QueryTimeout):
             run_select(store.engine, slow, 0.2)

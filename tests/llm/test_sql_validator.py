@@ -74,7 +74,7 @@ def store(restaurant_spec) -> KnowledgeStore:
 
 def stored(store: KnowledgeStore, sql: str, limit: int) -> SafeQuery:
     """``sql`` validated to run on the store: reading the tables where the knowledge database keeps them."""
-    return validate_select(sql, TABLES, limit, stored=store.physical_names())
+    return validate_select(sql, TABLES, limit).stored_in(store.physical_names(), "sqlite")
 
 
 def test_a_query_reads_the_stored_tables_under_their_declared_names(store):
