@@ -88,7 +88,7 @@ class TableSource:
                     "columns": [] if kb.csv else list(kb.columns)}
         url = database_url(kb.database) if kb.database else None
         if url is not None:  # where it lives, not what it holds: its names are indexed again on each load
-            declared["database"] = [make_url(url).render_as_string(hide_password=True), kb.table]
+            declared["database"] = [make_url(url).render_as_string(hide_password=True), kb.table or kb.name]
         digest = hashlib.sha256(json.dumps(declared, sort_keys=True).encode())
         if kb.csv is not None:
             with kb.csv.open("rb") as fh:
