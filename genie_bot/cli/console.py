@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..agent import Agent, agent_builder, agent_components
+from ..knowledge import open_database
 from ..config import Config, ConfigInvalid, load_config
 from ..console_web import (TOKEN_ENV, Access, Console, ConsoleServer, LiveConsole, SessionSource, agent_dir_config,
                            sandbox_config, session_url)
@@ -79,8 +80,9 @@ def _console(args: argparse.Namespace) -> int:
         stored = _stored_sessions(config)
         if stored is None:
             return 1
-        sandbox = LiveConsole(sandbox_config(config, database_url), agent_builder(config.llm, clock_for(args.today))) \
-            if token else None
+        knowledge = open_database(config.knowledge.url, config.knowledge.read_url)
+        sandbox = LiveConsole(sandbox_config(config, database_url),
+                              agent_builder(config.llm, clock_for(args.today), knowledge)) if token else None
         start = session_url(args.session) if args.session else "/sessions"
         return asyncio.run(_serve(Console(sandbox, stored), Access(token, args.host), args, start))
 

@@ -1,4 +1,4 @@
-"""``genie-bot knowledge load|list``: the agents' CSV tables in the knowledge database."""
+"""``genie-bot knowledge load|list|prune``: the agents' CSV tables in the knowledge database."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..config import Config, ConfigInvalid, KnowledgeSettings, load_config
 from ..knowledge import KnowledgeDatabase, open_database
-from ..knowledge.importer import LoadOutcome, TableInvalid, load_tables
+from ..knowledge.importer import LoadOutcome, TableInvalid, load_tables, prune, table_sources
 from ..spec import check_agent
 from .common import CommandFailed
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    knowledge = commands.add_parser("knowledge", help="the agents' knowledge tables in the knowledge database")
+    knowledge = commands.add_parser("knowledge", help="the agents' knowledge tables in the knowledge database "
+                                                      "(docs/knowledge.md)")
     subcommands = knowledge.add_subparsers(dest="knowledge_command", required=True)
     load = subcommands.add_parser("load", help="import the agents' CSV tables that changed (by content) or are new")
     load.add_argument("agent_dirs", type=Path, nargs="*", help="agent directories (default: the config's agents)")
@@ -25,6 +26,13 @@ def register(commands: argparse._SubParsersAction) -> None:
     listing = subcommands.add_parser("list", help="list the imported tables, newest first")
     _database_arguments(listing)
     listing.set_defaults(handler=_list)
+    pruning = subcommands.add_parser("prune", help="drop the imported tables that none of the agents uses now "
+                                                   "(earlier versions of their CSVs); run it once every process "
+                                                   "serving the agents has (re)loaded them")
+    pruning.add_argument("agent_dirs", type=Path, nargs="*", help="every agent using the database "
+                                                                  "(default: the config's agents)")
+    _database_arguments(pruning)
+    pruning.set_defaults(handler=_prune)
 
 
 def _database_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +64,23 @@ def _load(args: argparse.Namespace) -> int:
         except SQLAlchemyError as exc:
             raise CommandFailed(f"cannot use the knowledge database {database.safe_url}: {_reason(exc)}") from None
     return 1 if failed else 0
+
+
+def _prune(args: argparse.Namespace) -> int:
+    config = _config(args.config)
+    directories = list(args.agent_dirs) or ([a.path for a in config.agents.values()] if config else [])
+    if not directories:
+        raise CommandFailed("name every agent directory that uses the database, or give --config genie.yaml", 2)
+    keep = set()
+    for directory in directories:
+        spec, problems = check_agent(directory)
+        if problems or spec is None:
+            raise CommandFailed(f"{directory} has problems (run: genie-bot validate {directory}); nothing was dropped")
+        keep |= {source.physical for source in table_sources(spec)}
+    database = _database(args.database, config)
+    for entry in prune(database, keep):
+        print(f"dropped {entry.physical} ({entry.rows:,} rows)")
+    return 0
 
 
 def load_deployment_knowledge(config: Config) -> list[tuple[str, LoadOutcome]]:

@@ -141,18 +141,29 @@ def ensure_imported(database: KnowledgeDatabase, source: TableSource, again: boo
         if row is not None and not again:  # another process imported it while this one waited for the lock
             return LoadOutcome(source.kb.name, ImportedTable.from_row(row), False, 0.0)
         if row is not None:
-            _drop(conn, ImportedTable.from_row(row))
+            _drop(conn, ImportedTable.from_row(row))  # the name index of a table that lives in a database
         log.info("importing %s into the knowledge database %s", _source_name(source), database.safe_url)
         table, notes = _Import(source, conn, database).run()
     return LoadOutcome(source.kb.name, table, True, time.monotonic() - started, tuple(notes))
 
 
-def _drop(conn: Connection, previous: ImportedTable) -> None:
-    """The name index of a table that lives in a database, before it is made again."""
+def prune(database: KnowledgeDatabase, keep: set[str]) -> list[ImportedTable]:
+    """Drop every imported table (and name index) but those named in ``keep``; the ones dropped."""
+    with database.importing(hashlib.sha256(b"prune").hexdigest()) as conn:
+        CATALOGUE.create(conn, checkfirst=True)
+        dropped = [ImportedTable.from_row(r) for r in conn.execute(select(CATALOGUE)) if r.physical not in keep]
+        for entry in dropped:
+            _drop(conn, entry)
+    return dropped
+
+
+def _drop(conn: Connection, entry: ImportedTable) -> None:
+    """A table of the catalogue, everything made with it, and its catalogue row."""
     quote = conn.dialect.identifier_preparer.quote
-    for name in (previous.names, previous.spelling):
+    conn.exec_driver_sql(f"DROP VIEW IF EXISTS {quote(entry.view)}")
+    for name in (entry.names, entry.spelling, entry.physical):
         conn.exec_driver_sql(f"DROP TABLE IF EXISTS {quote(name)}")
-    conn.execute(CATALOGUE.delete().where(CATALOGUE.c.physical == previous.physical))
+    conn.execute(CATALOGUE.delete().where(CATALOGUE.c.physical == entry.physical))
 
 
 # -- one import ------------------------------------------------------------------------------------------

@@ -81,3 +81,23 @@ def test_the_engine_builds_agents_on_the_configured_database(tmp_path: Path):
     agent = agent_builder(LlmConfig(parser="rules", responder="templates"), knowledge=database)(load_agent(RESTAURANTS))
     assert agent.runtime.executor.knowledge.store.database is database
     assert [e["declared"] for e in database.catalogue()] == ["restaurants"]
+
+
+def test_prune_drops_the_tables_no_agent_uses_any_more(make_agent, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]):
+    url = f"sqlite:///{tmp_path / 'knowledge.sqlite3'}"
+    agent = make_agent("name: shop\nknowledge:\n  - name: products\n    csv: data/products.csv\n",
+                       files={"data/products.csv": "name\nKettle\n"})
+    assert main(["knowledge", "load", str(agent), str(RESTAURANTS), "--database", url]) == 0
+    (agent / "data" / "products.csv").write_text("name\nKettle\nTable\n", encoding="utf-8")
+    assert main(["knowledge", "load", str(agent), "--database", url]) == 0
+    database = KnowledgeDatabase(url)
+    old, new = sorted((e for e in database.catalogue() if e["declared"] == "products"), key=lambda e: e["rows"])
+    capsys.readouterr()
+    assert main(["knowledge", "prune", str(agent), str(RESTAURANTS), "--database", url]) == 0
+    assert capsys.readouterr().out == f"dropped {old['physical']} (1 rows)\n"
+    assert {e["physical"] for e in database.catalogue()} == {new["physical"]} | {
+        e["physical"] for e in database.catalogue() if e["declared"] == "restaurants"}
+    with database.reader.connect() as conn:
+        names = {r[0] for r in conn.exec_driver_sql("SELECT name FROM sqlite_master")}
+    assert not {n for n in names if n.startswith(old["physical"])}  # its table, view and name index too
