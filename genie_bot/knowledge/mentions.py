@@ -24,7 +24,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rapidfuzz import fuzz
@@ -113,13 +113,18 @@ class NameIndex(Protocol):
 
 @dataclass(frozen=True)
 class _Phrase:
+    """A run of words of a message, where it is, and the key it is looked up by."""
+
     pieces: tuple[str, ...]
     """Its words squashed, with what stands between them squashed ("&" is "and"): words at even places."""
-    start: int
-    end: int
-    text: str
-    key: str
+    span: tuple[int, int]
+    spaced: bool
+    """Whether a space parts some of its words ("cs 224v"): only such a phrase may start a longer name."""
+    key: str = field(init=False)
     """The pieces run together: ``squashed(text)``, as names are keyed."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", "".join(self.pieces))
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -161,13 +166,13 @@ class RecordNames:
             named += [(p, ref, PREFIX_SCORE) for p, ref in started.items()]
             named += _misspelled(index, [p for p in rest if p not in started])
             records = index.records({ref for _, ref, _ in named}) if named else {}
-        return _non_overlapping([Mention(self.table, records[ref], p.start, p.end, score)
+        return _non_overlapping([Mention(self.table, records[ref], *p.span, score)
                                  for p, ref, score in named if ref in records])
 
 
 def _started(index: NameLookups, phrases: list[_Phrase]) -> dict[_Phrase, Any]:
     """Long phrases of several words that start exactly one name, and that name's record."""
-    long = [p for p in phrases if len(p.key) >= PREFIX_CHARS and " " in p.text.strip()]
+    long = [p for p in phrases if len(p.key) >= PREFIX_CHARS and p.spaced]
     starting = index.starting({p.key for p in long}) if long else {}
     return {p: names[0][1] for p in long if len(names := starting.get(p.key, [])) == 1}
 
@@ -208,9 +213,8 @@ def _phrases(text: str, max_words: int) -> list[_Phrase]:
     out = []
     for i in range(len(tokens)):
         for n in range(min(max_words, len(tokens) - i), 0, -1):
-            said = tuple(pieces[2 * i:2 * (i + n) - 1])
             start, end = tokens[i].start(), tokens[i + n - 1].end()
-            phrase = _Phrase(said, start, end, text[start:end], "".join(said))
+            phrase = _Phrase(tuple(pieces[2 * i:2 * (i + n) - 1]), (start, end), " " in text[start:end])
             if len(phrase.key) >= 2:
                 out.append(phrase)
     return out

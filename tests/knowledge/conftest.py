@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from genie_bot.knowledge import KnowledgeDatabase
-from tests.engine.conftest import postgres_schema_url
+from tests.engine.conftest import postgres_schema
 
-
-@contextmanager
-def postgres_schema(postgres_url: str) -> Iterator[str]:
-    """A PostgreSQL URL whose tables live in a schema of their own, dropped after."""
-    schema = f"genie_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(postgres_url.replace("postgresql://", "postgresql+psycopg://", 1))
-    with admin.begin() as conn:
-        conn.execute(text(f"CREATE SCHEMA {schema}"))
-    try:
-        yield postgres_schema_url(postgres_url, schema)
-    finally:
-        with admin.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+__all__ = ["closing", "postgres_schema"]
 
 
 @contextmanager
