@@ -128,9 +128,11 @@ def load_tables(database: KnowledgeDatabase, spec: AgentSpec) -> list[LoadOutcom
     return [ensure_imported(database, source, again=source.url is not None) for source in table_sources(spec)]
 
 
-def ensure_imported(database: KnowledgeDatabase, source: TableSource, again: bool = False) -> LoadOutcome:
+def ensure_imported(database: KnowledgeDatabase, source: TableSource, again: bool = False,
+                    lazily: bool = False) -> LoadOutcome:
     """The catalogue's entry for ``source``, importing the table first if it is not there (or, ``again``,
-    replacing the name index of a table that lives in a database)."""
+    replacing the name index of a table that lives in a database). ``lazily``: a process needs it now,
+    which the operator is told (an import of a large table takes a while)."""
     found = database.imported(source.physical)
     if found is not None and not again:
         return LoadOutcome(source.kb.name, found, False, 0.0)
@@ -142,7 +144,9 @@ def ensure_imported(database: KnowledgeDatabase, source: TableSource, again: boo
             return LoadOutcome(source.kb.name, ImportedTable.from_row(row), False, 0.0)
         if row is not None:
             _drop(conn, ImportedTable.from_row(row))  # the name index of a table that lives in a database
-        log.info("importing %s into the knowledge database %s", _source_name(source), database.safe_url)
+        log.log(logging.WARNING if lazily else logging.INFO, "importing %s into the knowledge database %s%s",
+                _source_name(source), database.safe_url,
+                " (once; genie-bot knowledge load or db upgrade does it ahead of time)" if lazily else "")
         table, notes = _Import(source, conn, database).run()
     return LoadOutcome(source.kb.name, table, True, time.monotonic() - started, tuple(notes))
 
@@ -417,6 +421,7 @@ class _Facts:
                 value = row[column]
                 if value is None:
                     continue
+                value = value if isinstance(value, str) else str(value)  # a date of a table in a database
                 self.lengths[column][0] += len(value)
                 self.lengths[column][1] += 1
                 if seen is not None and value not in seen:

@@ -40,7 +40,7 @@ class KnowledgeStore:
         self.spec = spec
         self.database = database if database is not None else open_database()
         sources = table_sources(spec)
-        self.loaded: list[LoadOutcome] = [ensure_imported(self.database, s) for s in sources]
+        self.loaded: list[LoadOutcome] = [ensure_imported(self.database, s, lazily=True) for s in sources]
         self.imported: dict[str, ImportedTable] = {o.worksheet: o.table for o in self.loaded}
         self._where = {s.kb.name: (s.kb.table or s.kb.name.lower(), open_database(s.url).reader) if s.url else
                        (self.imported[s.kb.name].physical, self.database.reader) for s in sources}
