@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import BigInteger, Float, Select, Text, column, func, select, table, text
+from sqlalchemy import BigInteger, Float, Select, Text, column, func, select, table
 from sqlalchemy.sql.selectable import NamedFromClause
 
 from ..spec import AgentSpec
