@@ -67,6 +67,8 @@ class ImportedTable:
     (first seen first); a column with more is absent."""
     name_words: int
     """Words in the table's longest record name (0 without names): the longest phrase looked up."""
+    trigram: tuple[str, ...] = ()
+    """Columns with a trigram index (names and short texts): on SQLite, an FTS5 table (:attr:`trigram_table`)."""
 
     @property
     def names(self) -> str:
@@ -77,6 +79,10 @@ class ImportedTable:
         return f"{self.physical}_spelling"
 
     @property
+    def trigram_table(self) -> str:
+        return f"{self.physical}_trigram"
+
+    @property
     def view(self) -> str:
         """The view of the declared columns only, which queries written by an LLM read."""
         return f"{self.physical}_v"
@@ -85,7 +91,7 @@ class ImportedTable:
     def from_row(cls, row: Any) -> "ImportedTable":
         facts = json.loads(row.facts)
         return cls(row.physical, int(row.rows), tuple((str(n), str(k)) for n, k in json.loads(row.columns)),
-                   facts["values"], int(facts["name_words"]))
+                   facts["values"], int(facts["name_words"]), tuple(facts.get("trigram", ())))
 
 
 class KnowledgeDatabase:

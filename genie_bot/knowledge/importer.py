@@ -165,7 +165,7 @@ def _drop(conn: Connection, entry: ImportedTable) -> None:
     """A table of the catalogue, everything made with it, and its catalogue row."""
     quote = conn.dialect.identifier_preparer.quote
     conn.exec_driver_sql(f"DROP VIEW IF EXISTS {quote(entry.view)}")
-    for name in (entry.names, entry.spelling, entry.physical):
+    for name in (entry.trigram_table, entry.names, entry.spelling, entry.physical):
         conn.exec_driver_sql(f"DROP TABLE IF EXISTS {quote(name)}")
     conn.execute(CATALOGUE.delete().where(CATALOGUE.c.physical == entry.physical))
 
@@ -208,16 +208,18 @@ class _Import:
             count += len(batch)
         self._names(said, names)
         self._write(spelling, ["variant", "word"], [[v, w] for w in sorted(facts.words) for v in variants(w)])
+        trigram: list[str] = []
         if not elsewhere:
-            self._indexes(data, kinds, naming, facts)
+            trigram = self._indexes(data, kinds, naming, facts)
             self._view(data, header)
         self._analyze(*([] if elsewhere else [data.name]), names.name, spelling.name)
         imported = ImportedTable(self.source.physical, count, tuple((c, kinds[c]) for c in header),
-                                 facts.kept_values(), facts.longest_name)
+                                 facts.kept_values(), facts.longest_name, tuple(trigram))
         self.conn.execute(insert(CATALOGUE).values(
             physical=imported.physical, digest=self.source.digest, declared=self.kb.table or self.kb.name,
             source=_source_name(self.source), rows=count, columns=json.dumps(list(imported.columns)),
-            facts=json.dumps({"values": imported.values, "name_words": imported.name_words}),
+            facts=json.dumps({"values": imported.values, "name_words": imported.name_words,
+                              "trigram": list(imported.trigram)}),
             imported_at=dt.datetime.now(dt.timezone.utc)))
         self._grant(imported)
         return imported, self.notes
@@ -344,40 +346,54 @@ class _Import:
                                       f"FROM {quote(said.name)} ORDER BY key, rank, ref")
         said.drop(self.conn)
 
-    def _indexes(self, data: Table, kinds: dict[str, str], naming: list[str], facts: "_Facts") -> None:
+    def _indexes(self, data: Table, kinds: dict[str, str], naming: list[str], facts: "_Facts") -> list[str]:
+        """B-tree indexes on the key, names, numbers, short texts and lowered categorical columns, and
+        trigram indexes on the names and short texts; the columns with one of those."""
         key = self.kb.primary_key
-        numbers = [c for c in kinds if kinds[c] != "str"]  # keys, ratings: equality and order
-        plain = [c for c in dict.fromkeys([key, *naming, *numbers]) if c and c in data.c]
         lowered = [c for c, values in facts.values.items() if values is not None and c not in naming]
+        short = [c for c in kinds if kinds[c] == "str" and c not in lowered and not self._free_text(c)
+                 and facts.average_length(c) <= SHORT_TEXT_CHARS]
+        numbers = [c for c in kinds if kinds[c] != "str"]  # keys, ratings: equality and order
+        plain = [c for c in dict.fromkeys([key, *naming, *short, *numbers]) if c and c in data.c]
         indexes = [Index(f"{data.name}_{i}", data.c[c]) for i, c in enumerate(plain)]
         indexes += [Index(f"{data.name}_l{i}", func.lower(data.c[c])) for i, c in enumerate(lowered)]
         for index in indexes:
             index.create(self.conn)
-        if self.dialect == "postgresql":
-            short = [c for c in kinds if kinds[c] == "str" and c not in lowered and not self._free_text(c)
-                     and facts.average_length(c) <= SHORT_TEXT_CHARS]
-            self._trigram_indexes(data, short)
+        if not short:
+            return []
+        return self._trigram_indexes(data, short) if self.dialect == "postgresql" else self._fts_trigram(data, short)
+
+    def _fts_trigram(self, data: Table, columns: list[str]) -> list[str]:
+        """An FTS5 table of ``columns`` with the trigram tokenizer, over the rows of ``data`` (not a
+        copy): ``LIKE '%...%'`` on it reads the index (see :meth:`.sql.SafeQuery.stored_in`)."""
+        quote = self.conn.dialect.identifier_preparer.quote
+        fts, names = quote(f"{data.name}_trigram"), ", ".join(quote(c) for c in columns)
+        self.conn.exec_driver_sql(f"CREATE VIRTUAL TABLE {fts} USING fts5({names}, content={quote(data.name)}, "
+                                  f"content_rowid={quote(ROW)}, tokenize='trigram', detail='none')")
+        self.conn.exec_driver_sql(f"INSERT INTO {fts} (rowid, {names}) SELECT {quote(ROW)}, {names} "
+                                  f"FROM {quote(data.name)}")
+        return columns
 
 
     def _free_text(self, column: str) -> bool:
         declared = self.kb.columns.get(column)
         return bool(declared and declared.free_text)
 
-    def _trigram_indexes(self, data: Table, columns: list[str]) -> None:
-        if not columns:
-            return
+    def _trigram_indexes(self, data: Table, columns: list[str]) -> list[str]:
+        """``pg_trgm`` GIN indexes on ``columns`` (which PostgreSQL reads for ``ILIKE '%...%'`` itself)."""
         quote = self.conn.dialect.identifier_preparer.quote
         try:
             with self.conn.begin_nested():
                 self.conn.execute(text("CREATE EXTENSION IF NOT EXISTS pg_trgm"))
         except Exception as exc:  # noqa: BLE001 - no permission to create it: queries scan instead
             self.notes.append(f"no trigram indexes: pg_trgm is not available ({str(exc).splitlines()[0]})")
-            return
+            return []
         schema = self.conn.execute(text("SELECT extnamespace::regnamespace::text FROM pg_extension "
                                         "WHERE extname = 'pg_trgm'")).scalar_one()
         for i, column in enumerate(columns):
             self.conn.execute(text(f"CREATE INDEX {quote(f'{data.name}_t{i}')} ON {quote(data.name)} "
                                    f"USING gin ({quote(column)} {schema}.gin_trgm_ops)"))
+        return columns
 
     def _analyze(self, *tables: str) -> None:
         """Statistics for the planner: which index is selective."""

@@ -127,7 +127,7 @@ class LLMKnowledge:
             return _Failure(query.sql, f"the tables {', '.join(sorted(query.tables))} live in different databases; "
                                        "query one of them at a time")
         dialect = engine.dialect.name
-        query = query.stored_in(self.store.physical_names(), dialect)
+        query = query.stored_in(self.store.physical_names(), dialect, self.store.trigram_tables())
         functions: dict[str, tuple[int, Callable[..., Any]]] = {}
         if query.uses_free_text and dialect != "sqlite":
             return _Failure(query.sql, f"{FREE_TEXT_FUNCTION}() is not available with this knowledge database; "

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -97,17 +97,22 @@ class SafeQuery:
         if not self.executed:
             object.__setattr__(self, "executed", self.sql)
 
-    def stored_in(self, stored: Mapping[str, str], run_on: str) -> "SafeQuery":
+    def stored_in(self, stored: Mapping[str, str], run_on: str,
+                  trigram: Mapping[str, tuple[str, Collection[str]]] | None = None) -> "SafeQuery":
         """The query reading each declared table from the relation ``stored`` names (the knowledge
         database's views), still under its declared name, in the dialect ``run_on`` (``postgresql`` as
-        SQLAlchemy names it); the tree validated is not parsed again."""
+        SQLAlchemy names it); the tree validated is not parsed again. ``trigram`` (SQLite): declared
+        table -> its FTS5 trigram table and columns, which ``column LIKE '%...%'`` reads instead of
+        every row (``column IN (SELECT column FROM <trigram table> WHERE column LIKE '%...%')``, the
+        same rows)."""
         assert self.tree is not None, "a validated query"
         ctes = {cte.alias_or_name.lower() for cte in self.tree.find_all(exp.CTE)}
         executed: exp.Expr = _stored_in(self.tree, {k.lower(): v for k, v in stored.items()}, ctes)
+        if trigram and run_on == "sqlite":
+            executed = _through_trigrams(executed, self.tree, {k.lower(): v for k, v in trigram.items()}, ctes)
         run_on = {"postgresql": "postgres"}.get(run_on, run_on)  # SQLAlchemy's name -> sqlglot's
         if self.dialect == "sqlite" and run_on != "sqlite":  # SQLite's LIKE ignores case; PostgreSQL's ILIKE does
-            executed = executed.transform(lambda node: exp.ILike(this=node.this, expression=node.expression)
-                                          if isinstance(node, exp.Like) else node)
+            executed = executed.transform(lambda node: exp.ILike(**node.args) if isinstance(node, exp.Like) else node)
         return replace(self, executed=executed.sql(dialect=run_on))
 
 
@@ -156,6 +161,32 @@ def _stored_in(tree: exp.Select, stored: dict[str, str], ctes: set[str]) -> exp.
                 table.set("alias", exp.TableAlias(this=exp.to_identifier(table.name)))
             table.set("this", exp.to_identifier(stored[name]))
     return out
+
+
+def _through_trigrams(tree: exp.Expr, written: exp.Select, trigram: dict[str, tuple[str, Collection[str]]],
+                      ctes: set[str]) -> exp.Expr:
+    """``tree`` with each ``column LIKE 'pattern'`` on a trigram-indexed column read through its FTS5
+    table, when the pattern holds three characters in a row (fewer, and FTS5 would read every row)."""
+    tables = {t.alias_or_name.lower(): t.name.lower() for t in written.find_all(exp.Table) if t.name.lower() not in ctes}
+    only = next(iter(tables.values())) if len(set(tables.values())) == 1 else None
+
+    def indexed(node: exp.Expr) -> exp.Expr:
+        if not (isinstance(node, exp.Like) and isinstance(node.this, exp.Column) and not node.args.get("negate")
+                and not isinstance(node.parent, exp.Escape) and isinstance(node.expression, exp.Literal)
+                and node.expression.is_string and _LITERAL_RUN.search(node.expression.this)):
+            return node
+        table = tables.get(node.this.table.lower()) if node.this.table else only
+        fts, columns = trigram.get(table or "", ("", ()))
+        if node.this.name not in columns:
+            return node
+        name = exp.column(node.this.name, quoted=True)
+        through = exp.select(name).from_(exp.to_table(fts)).where(exp.Like(this=name.copy(), expression=node.expression.copy()))
+        return exp.In(this=node.this.copy(), query=through.subquery())
+
+    return tree.transform(indexed)
+
+
+_LITERAL_RUN = re.compile(r"[^%_]{3}")
 
 
 def _check_tokens(sql: str, dialect: str) -> None:

@@ -74,10 +74,16 @@ class KnowledgeStore:
         return {alias.name: self.imported[name].view if self.imported[name].physical == self._where[name][0]
                 else self._where[name][0] for name, alias in self.tables.items()}
 
+    def trigram_tables(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """Declared table name -> its FTS5 trigram table and columns, for tables imported into SQLite."""
+        return {alias.name: (self.imported[name].trigram_table, self.imported[name].trigram)
+                for name, alias in self.tables.items() if self.imported[name].trigram
+                and self._where[name][0] == self.imported[name].physical and self.database.dialect == "sqlite"}
+
     def shown(self, statement: Select, worksheet: str) -> str:
         """``statement`` (made from ``tables[worksheet]``) as SQL with its values written in and the declared
-        table name only (``FROM k_1f.. AS restaurants`` -> ``FROM restaurants``): the query a person or an
-        LLM would write, for the trace."""
+        table name only (``FROM k_1f.. AS restaurants`` -> ``FROM restaurants``): the query as a person
+        reads it, for the trace."""
         engine = self.engine_for(worksheet)
         sql = str(statement.compile(engine, compile_kwargs={"literal_binds": True}))
         if engine.dialect.paramstyle in ("format", "pyformat"):

@@ -167,3 +167,19 @@ def test_the_default_database_is_a_file_in_the_data_directory(make_agent, tmp_pa
     assert default_url() == f"sqlite:///{tmp_path / 'data' / 'knowledge.sqlite3'}"
     with pytest.raises(ValueError, match="not an in-memory database"):
         KnowledgeDatabase("sqlite://")
+
+
+def test_names_and_short_texts_have_trigram_indexes_that_like_queries_read(make_agent, database):
+    """On SQLite an LLM's ``LIKE '%...%'`` on them reads the FTS5 trigram table (the same rows as a
+    scan); on PostgreSQL, ILIKE reads the pg_trgm GIN indexes by itself."""
+    from genie_bot.knowledge.sql import run_select, validate_select
+
+    store = KnowledgeStore(shop(make_agent, ROWS + "A-4,Kettle Descaler,4,white,9,\n"), database)
+    assert store.imported["products"].trigram == ("sku", "name")  # not colour (categorical) nor notes (free text)
+    query = validate_select("SELECT p.sku FROM products p WHERE p.name LIKE '%KETTLE%' AND name NOT LIKE '%scaler' "
+                            "AND sku NOT LIKE '%-2' ORDER BY sku", ["products"], 10)
+    stored = query.stored_in(store.physical_names(), database.dialect, store.trigram_tables())
+    assert stored.executed.count("_trigram") == (database.dialect == "sqlite")  # NOT LIKE reads no index
+    assert run_select(store.engine, stored, 1.0) == [{"sku": "A-1"}]
+    everything = query.stored_in(store.physical_names(), database.dialect)
+    assert run_select(store.engine, everything, 1.0) == [{"sku": "A-1"}]
