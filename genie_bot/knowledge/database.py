@@ -54,6 +54,12 @@ CATALOGUE = Table(
 table name and source file (for people reading the database), its size, columns and facts."""
 
 
+def part(physical: str, what: str) -> str:
+    """The name of what was made with an imported table: its name index (``names``, ``spelling``), its
+    FTS5 ``trigram`` table, and its view ``v`` of the declared columns only, which LLM-written queries read."""
+    return f"{physical}_{what}"
+
+
 @dataclass(frozen=True)
 class ImportedTable:
     """A table as the catalogue describes it."""
@@ -68,24 +74,10 @@ class ImportedTable:
     name_words: int
     """Words in the table's longest record name (0 without names): the longest phrase looked up."""
     trigram: tuple[str, ...] = ()
-    """Columns with a trigram index (names and short texts): on SQLite, an FTS5 table (:attr:`trigram_table`)."""
+    """Columns with a trigram index (names and short texts): on SQLite, an FTS5 table (``part("trigram")``)."""
 
-    @property
-    def names(self) -> str:
-        return f"{self.physical}_names"
-
-    @property
-    def spelling(self) -> str:
-        return f"{self.physical}_spelling"
-
-    @property
-    def trigram_table(self) -> str:
-        return f"{self.physical}_trigram"
-
-    @property
-    def view(self) -> str:
-        """The view of the declared columns only, which queries written by an LLM read."""
-        return f"{self.physical}_v"
+    def part(self, what: str) -> str:
+        return part(self.physical, what)
 
     @classmethod
     def from_row(cls, row: Any) -> "ImportedTable":

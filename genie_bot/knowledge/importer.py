@@ -39,7 +39,7 @@ from sqlalchemy.engine import make_url
 from ..errors import GenieError
 from ..spec import AgentSpec, KnowledgeWorksheet
 from .column_values import CATEGORICAL_LIMIT
-from .database import CATALOGUE, ImportedTable, KnowledgeDatabase, open_database
+from .database import CATALOGUE, ImportedTable, KnowledgeDatabase, open_database, part
 from .mentions import MAX_NAME_WORDS, name_keys, name_words, naming_columns
 from .name_index import names_table, spelling_table
 from .spelling import MIN_CHARS, variants
@@ -164,8 +164,8 @@ def prune(database: KnowledgeDatabase, keep: set[str]) -> list[ImportedTable]:
 def _drop(conn: Connection, entry: ImportedTable) -> None:
     """A table of the catalogue, everything made with it, and its catalogue row."""
     quote = conn.dialect.identifier_preparer.quote
-    conn.exec_driver_sql(f"DROP VIEW IF EXISTS {quote(entry.view)}")
-    for name in (entry.trigram_table, entry.names, entry.spelling, entry.physical):
+    conn.exec_driver_sql(f"DROP VIEW IF EXISTS {quote(entry.part('v'))}")
+    for name in (*(entry.part(p) for p in ("trigram", "names", "spelling")), entry.physical):
         conn.exec_driver_sql(f"DROP TABLE IF EXISTS {quote(name)}")
     conn.execute(CATALOGUE.delete().where(CATALOGUE.c.physical == entry.physical))
 
@@ -191,8 +191,8 @@ class _Import:
         ref = _SQL_TYPES[kinds[self.kb.primary_key]] if elsewhere and self.kb.primary_key else _ROW_TYPE
         data = Table(self.source.physical, self.metadata, Column(ROW, _ROW_TYPE, primary_key=True, autoincrement=False),
                      *(Column(c, _SQL_TYPES[kinds[c]]) for c in header))
-        names = names_table(f"{self.source.physical}_names", self.metadata, ref)
-        spelling = spelling_table(f"{self.source.physical}_spelling", self.metadata)
+        names = names_table(part(self.source.physical, "names"), self.metadata, ref)
+        spelling = spelling_table(part(self.source.physical, "spelling"), self.metadata)
         said = Table("genie_names_said", self.metadata, Column("key", Text), Column("ref", ref),
                      Column("rank", BigInteger), prefixes=["TEMPORARY"])
         for table_ in (names, spelling, said) if elsewhere else (data, names, spelling, said):
@@ -367,7 +367,7 @@ class _Import:
         """An FTS5 table of ``columns`` with the trigram tokenizer, over the rows of ``data`` (not a
         copy): ``LIKE '%...%'`` on it reads the index (see :meth:`.sql.SafeQuery.stored_in`)."""
         quote = self.conn.dialect.identifier_preparer.quote
-        fts, names = quote(f"{data.name}_trigram"), ", ".join(quote(c) for c in columns)
+        fts, names = quote(part(data.name, "trigram")), ", ".join(quote(c) for c in columns)
         self.conn.exec_driver_sql(f"CREATE VIRTUAL TABLE {fts} USING fts5({names}, content={quote(data.name)}, "
                                   f"content_rowid={quote(ROW)}, tokenize='trigram', detail='none')")
         self.conn.exec_driver_sql(f"INSERT INTO {fts} (rowid, {names}) SELECT {quote(ROW)}, {names} "
@@ -403,7 +403,7 @@ class _Import:
 
     def _view(self, data: Table, header: list[str]) -> None:
         quote = self.conn.dialect.identifier_preparer.quote
-        self.conn.execute(text(f"CREATE VIEW {quote(data.name + '_v')} AS SELECT "
+        self.conn.execute(text(f"CREATE VIEW {quote(part(data.name, 'v'))} AS SELECT "
                                f"{', '.join(quote(c) for c in header) or 'NULL AS nothing'} FROM {quote(data.name)}"))
 
     def _grant(self, imported: ImportedTable) -> None:
@@ -414,7 +414,7 @@ class _Import:
         if not reader or reader == writer:
             return
         quote = self.conn.dialect.identifier_preparer.quote
-        tables = [CATALOGUE.name, imported.physical, imported.view, imported.names, imported.spelling]
+        tables = [CATALOGUE.name, imported.physical, *(imported.part(p) for p in ("v", "names", "spelling"))]
         self.conn.execute(text(f"GRANT USAGE ON SCHEMA {quote(self.conn.execute(text('SELECT current_schema()')).scalar_one())} "
                                f"TO {quote(reader)}"))
         self.conn.execute(text(f"GRANT SELECT ON {', '.join(quote(t) for t in tables)} TO {quote(reader)}"))

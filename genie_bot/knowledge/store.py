@@ -71,12 +71,12 @@ class KnowledgeStore:
     def physical_names(self) -> dict[str, str]:
         """Declared table name -> what queries written by an LLM read: the view of an imported table's
         declared columns, or the table where it lives."""
-        return {alias.name: self.imported[name].view if self.imported[name].physical == self._where[name][0]
+        return {alias.name: self.imported[name].part("v") if self.imported[name].physical == self._where[name][0]
                 else self._where[name][0] for name, alias in self.tables.items()}
 
     def trigram_tables(self) -> dict[str, tuple[str, tuple[str, ...]]]:
         """Declared table name -> its FTS5 trigram table and columns, for tables imported into SQLite."""
-        return {alias.name: (self.imported[name].trigram_table, self.imported[name].trigram)
+        return {alias.name: (self.imported[name].part("trigram"), self.imported[name].trigram)
                 for name, alias in self.tables.items() if self.imported[name].trigram
                 and self._where[name][0] == self.imported[name].physical and self.database.dialect == "sqlite"}
 
@@ -108,7 +108,7 @@ class KnowledgeStore:
             imported = self.imported[worksheet]
             relation, engine = self._where[worksheet]
             key = ROW if relation == imported.physical else self.spec.knowledge[worksheet].primary_key
-            index = TableNameIndex(self.engine, imported.names, imported.spelling,
+            index = TableNameIndex(self.engine, imported.part("names"), imported.part("spelling"),
                                    Rows(engine, relation, [c for c, _ in imported.columns], key or ROW))
             self._names[worksheet] = RecordNames(worksheet, index, imported.name_words)
         return self._names[worksheet]

@@ -183,3 +183,34 @@ def test_names_and_short_texts_have_trigram_indexes_that_like_queries_read(make_
     assert run_select(store.engine, stored, 1.0) == [{"sku": "A-1"}]
     everything = query.stored_in(store.physical_names(), database.dialect)
     assert run_select(store.engine, everything, 1.0) == [{"sku": "A-1"}]
+
+
+@pytest.mark.postgres
+def test_a_read_only_role_is_granted_what_each_import_makes(make_agent, postgres_url):
+    """knowledge.read_url names a role that may only read: every import grants it SELECT, and a
+    process connected as that role reads the tables and cannot write them."""
+    import uuid
+
+    from sqlalchemy import create_engine
+
+    from .conftest import closing, postgres_schema
+
+    role = f"genie_reader_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(postgres_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE ROLE {role} LOGIN"))
+    try:
+        with postgres_schema(postgres_url) as url:
+            host = url.split("@", 1)[1]
+            with closing(KnowledgeDatabase(url, read_url=f"postgresql+psycopg://{role}@{host}")) as database:
+                store = KnowledgeStore(shop(make_agent), database)
+                assert store.rows("products", where={"sku": "A-1"})[0]["name"] == "Red Kettle"
+                with store.engine.connect() as conn:
+                    assert conn.exec_driver_sql("SELECT current_user").scalar() == role
+                    with pytest.raises(Exception, match="permission denied|read-only"):
+                        conn.execute(text(f"DELETE FROM {store.imported['products'].physical}"))
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP OWNED BY {role}"))
+            conn.execute(text(f"DROP ROLE {role}"))
+        admin.dispose()
