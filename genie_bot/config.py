@@ -27,6 +27,7 @@ PLATFORMS = ("slack", "discord")
 
 ENV_OVERRIDES: dict[str, tuple[str, ...]] = {
     "DATABASE_URL": ("database", "url"),
+    "GENIE_KNOWLEDGE_URL": ("knowledge", "url"),
     "GENIE_LLM_API_KEY": ("llm", "api_key"),
     "OPENAI_API_KEY": ("llm", "api_key"),
     "GENIE_LOG_LEVEL": ("logging", "level"),
@@ -153,6 +154,18 @@ class MetricsSettings:
 
 
 @dataclass(frozen=True)
+class KnowledgeSettings:
+    """Where the agents' CSV knowledge tables are imported once and read by every process."""
+
+    url: str | None = None
+    """A SQLite file or PostgreSQL; default: the engine's database when it is PostgreSQL, else
+    ``knowledge.sqlite3`` in ``$GENIE_DATA_DIR`` (``var/``)."""
+    read_url: str | None = None
+    """What serving processes connect with (on PostgreSQL, a role that may only read); default: ``url``,
+    in read-only transactions."""
+
+
+@dataclass(frozen=True)
 class Config:
     agents: dict[str, AgentConfig]
     default_agent: str
@@ -171,6 +184,7 @@ class Config:
     scheduler: SchedulerSettings = field(default_factory=SchedulerSettings)
     logging: LoggingSettings = field(default_factory=LoggingSettings)
     metrics: MetricsSettings = field(default_factory=MetricsSettings)
+    knowledge: KnowledgeSettings = field(default_factory=KnowledgeSettings)
     source: Path | None = None
 
     def workspace(self, platform: str, workspace: str) -> WorkspaceSettings | None:
@@ -235,7 +249,7 @@ class _ConfigReader:
     """The parts of genie.yaml that are more than typed settings: agents, routing, the database URL."""
 
     TOP_KEYS = ("database", "llm", "agents", "default_agent", "routing", "admins", "workspaces", "platforms",
-                "engine", "confirmation", "scheduler", "logging", "metrics")
+                "engine", "confirmation", "scheduler", "logging", "metrics", "knowledge")
 
     def __init__(self, path: Path, root: SettingsReader):
         self.path = path
@@ -256,9 +270,10 @@ class _ConfigReader:
             if getattr(engine, name) <= 0:
                 engine_section.problem(name, f"'{name}' must be greater than 0")
         workspaces = read_workspaces(self.root.section("workspaces"), PLATFORMS, agents, default_agent)
+        database_url = self._database_url(self.root.section("database", ("url",)))
         return Config(
             agents=agents, default_agent=default_agent,
-            database_url=self._database_url(self.root.section("database", ("url",))),
+            database_url=database_url,
             routing=self._routing(agents, workspaces),
             llm=self._llm(),
             admins=self._admins(),
@@ -269,6 +284,7 @@ class _ConfigReader:
             scheduler=self.root.section("scheduler", _fields(SchedulerSettings)).fields(SchedulerSettings),
             logging=self._logging(),
             metrics=self.root.section("metrics", _fields(MetricsSettings)).fields(MetricsSettings),
+            knowledge=self._knowledge(database_url),
             source=self.path,
         )
 
@@ -314,6 +330,27 @@ class _ConfigReader:
                 ("database", "url") not in self.overridden:
             url = prefix + str((self.base / url[len(prefix):]).resolve())
         return url
+
+    def _knowledge(self, database_url: str) -> KnowledgeSettings:
+        """``knowledge``; without a URL, a deployment on PostgreSQL keeps its knowledge there too (every
+        machine reads it), and one on SQLite in a file of its own (:class:`KnowledgeSettings`)."""
+        section = self.root.section("knowledge", _fields(KnowledgeSettings))
+        urls = {}
+        for key in _fields(KnowledgeSettings):
+            url = section.data.get(key)
+            if url is None:
+                continue
+            if not isinstance(url, str) or not url.startswith(("sqlite:///", "postgresql", "postgres://")):
+                section.problem(key, f"knowledge.{key} must be a URL such as sqlite:///var/knowledge.sqlite3 "
+                                     "or postgresql+psycopg://user@host/db")
+                continue
+            prefix = "sqlite:///"
+            if url.startswith(prefix) and not url.startswith(prefix + "/") and ("knowledge", key) not in self.overridden:
+                url = prefix + str((self.base / url[len(prefix):]).resolve())
+            urls[key] = with_driver(url)
+        if "url" not in urls and database_url.startswith("postgresql"):
+            urls["url"] = database_url
+        return KnowledgeSettings(**urls)
 
     def _agents(self) -> dict[str, AgentConfig]:
         raw = self.data.get("agents")

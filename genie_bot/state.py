@@ -84,6 +84,26 @@ class AnswerStatus(StrEnum):
     ERROR = "error"
 
 
+@dataclass(frozen=True)
+class Searched:
+    """What a knowledge query looked for, read once from the query where it was made (the reply
+    says it: "I couldn't find any restaurants with cuisine Ethiopian and city Boston")."""
+
+    tables: tuple[str, ...] = ()
+    """The tables it read, by their declared names."""
+    conditions: tuple[tuple[str, str], ...] = ()
+    """(column, value) of its equality and LIKE conditions, in the order written."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tables": list(self.tables), "conditions": [list(c) for c in self.conditions]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> "Searched | None":
+        if data is None:
+            return None
+        return cls(tuple(data.get("tables", ())), tuple((str(c), str(v)) for c, v in data.get("conditions", ())))
+
+
 @dataclass
 class KnowledgeAnswer:
     """The latest knowledge query: ``answer(question)`` with its parameters, query and result."""
@@ -97,6 +117,8 @@ class KnowledgeAnswer:
     target: tuple[str, str] | None = None
     """(instance, field) to receive the record when the answer is a single record."""
     missing: str | None = None
+    searched: Searched | None = None
+    """What ``query`` looked for, when the back-end that ran it said so."""
 
 
 @dataclass
@@ -187,6 +209,7 @@ class DialogueState:
                 "question": self.answer.question, "params": encode_value(self.answer.params), "table": self.answer.table,
                 "query": self.answer.query, "result": encode_value(self.answer.result), "status": self.answer.status,
                 "target": list(self.answer.target) if self.answer.target else None, "missing": self.answer.missing,
+                "searched": self.answer.searched.to_dict() if self.answer.searched else None,
             },
             "last_acts": [a.to_dict() for a in self.last_acts],
             "clock": self.clock,
@@ -203,6 +226,7 @@ class DialogueState:
                 question=answer["question"], params=decode_value(answer["params"]), table=answer["table"],
                 query=answer["query"], result=decode_value(answer["result"]), status=AnswerStatus(answer["status"]),
                 target=tuple(answer["target"]) if answer["target"] else None, missing=answer["missing"],
+                searched=Searched.from_dict(answer.get("searched")),
             ),
             last_acts=[act_from_dict(a) for a in data.get("last_acts", [])],
             clock=data.get("clock", 0),

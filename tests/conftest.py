@@ -63,6 +63,14 @@ def genie(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
         return CommandResult(status, captured.out, captured.err)
 
     return run
+@pytest.fixture(scope="session", autouse=True)
+def _shared_knowledge_database(tmp_path_factory: pytest.TempPathFactory):
+    """One knowledge database for the session: tables are imported by their content, once, by the
+    first test (or process) that needs them, as in a deployment. Tests of importing use their own."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('knowledge') / 'knowledge.sqlite3'}"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GENIE_KNOWLEDGE_URL", url)
+        yield url
 
 
 @pytest.fixture(autouse=True)

@@ -22,7 +22,7 @@ import importlib
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import LlmConfig
 from ..errors import GenieError
@@ -35,6 +35,9 @@ from ..spec import AgentSpec
 from ..state import DialogueState
 from .agent import Agent
 from .components import OFFLINE_MESSAGE, AgentComponents, knowledge_store, offline_components
+
+if TYPE_CHECKING:
+    from ..knowledge import KnowledgeDatabase
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +55,13 @@ class LLMNotConfigured(GenieError, RuntimeError):
 
 
 def agent_components(spec: AgentSpec, settings: LLMSettings | None = None, *, client: LLMClient | None = None,
-                     clock: Callable[[], dt.datetime] = dt.datetime.now) -> AgentComponents:
+                     clock: Callable[[], dt.datetime] = dt.datetime.now,
+                     knowledge: KnowledgeDatabase | None = None) -> AgentComponents:
     """LLM parser, responder and knowledge when ``settings`` (default: the environment) configure an
-    LLM or ``client`` is given, else the offline components; the mode is logged."""
+    LLM or ``client`` is given, else the offline components; the mode is logged. Knowledge tables
+    are read in ``knowledge`` (default: the process's knowledge database)."""
     settings = settings or LLMSettings.from_env()
-    store = knowledge_store(spec)
+    store = knowledge_store(spec, knowledge)
     if client is None and not settings.enabled:
         log.warning(OFFLINE_MESSAGE)
         return offline_components(spec, clock, store)
@@ -81,16 +86,20 @@ def settings_from_config(llm: LlmConfig, environ: Mapping[str, str] | None = Non
     return settings.replace(api_key=llm.api_key, configured=True) if llm.api_key else settings
 
 
-def agent_builder(llm: LlmConfig, clock: Callable[[], dt.datetime] = dt.datetime.now) -> AgentBuilder:
-    """How the engine builds each agent from genie.yaml's ``llm`` section (see the module's docstring)."""
+def agent_builder(llm: LlmConfig, clock: Callable[[], dt.datetime] = dt.datetime.now,
+                  knowledge: KnowledgeDatabase | None = None) -> AgentBuilder:
+    """How the engine builds each agent from genie.yaml's ``llm`` section (see the module's docstring),
+    its knowledge tables read in ``knowledge`` (genie.yaml's ``knowledge`` section)."""
     settings = settings_from_config(llm)
     parser_hook: ParserHook | None = None if llm.parser in (AUTO, OFFLINE_PARSER) else load_hook(llm.parser)
     responder_hook: ResponderHook | None = None if llm.responder in (AUTO, OFFLINE_RESPONDER) else \
         load_hook(llm.responder)
 
     def build(spec: AgentSpec) -> Agent:
-        automatic = agent_components(spec, settings, clock=clock) if AUTO in (llm.parser, llm.responder) else None
-        offline = offline_components(spec, clock) if llm.parser != AUTO or llm.responder != AUTO else None
+        automatic = agent_components(spec, settings, clock=clock, knowledge=knowledge) \
+            if AUTO in (llm.parser, llm.responder) else None
+        offline = offline_components(spec, clock, knowledge_store(spec, knowledge)) \
+            if llm.parser != AUTO or llm.responder != AUTO else None
         parsing = automatic if llm.parser == AUTO else offline
         phrasing = automatic if llm.responder == AUTO else offline
         assert parsing is not None and phrasing is not None, "each made above when it is used"

@@ -10,12 +10,17 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from .. import knowledge
 from ..llm import LLMClient
 from ..parsers import Parser, RuleParser
 from ..responders import Responder, TemplateResponder
 from ..runtime import Knowledge
 from ..spec import AgentSpec
+
+if TYPE_CHECKING:
+    from ..knowledge import KnowledgeDatabase
 
 OFFLINE_MESSAGE = ("Offline mode: no LLM is configured (set OPENAI_API_KEY, or OPENAI_BASE_URL for a local "
                    "OpenAI-compatible server), so the bot uses the rule-based parser and templated replies.")
@@ -41,12 +46,13 @@ class AgentComponents:
         return self.client is None
 
 
-def knowledge_store(spec: AgentSpec) -> knowledge.KnowledgeStore | None:
-    """The agent's knowledge tables loaded into SQL, or None when it declares none (and then SQLAlchemy,
-    which the tables need, is not even imported: see :mod:`genie_bot.knowledge`)."""
+def knowledge_store(spec: AgentSpec, database: KnowledgeDatabase | None = None) -> knowledge.KnowledgeStore | None:
+    """The agent's knowledge tables in the knowledge database (default: the process's default one,
+    see :mod:`genie_bot.knowledge.database`), imported there first if needed; None when it declares
+    none (and then SQLAlchemy, which the tables need, is not even imported: see :mod:`genie_bot.knowledge`)."""
     if not any(kb.source == "table" for kb in spec.knowledge.values()):
         return None
-    return knowledge.KnowledgeStore(spec)
+    return knowledge.KnowledgeStore(spec, database)
 
 
 def offline_components(spec: AgentSpec, clock: Callable[[], dt.datetime] = dt.datetime.now,

@@ -21,6 +21,7 @@ from ..console_web import (TOKEN_ENV, Access, Console, ConsoleServer, LiveConsol
 from ..console_web.access import is_loopback
 from ..console_web.sources import loaded_agents
 from ..engine.agents import AgentRegistry, AgentsInvalid, LoadedAgent
+from ..knowledge import open_database
 from ..store import Database, SchemaOutdated, check_schema
 from .common import clock_for, load_spec
 from .llm_options import llm_overrides, llm_settings
@@ -56,8 +57,9 @@ def run(args: argparse.Namespace) -> int:
         stored = _stored_sessions(config)
         if stored is None:
             return 1
-        sandbox = LiveConsole(sandbox_config(config, database_url), agent_builder(config.llm, clock_for(args.today))) \
-            if token else None
+        knowledge = open_database(config.knowledge.url, config.knowledge.read_url)
+        sandbox = LiveConsole(sandbox_config(config, database_url),
+                              agent_builder(config.llm, clock_for(args.today), knowledge)) if token else None
         start = session_url(args.session) if args.session else "/sessions"
         return asyncio.run(_serve(Console(sandbox, stored), Access(token, args.host), args, start))
 

@@ -25,9 +25,11 @@ from ..engine.agents import AgentsInvalid
 from ..engine.metrics_server import MetricsServer
 from ..engine.scheduler import start_scheduler
 from ..observability.logs import configure_logging
+from ..knowledge.importer import TableInvalid
 from ..llm.settings import LLMSettingsInvalid
 from ..store import DriverMissing, SchemaOutdated, upgrade
 from .database import database_problem, deployment_database
+from .knowledge_tables import load_deployment_knowledge
 from .llm_options import llm_overrides
 
 
@@ -49,6 +51,15 @@ def db_upgrade(args: argparse.Namespace) -> int:
             Path(db.engine.url.database or "").parent.mkdir(parents=True, exist_ok=True)
         before, after = upgrade(db)
     print(f"{db.safe_url}: schema revision {before or '(none)'} -> {after}")
+    if args.config is not None:  # the tables every process will read, imported once here
+        config = load_config(args.config)
+        try:
+            loaded = load_deployment_knowledge(config)
+        except TableInvalid as exc:
+            print(f"knowledge: {exc}", file=sys.stderr)
+            return 1
+        for agent, outcome in loaded:
+            print(f"knowledge: {agent}: {outcome.describe()}")
     return 0
 
 

@@ -19,7 +19,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     run.set_defaults(handler=_run)
     db = commands.add_parser("db", help="manage the engine's database")
     db_commands = db.add_subparsers(dest="db_command", required=True)
-    up = db_commands.add_parser("upgrade", help="create the engine's tables or migrate them to this version")
+    up = db_commands.add_parser("upgrade", help="create the engine's tables or migrate them to this version, "
+                                                "and with --config import the agents' knowledge tables")
     up.add_argument("--config", type=Path, help="the deployment's genie.yaml (default: DATABASE_URL)")
     up.set_defaults(handler=_db_upgrade)
 

@@ -40,6 +40,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from ..agent import AgentBuilder, agent_builder
+from ..knowledge import open_database
 from ..config import Config
 from ..keyed_locks import KeyedLocks
 from ..observability import Metrics, TurnObserver
@@ -105,7 +106,9 @@ class Engine:
         self.id = engine_id or new_engine_id()
         self.metrics = Metrics()
         self.observer = TurnObserver(self.metrics, config.llm, config.logging)
-        self.registry = AgentRegistry(config.agents, self.observer.metered(build_agent or agent_builder(config.llm)))
+        knowledge = open_database(config.knowledge.url, config.knowledge.read_url)
+        self.registry = AgentRegistry(config.agents,
+                                      self.observer.metered(build_agent or agent_builder(config.llm, knowledge=knowledge)))
         self.inbox = Inbox(self.db, self.id, clock, config.engine.lease_seconds, config.engine.ordering_window_ms)
         self.liveness_timeout = 2 * self.inbox.lease
         """An engine on another host whose heartbeat is older than this is presumed dead."""

@@ -18,18 +18,25 @@ map to a table get an honest empty result.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, Integer, Table, case, or_, select
-from sqlalchemy.sql import Select
+from sqlalchemy import Float, Integer, case, func, literal, or_, select, union_all
+from sqlalchemy.sql import ColumnElement, Select
+from sqlalchemy.sql.selectable import NamedFromClause
 
 from ..runtime.executor import KnowledgeResult
 from ..spec import KnowledgeWorksheet
-from ..state import KnowledgeAnswer
+from ..state import KnowledgeAnswer, Searched
 from .store import KnowledgeStore
 
 RESULT_LIMIT = 10
+MAX_TERMS = 4
+"""Words of a description (beyond its filters) that a search ranks rows by, at most."""
+CANDIDATES = 200
+"""Rows using those words, at most, that a search ranks."""
+RELEVANCE = "relevance"
 _NEGATIONS = ("not", "not very", "not especially", "not particularly", "not so", "n't", "never", "no")
 """Said before a word, these make a text say the opposite ("It's not especially romantic")."""
 _RANKING_WORDS = re.compile(r"\b(best|top|highest|highly|good|great|popular|recommend\w*)\b", re.I)
@@ -109,10 +116,11 @@ class KeywordQuery:
         if not best.filters and best.relevance == 0 and len(candidates) > 1:
             return KnowledgeResult(None, [])
         statement = self._select(best, bool(_RANKING_WORDS.search(answer.question)))
-        sql = str(statement.compile(self.store.engine, compile_kwargs={"literal_binds": True}))
-        with self.store.engine.connect() as conn:
+        sql = self.store.shown(statement, best.table)
+        with self.store.engine_for(best.table).connect() as conn:
             rows = [dict(r._mapping) for r in conn.execute(statement)]
-        return KnowledgeResult(sql, rows)
+        conditions = tuple((c, str(v)) for c, v in best.filters.items() if not isinstance(v, list))
+        return KnowledgeResult(sql, rows, Searched((self.store.tables[best.table].name,), conditions))
 
     # -- reading a question against one table --------------------------------------------------------
     def _read(self, name: str, answer: KnowledgeAnswer, common: set[str]) -> _Reading:
@@ -144,27 +152,57 @@ class KeywordQuery:
         return _Reading(name, filters, relevance, asked, described)
 
     def _select(self, reading: _Reading, ranked: bool) -> Select:
-        table: Table = self.store.tables[reading.table]
+        table = self.store.tables[reading.table]
         kb = self.store.spec.knowledge[reading.table]
         record_keys = {k.primary_key for k in self.store.spec.knowledge.values() if k.primary_key}
-        shown = _shown_columns(table, kb, reading, record_keys)
-        statement = select(*(table.c[c] for c in shown)) if shown else select(table)
+        shown = _shown_columns(table, kb, reading, record_keys) or list(table.c.keys())
+        statement = select(*(table.c[c] for c in shown))
         for column, value in reading.filters.items():
             col = table.c[column]
             if isinstance(value, list):
                 statement = statement.where(col.in_(value))
-            else:
-                statement = statement.where(col.ilike(value) if isinstance(value, str) else col == value)
+            else:  # lower() on both sides: the lowered categorical columns are indexed
+                statement = statement.where(func.lower(col) == func.lower(value) if isinstance(value, str)
+                                            else col == value)
+        rating = self.index[reading.table].rating_column if ranked else None
         free_text = [table.c[c] for c in self.index[reading.table].free_text_columns]
-        if reading.described and free_text:
-            hits = [case((or_(*(column.ilike(f"%{negation} {word}%") for negation in _NEGATIONS)), -1),
-                         (column.ilike(f"%{word}%"), 1), else_=0)
-                    for word in reading.described for column in free_text]
-            statement = statement.order_by(sum(hits[1:], hits[0]).desc())
-        rating = self.index[reading.table].rating_column
-        if rating and ranked:
-            statement = statement.order_by(table.c[rating].desc())
-        return statement.limit(RESULT_LIMIT)
+        terms = _distinctive(reading.described)
+        if not (terms and free_text):
+            return (statement.order_by(table.c[rating].desc()) if rating else statement).limit(RESULT_LIMIT)
+        return _described_first(statement, table, shown, rating, terms, free_text,
+                                _contains(self.store.engine_for(reading.table).dialect.name))
+
+
+def _described_first(statement: Select, table: NamedFromClause, shown: list[str], rating: str | None,
+                     terms: list[str], free_text: Sequence[ColumnElement[Any]],
+                     contains: Callable[[ColumnElement[Any], str], ColumnElement[bool]]) -> Select:
+    """``statement``'s rows whose texts use the ``terms`` first, those that say the opposite ("not
+    quiet") last. Bounded whatever the table's size: at most :data:`CANDIDATES` rows that use a
+    term are ranked (the first the filters give), and the rest of the page is the first rows
+    that use none."""
+    scores = [case((or_(*(contains(column, f"%{negation} {word}%") for negation in _NEGATIONS)), -1),
+                   (contains(column, f"%{word}%"), 1), else_=0)
+              for word in terms for column in free_text]
+    uses = or_(*(contains(func.coalesce(column, ""), f"%{word}%") for word in terms for column in free_text))
+    extra = [table.c[rating]] if rating and rating not in shown else []
+    using = statement.add_columns(*extra, sum(scores[1:], scores[0]).label(RELEVANCE)).where(uses).limit(CANDIDATES)
+    others = statement.add_columns(*extra, literal(0).label(RELEVANCE)).where(~uses).limit(RESULT_LIMIT)
+    rows = union_all(*(select(arm.subquery()) for arm in (using, others))).subquery("described")
+    order = [rows.c[RELEVANCE].desc(), *([rows.c[rating].desc()] if rating else [])]
+    return select(*(rows.c[c] for c in shown)).order_by(*order).limit(RESULT_LIMIT)
+
+
+def _distinctive(words: list[str]) -> list[str]:
+    """The words a search ranks rows by: the :data:`MAX_TERMS` longest (the most telling), so a long
+    message makes a query no longer than a short one."""
+    return sorted(sorted(words, key=len, reverse=True)[:MAX_TERMS])
+
+
+def _contains(dialect: str) -> Callable[[ColumnElement[Any], str], ColumnElement[bool]]:
+    """``column LIKE pattern`` ignoring case: SQLite's LIKE does already (for ASCII, as its lower() does)."""
+    if dialect == "sqlite":
+        return lambda column, pattern: column.like(pattern)
+    return lambda column, pattern: column.ilike(pattern)
 
 
 def _stem(word: str) -> str:
@@ -187,7 +225,7 @@ def _asks_about(text: str, words: set[str], column_words: set[str]) -> int:
     return int(any(re.search(rf"\b{cue}\b", lowered) and column_words & {_stem(h) for h in hints} for cue, hints in _CUES.items()))
 
 
-def _shown_columns(table: Table, kb: KnowledgeWorksheet, reading: _Reading, record_keys: set[str]) -> list[str]:
+def _shown_columns(table: NamedFromClause, kb: KnowledgeWorksheet, reading: _Reading, record_keys: set[str]) -> list[str]:
     """The columns the answer shows: what names the record (or the record of another table it is
     about: an offering's course_id), the filters, and what was asked. Every column when nothing in
     particular was asked."""

@@ -25,7 +25,7 @@ from ..llm.client import LLMClient, LLMError, Message
 from ..llm.prompts import prompts_for
 from ..runtime.executor import KnowledgeResult
 from ..spec import AgentSpec
-from ..state import KnowledgeAnswer
+from ..state import KnowledgeAnswer, Searched
 from .documents import DocumentIndex, Passage
 from .free_text import FREE_TEXT_FUNCTION_ARITY, FreeTextAnswers
 from .keyword_query import KeywordQuery
@@ -126,29 +126,38 @@ class LLMKnowledge:
             query = validate_select(text, self.sql_tables, self.row_limit)
         except UnsafeQuery as exc:
             return _Failure(text, str(exc))
+        engine = self.store.engine_for_tables(query.tables)
+        if engine is None:
+            return _Failure(query.sql, f"the tables {', '.join(sorted(query.tables))} live in different databases; "
+                                       "query one of them at a time")
+        dialect = engine.dialect.name
+        query = query.stored_in(self.store.physical_names(), dialect, self.store.trigram_tables())
         functions: dict[str, tuple[int, Callable[..., Any]]] = {}
+        if query.uses_free_text and dialect != "sqlite":
+            return _Failure(query.sql, f"{FREE_TEXT_FUNCTION}() is not available with this knowledge database; "
+                                       "filter the column with LIKE instead")
         if query.uses_free_text:
             functions[FREE_TEXT_FUNCTION] = (FREE_TEXT_FUNCTION_ARITY, self.free_text.function(self.free_text_budget))
         try:
-            rows = run_select(self.store.engine, query, budget, functions)
+            rows = run_select(engine, query, budget, functions)
         except (QueryTimeout, ResultTooLarge) as exc:
             return _Failure(query.sql, str(exc))
         except DBAPIError as exc:
             return _Failure(query.sql, f"the database rejected it: {exc.orig}")
-        return KnowledgeResult(query.sql, rows)
+        return KnowledgeResult(query.sql, rows, query.searched)
 
     def _search(self, collection: str, question: str, keywords: str) -> KnowledgeResult:
         assert self.documents is not None, "asked only when the agent has document collections"
-        searched = f"search({collection}, {keywords!r})"
+        label, looked = f"search({collection}, {keywords!r})", Searched((collection,))
         passages = self.documents.search(collection, keywords, PASSAGES)
         if not passages:
-            return KnowledgeResult(searched, [])
+            return KnowledgeResult(label, [], looked)
         messages = self.prompts.messages("documents", question=question, passages=passages)
         try:
             text = self.client.complete("knowledge", messages).text.strip()
         except LLMError:
-            return KnowledgeResult(searched, [{"passage": p.text, "source": p.citation} for p in passages])
-        return KnowledgeResult(searched, [{"answer": text, "sources": _cited(text, passages)}])
+            return KnowledgeResult(label, [{"passage": p.text, "source": p.citation} for p in passages], looked)
+        return KnowledgeResult(label, [{"answer": text, "sources": _cited(text, passages)}], looked)
 
 
 @dataclass(frozen=True)
@@ -159,7 +168,8 @@ class _Failure:
     reason: str
 
     def result(self) -> KnowledgeResult:
-        return KnowledgeResult(self.sql, {"error": f"I could not turn that into a safe search ({self.reason})"})
+        return KnowledgeResult(self.sql, {"error": f"I could not turn that into a safe search ({self.reason})"},
+                               Searched())
 
 
 def _unfenced(reply: str) -> str:

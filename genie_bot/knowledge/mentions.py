@@ -1,32 +1,53 @@
 """Records a message names: "enoteca vinga" is the restaurant Enoteca Vigna, "cs 107" the course CS107.
 
 A table's records are named by their name, title, and text key. A message is matched against
-those names as written, ignoring case, spaces and punctuation ("CS 224V" is CS224V), with
-rapidfuzz allowing a typo in a long name. Used by the rule parser (values and the thing a
-question is about) and by the offline knowledge query (filters).
+those names as written, ignoring case, spaces and punctuation ("CS 224V" is CS224V), through
+the table's name index in the knowledge database (:mod:`.name_index`), so a message costs a
+few index lookups whatever the size of the table, and every row can be named:
+
+1. every phrase of the message, up to the table's longest name, is looked up exactly;
+2. a long phrase that starts exactly one name names it ("conversational virtual assistants");
+3. a phrase with a typo in a word names the record whose name it becomes once that word is
+   corrected to a word of some name (:mod:`.spelling`), when rapidfuzz scores the phrase and
+   the name as close as a typo (:data:`TYPO_SCORE`).
+
+An exact name wins over every namesake: a name said as written over one read without its
+"The", over a longer name it starts, over one a typo away. Used by the rule parser (values
+and the thing a question is about) and by the offline knowledge query (filters).
 """
 
 from __future__ import annotations
 
-import bisect
+import itertools
 import re
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
+
+from .spelling import MIN_CHARS, one_typo_apart, variants
 
 NAME_COLUMNS = ("name", "title")
-MAX_NAMES = 20_000
-"""Tables with more distinct names than this are not indexed (matching would cost too much per message)."""
 MAX_WORDS = 6
-"""The longest name, in words, looked for."""
+"""The longest phrase, in words, looked up in a table whose names are all this short or shorter."""
+MAX_NAME_WORDS = 32
+"""The longest name a table may have, in words: a longer one could never be found in a message,
+so importing it is an error (see :mod:`.importer`)."""
 EXACT_BELOW = 8
 """Names shorter than this (squashed) must match exactly: "Bloom" is no typo of "blood"."""
 TYPO_SCORE = 88
 PREFIX_CHARS = 12
 """A phrase this long that starts exactly one long name names it ("conversational virtual assistants")."""
 PREFIX_SCORE = 90.0
+MAX_CORRECTIONS = 8
+"""Words of the names one typo away from a word of the message, at most, that are tried."""
+MAX_SPELLINGS = 64
+"""Corrected spellings of one phrase, at most, that are looked up."""
+CACHE_SIZE = 512
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’&-]*")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
 _THE = re.compile(r"^the\s+", re.I)
@@ -36,6 +57,26 @@ def squashed(text: str) -> str:
     """Lower case, letters and digits only: "CS 224V" and "cs224v" are the same name, and so are
     "Harvest & Grain" and "harvest and grain"."""
     return _NOT_ALNUM.sub("", text.lower().replace("&", "and"))
+
+
+def name_keys(said: str) -> tuple[str, str]:
+    """The keys a record's name is found by: as written, and without a leading "The" ("salt
+    tavern" is The Salt Tavern). Keys shorter than two characters name nothing."""
+    return squashed(said), squashed(_THE.sub("", said))
+
+
+def name_words(said: str) -> list[str]:
+    """The words of a name as a message's words are compared with them ("za'atar" -> "zaatar")."""
+    return [w for w in (squashed(t) for t in _TOKEN.findall(said)) if w]
+
+
+def naming_columns(columns: dict[str, str], key: str | None) -> list[str]:
+    """The columns whose values name a table's records (column -> kind ``int|float|str``): the
+    text key first, then the name and the title."""
+    named = [c for c in NAME_COLUMNS if c in columns]
+    if key and columns.get(key) == "str" and key not in named:
+        named.insert(0, key)
+    return named
 
 
 @dataclass(frozen=True)
@@ -49,67 +90,151 @@ class Mention:
     score: float
 
 
+class NameLookups(Protocol):
+    """What matching needs of a table's name index, for one message (:class:`.name_index.NameIndex`)."""
+
+    def exact(self, keys: Iterable[str]) -> dict[str, Any]:
+        """key -> the reference of the record it names, for the keys that name one."""
+
+    def starting(self, prefixes: Iterable[str]) -> dict[str, list[tuple[str, Any]]]:
+        """prefix -> the first two names (key, reference), in the keys' order, whose keys start with it."""
+
+    def spelled(self, keys: Iterable[str]) -> dict[str, set[str]]:
+        """spelling key -> the words of the names stored under it (see :mod:`.spelling`)."""
+
+    def records(self, refs: Iterable[Any]) -> dict[Any, dict[str, Any]]:
+        """reference -> the record."""
+
+
+class NameIndex(Protocol):
+    def lookups(self) -> AbstractContextManager[NameLookups]:
+        """The lookups of one message (on one connection)."""
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    """A run of words of a message, where it is, and the key it is looked up by."""
+
+    pieces: tuple[str, ...]
+    """Its words squashed, with what stands between them squashed ("&" is "and"): words at even places."""
+    span: tuple[int, int]
+    spaced: bool
+    """Whether a space parts some of its words ("cs 224v"): only such a phrase may start a longer name."""
+    key: str = field(init=False)
+    """The pieces run together: ``squashed(text)``, as names are keyed."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", "".join(self.pieces))
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return self.pieces[::2]
+
+
 class RecordNames:
     """The names of one table's records, for finding them in messages."""
 
-    def __init__(self, table: str, rows: list[dict[str, Any]], key: str | None):
+    def __init__(self, table: str, index: NameIndex, longest: int):
         self.table = table
-        columns = [c for c in NAME_COLUMNS if rows and c in rows[0]]
-        if key and rows and isinstance(rows[0].get(key), str) and key not in columns:
-            columns.insert(0, key)
-        self.by_name: dict[str, dict[str, Any]] = {}
-        for row in rows:
-            for column in columns:
-                said = str(row.get(column) or "")
-                for name in {squashed(said), squashed(_THE.sub("", said))}:  # "salt tavern" is The Salt Tavern
-                    if len(name) >= 2:
-                        self.by_name.setdefault(name, row)
-        self.usable = 0 < len(self.by_name) <= MAX_NAMES
-
-    @cached_property
-    def _sorted(self) -> list[str]:
-        return sorted(self.by_name)
-
-    @cached_property
-    def _by_length(self) -> dict[int, list[str]]:
-        """Names by length: a typo changes the length by at most two, so only those are compared."""
-        out: dict[int, list[str]] = {}
-        for name in self.by_name:
-            out.setdefault(len(name), []).append(name)
-        return out
+        self.index = index
+        self.max_words = max(MAX_WORDS, longest)
+        self._cache: OrderedDict[str, list[Mention]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def find(self, text: str) -> list[Mention]:
         """Non-overlapping mentions of this table's records in ``text``, in text order."""
-        if not self.usable:
-            return []
-        tokens = list(_TOKEN.finditer(text))
-        found: list[Mention] = []
-        for i in range(len(tokens)):
-            for n in range(min(MAX_WORDS, len(tokens) - i), 0, -1):
-                start, end = tokens[i].start(), tokens[i + n - 1].end()
-                mention = self._match(text[start:end], start, end)
-                if mention is not None:
-                    found.append(mention)
-        return _non_overlapping(found)
+        with self._lock:
+            if text in self._cache:
+                self._cache.move_to_end(text)
+                return list(self._cache[text])
+        found = self._find(text)
+        with self._lock:
+            self._cache[text] = found
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return list(found)
 
-    def _match(self, phrase: str, start: int, end: int) -> Mention | None:
-        key = squashed(phrase)
-        if len(key) < 2:
-            return None
-        if key in self.by_name:
-            return Mention(self.table, self.by_name[key], start, end, 100.0)
-        if len(key) < EXACT_BELOW:
-            return None
-        if len(key) >= PREFIX_CHARS and " " in phrase.strip():
-            index = bisect.bisect_left(self._sorted, key)
-            starting = self._sorted[index:index + 2]
-            if starting and starting[0].startswith(key) and not (len(starting) > 1 and starting[1].startswith(key)):
-                return Mention(self.table, self.by_name[starting[0]], start, end, PREFIX_SCORE)
-        near = [name for size in range(len(key) - 2, len(key) + 3) for name in self._by_length.get(size, ())]
-        best = process.extractOne(key, near, scorer=fuzz.ratio, score_cutoff=TYPO_SCORE) if near else None
-        if best is None:
-            return None
-        return Mention(self.table, self.by_name[best[0]], start, end, float(best[1]))
+    def _find(self, text: str) -> list[Mention]:
+        phrases = _phrases(text, self.max_words)
+        if not phrases:
+            return []
+        with self.index.lookups() as index:
+            exact = index.exact({p.key for p in phrases})
+            named: list[tuple[_Phrase, Any, float]] = [(p, exact[p.key], 100.0) for p in phrases if p.key in exact]
+            rest = [p for p in phrases if p.key not in exact and len(p.key) >= EXACT_BELOW]
+            started = _started(index, rest)
+            named += [(p, ref, PREFIX_SCORE) for p, ref in started.items()]
+            named += _misspelled(index, [p for p in rest if p not in started])
+            records = index.records({ref for _, ref, _ in named}) if named else {}
+        return _non_overlapping([Mention(self.table, records[ref], *p.span, score)
+                                 for p, ref, score in named if ref in records])
+
+
+def _started(index: NameLookups, phrases: list[_Phrase]) -> dict[_Phrase, Any]:
+    """Long phrases of several words that start exactly one name, and that name's record."""
+    long = [p for p in phrases if len(p.key) >= PREFIX_CHARS and p.spaced]
+    starting = index.starting({p.key for p in long}) if long else {}
+    return {p: names[0][1] for p in long if len(names := starting.get(p.key, [])) == 1}
+
+
+def _misspelled(index: NameLookups, phrases: list[_Phrase]) -> list[tuple[_Phrase, Any, float]]:
+    """Phrases that become a name when a word or two are corrected, with rapidfuzz's score."""
+    corrections = _corrections(index, {w for p in phrases for w in p.words})
+    spellings = {p: found for p in phrases if (found := _spellings(p.pieces, corrections))}
+    refs = index.exact({s for found in spellings.values() for s in found}) if spellings else {}
+    out = []
+    for phrase, found in spellings.items():
+        best = max(((fuzz.ratio(phrase.key, s), s) for s in found if s in refs), default=None)
+        if best is not None and best[0] >= TYPO_SCORE:
+            out.append((phrase, refs[best[1]], float(best[0])))
+    return out
+
+
+def _corrections(index: NameLookups, words: set[str]) -> dict[str, list[str]]:
+    """Each word of the message -> the words of names one typo away from it, closest first."""
+    typed = {w: variants(w) for w in words if len(w) >= MIN_CHARS}
+    stored = index.spelled(set().union(*typed.values())) if typed else {}
+    out = {}
+    for word, keys in typed.items():
+        near = {w for k in keys for w in stored.get(k, ()) if one_typo_apart(word, w)}
+        if near:
+            out[word] = sorted(near, key=lambda w: (-fuzz.ratio(word, w), w))[:MAX_CORRECTIONS]
+    return out
+
+
+def _phrases(text: str, max_words: int) -> list[_Phrase]:
+    """Every run of up to ``max_words`` words of ``text`` that is long enough to name something."""
+    tokens = list(_TOKEN.finditer(text))
+    pieces = []
+    for i, token in enumerate(tokens):
+        if i:
+            pieces.append(squashed(text[tokens[i - 1].end():token.start()]))
+        pieces.append(squashed(token.group(0)))
+    out = []
+    for i in range(len(tokens)):
+        for n in range(min(max_words, len(tokens) - i), 0, -1):
+            start, end = tokens[i].start(), tokens[i + n - 1].end()
+            phrase = _Phrase(tuple(pieces[2 * i:2 * (i + n) - 1]), (start, end), " " in text[start:end])
+            if len(phrase.key) >= 2:
+                out.append(phrase)
+    return out
+
+
+def _spellings(pieces: tuple[str, ...], corrections: dict[str, list[str]]) -> set[str]:
+    """The phrase's keys with one or two of its words corrected, at most :data:`MAX_SPELLINGS`."""
+    options = [(i, c) for i in range(0, len(pieces), 2) for c in corrections.get(pieces[i], ())]
+    out: set[str] = set()
+    for count in (1, 2):
+        for chosen in itertools.combinations(options, count):
+            if len({i for i, _ in chosen}) < count:
+                continue
+            spelled = list(pieces)
+            for i, correction in chosen:
+                spelled[i] = correction
+            out.add("".join(spelled))
+            if len(out) >= MAX_SPELLINGS:
+                return out
+    return out
 
 
 def _non_overlapping(found: list[Mention]) -> list[Mention]:

@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlglot
@@ -38,6 +37,8 @@ from sqlglot.errors import SqlglotError
 from sqlalchemy.engine import Engine
 
 from ..errors import GenieError
+from ..runtime.searched import searched_by
+from ..state import Searched
 
 FREE_TEXT_FUNCTION = "answer"
 FORMAT_FUNCTIONS = frozenset({"printf", "format"})
@@ -87,8 +88,37 @@ class ResultTooLarge(GenieError, RuntimeError):
 @dataclass(frozen=True)
 class SafeQuery:
     sql: str
+    """The query as written, with its LIMIT bounded: what the trace shows."""
     tables: frozenset[str]
     uses_free_text: bool
+    searched: Searched = Searched()
+    """What it looks for, read from the tree validated (the reply says it)."""
+    executed: str = ""
+    """What runs (:meth:`stored_in`): ``sql`` reading the tables where they are stored, in the database's dialect."""
+    tree: exp.Select | None = field(default=None, compare=False, repr=False)
+    dialect: str = "sqlite"
+
+    def __post_init__(self) -> None:
+        if not self.executed:
+            object.__setattr__(self, "executed", self.sql)
+
+    def stored_in(self, stored: Mapping[str, str], run_on: str,
+                  trigram: Mapping[str, tuple[str, Collection[str]]] | None = None) -> "SafeQuery":
+        """The query reading each declared table from the relation ``stored`` names (the knowledge
+        database's views), still under its declared name, in the dialect ``run_on`` (``postgresql`` as
+        SQLAlchemy names it); the tree validated is not parsed again. ``trigram`` (SQLite): declared
+        table -> its FTS5 trigram table and columns, which ``column LIKE '%...%'`` reads instead of
+        every row (``column IN (SELECT column FROM <trigram table> WHERE column LIKE '%...%')``, the
+        same rows)."""
+        assert self.tree is not None, "a validated query"
+        ctes = {cte.alias_or_name.lower() for cte in self.tree.find_all(exp.CTE)}
+        executed: exp.Expr = _stored_in(self.tree, {k.lower(): v for k, v in stored.items()}, ctes)
+        if trigram and run_on == "sqlite":
+            executed = _through_trigrams(executed, self.tree, {k.lower(): v for k, v in trigram.items()}, ctes)
+        run_on = {"postgresql": "postgres"}.get(run_on, run_on)  # SQLAlchemy's name -> sqlglot's
+        if self.dialect == "sqlite" and run_on != "sqlite":  # SQLite's LIKE ignores case; PostgreSQL's ILIKE does
+            executed = executed.transform(lambda node: exp.ILike(**node.args) if isinstance(node, exp.Like) else node)
+        return replace(self, executed=executed.sql(dialect=run_on))
 
 
 def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = "sqlite") -> SafeQuery:
@@ -122,8 +152,48 @@ def validate_select(sql: str, tables: Iterable[str], limit: int, dialect: str = 
                               f"the tables are {', '.join(sorted(declared))}")
         used.add(name)
     functions = _check_functions(tree, dialect)
-    return SafeQuery(_with_limit(tree, limit).sql(dialect=dialect), frozenset(used - ctes),
-                     FREE_TEXT_FUNCTION in functions)
+    limited = _with_limit(tree, limit)
+    return SafeQuery(limited.sql(dialect=dialect), frozenset(used - ctes), FREE_TEXT_FUNCTION in functions,
+                     searched_by(limited), tree=limited, dialect=dialect)
+
+
+def _stored_in(tree: exp.Select, stored: dict[str, str], ctes: set[str]) -> exp.Select:
+    """``tree`` reading each declared table from where it is stored, still under its declared name
+    (``FROM restaurants`` -> ``FROM k_1f.._v AS restaurants``), so its column references hold."""
+    out = tree.copy()
+    for table in out.find_all(exp.Table):
+        name = table.name.lower()
+        if name in stored and name not in ctes:
+            if not table.alias:
+                table.set("alias", exp.TableAlias(this=exp.to_identifier(table.name)))
+            table.set("this", exp.to_identifier(stored[name]))
+    return out
+
+
+def _through_trigrams(tree: exp.Expr, written: exp.Select, trigram: dict[str, tuple[str, Collection[str]]],
+                      ctes: set[str]) -> exp.Expr:
+    """``tree`` with each ``column LIKE 'pattern'`` on a trigram-indexed column read through its FTS5
+    table, when the pattern holds three characters in a row (fewer, and FTS5 would read every row)."""
+    tables = {t.alias_or_name.lower(): t.name.lower() for t in written.find_all(exp.Table) if t.name.lower() not in ctes}
+    only = next(iter(tables.values())) if len(set(tables.values())) == 1 else None
+
+    def indexed(node: exp.Expr) -> exp.Expr:
+        if not (isinstance(node, exp.Like) and isinstance(node.this, exp.Column) and not node.args.get("negate")
+                and not isinstance(node.parent, exp.Escape) and isinstance(node.expression, exp.Literal)
+                and node.expression.is_string and _LITERAL_RUN.search(node.expression.this)):
+            return node
+        table = tables.get(node.this.table.lower()) if node.this.table else only
+        fts, columns = trigram.get(table or "", ("", ()))
+        if node.this.name not in columns:
+            return node
+        name = exp.column(node.this.name, quoted=True)
+        through = exp.select(name).from_(exp.to_table(fts)).where(exp.Like(this=name.copy(), expression=node.expression.copy()))
+        return exp.In(this=node.this.copy(), query=through.subquery())
+
+    return tree.transform(indexed)
+
+
+_LITERAL_RUN = re.compile(r"[^%_]{3}")
 
 
 def _check_tokens(sql: str, dialect: str) -> None:
@@ -217,14 +287,11 @@ class QueryBudget:
         self.left = seconds
 
 
-_EXECUTION_LOCK = threading.Lock()
-"""The knowledge store shares one SQLite connection; handlers and functions are per connection."""
-
-
 def run_select(engine: Engine, query: SafeQuery, timeout: float | QueryBudget,
                functions: dict[str, tuple[int, UserFunction]] | None = None) -> list[dict[str, Any]]:
     """Execute a validated query; raise QueryTimeout past ``timeout`` seconds of SQL work (or what is
-    left of a budget, which the query's time is then taken off)."""
+    left of a budget, which the query's time is then taken off). ``functions`` (SQLite only) are
+    installed on the query's connection for its duration."""
     budget = timeout if isinstance(timeout, QueryBudget) else QueryBudget(timeout)
     if budget.left <= 0:
         raise QueryTimeout(f"the queries of this question took longer than {budget.seconds:g} s")
@@ -237,24 +304,31 @@ def run_select(engine: Engine, query: SafeQuery, timeout: float | QueryBudget,
 
 def _run(engine: Engine, query: SafeQuery, deadline: _Deadline, budget: QueryBudget,
          functions: dict[str, tuple[int, UserFunction]] | None) -> list[dict[str, Any]]:
-    with _EXECUTION_LOCK, engine.connect() as conn:
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as conn:
         raw = conn.connection.dbapi_connection
         assert raw is not None, "a connection checked out of the pool"
-        if engine.dialect.name == "sqlite":
+        if sqlite:
             raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
             raw.set_progress_handler(lambda: int(deadline.passed()), _PROGRESS_STEPS)
             for name, (arity, fn) in (functions or {}).items():
                 raw.create_function(name, arity, deadline.paused(fn))
+        else:
+            conn.exec_driver_sql(f"SET LOCAL statement_timeout = {max(1, int(budget.left * 1000))}")
+        sql = query.executed
+        if engine.dialect.paramstyle in ("format", "pyformat"):
+            sql = sql.replace("%", "%%")  # psycopg reads % as a placeholder; the query has none
         try:
-            return _bounded_rows(conn.exec_driver_sql(query.sql))
+            return _bounded_rows(conn.exec_driver_sql(sql))
         except Exception as exc:
-            if deadline.passed() and "interrupt" in str(exc).lower():
+            said = str(exc).lower()
+            if (deadline.passed() and "interrupt" in said) or "statement timeout" in said:
                 raise QueryTimeout(f"the query took longer than {budget.seconds:g} s") from None
-            if "too big" in str(exc).lower():
+            if "too big" in said:
                 raise ResultTooLarge(f"a value would be larger than {MAX_VALUE_BYTES} bytes") from None
             raise
         finally:
-            if engine.dialect.name == "sqlite":
+            if sqlite:
                 raw.set_progress_handler(None, 0)
                 for name, (arity, _) in (functions or {}).items():
                     raw.create_function(name, arity, None)  # calling it outside a query now fails

@@ -1,132 +1,133 @@
-"""An agent's knowledge tables in SQL, through SQLAlchemy.
+"""An agent's knowledge tables, read-only in the knowledge database, through SQLAlchemy.
 
-CSV-backed tables are loaded into an in-memory SQLite database at start-up (typed from the
-declared column types, else inferred from the values); tables that already live in a
-database are reached through its URL. Queries are read-only by construction: callers pass
-SQL that has been validated (see the knowledge parser), and the store adds nothing but
-execution with a row limit.
+Opening a store reads no table: each CSV-backed table is found in the catalogue by the digest
+of its CSV and declarations (:mod:`.importer`; imported first if it is not there), and the
+catalogue says what the offline parser needs up front (columns, their types, the values of
+the categorical ones). So a process starts in the same time, and holds the same memory,
+whatever the size of its tables; names are found through the table's name index
+(:mod:`.mentions`) and queries run on indexed SQL. Queries are read-only by construction:
+callers pass SQL that has been validated (see the knowledge parser), over connections that
+cannot write.
+
+``store.tables[name]`` is the table as its worksheet declares it: named by the declared name
+(an alias of the imported table), with the declared columns only.
 """
 
 from __future__ import annotations
 
-import csv
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Column as SqlColumn
-from sqlalchemy import Float, Integer, MetaData, String, Table, create_engine, insert, select, text
-from sqlalchemy.engine import Engine
-from sqlalchemy.pool import StaticPool
+from sqlalchemy import BigInteger, Float, Select, Text, column, func, select, table
+from sqlalchemy.sql.selectable import NamedFromClause
 
-from ..spec import AgentSpec, KnowledgeWorksheet
-from .column_values import CATEGORICAL_LIMIT, ColumnValues
-from .mentions import MAX_NAMES, RecordNames
+from ..spec import AgentSpec
+from .column_values import ColumnValues
+from .database import ImportedTable, KnowledgeDatabase, open_database
+from .importer import ROW, LoadOutcome, ensure_imported, table_sources
+from .mentions import RecordNames
+from .name_index import Rows, TableNameIndex
 
 MAX_ROWS = 50
+_SQL_TYPES = {"int": BigInteger, "float": Float, "str": Text}
 
 
-def _infer(values: list[str]) -> type:
-    def all_parse(kind: type) -> bool:
-        try:
-            for v in values:
-                if v != "":
-                    kind(v)
-        except ValueError:
-            return False
-        return any(v != "" for v in values)
-
-    if all_parse(int):
-        return Integer
-    if all_parse(float):
-        return Float
-    return String
-
-
-def _convert(value: str, sql_type: type) -> Any:
-    if value == "":
-        return None
-    return int(value) if sql_type is Integer else float(value) if sql_type is Float else value
-
-
-@dataclass
 class KnowledgeStore:
-    """The agent's knowledge tables in one SQL engine."""
+    """The agent's knowledge tables in one knowledge database (default: :func:`.database.default_url`),
+    and those that live in databases of their own (``database:``), each read where it is."""
 
-    spec: AgentSpec
-    engine: Engine = field(init=False)
-    tables: dict[str, Table] = field(init=False, default_factory=dict)
-    _names: dict[str, RecordNames] = field(init=False, default_factory=dict, repr=False)
-    _column_values: dict[str, ColumnValues] = field(init=False, default_factory=dict, repr=False)
+    def __init__(self, spec: AgentSpec, database: KnowledgeDatabase | None = None):
+        self.spec = spec
+        self.database = database if database is not None else open_database()
+        sources = table_sources(spec)
+        self.loaded: list[LoadOutcome] = [ensure_imported(self.database, s, lazily=True) for s in sources]
+        self.imported: dict[str, ImportedTable] = {o.worksheet: o.table for o in self.loaded}
+        self._where = {s.kb.name: (s.kb.table or s.kb.name.lower(), open_database(s.url).reader) if s.url else
+                       (self.imported[s.kb.name].physical, self.database.reader) for s in sources}
+        """worksheet -> (the relation holding its rows, the connections that read it)."""
+        self.tables: dict[str, NamedFromClause] = {
+            name: table(self._where[name][0], *(column(c, _SQL_TYPES[kind]) for c, kind in imported.columns))
+            .alias(spec.knowledge[name].table or name.lower())
+            for name, imported in self.imported.items()}
+        self._names: dict[str, RecordNames] = {}
+        self._column_values: dict[str, ColumnValues] = {}
 
-    def __post_init__(self) -> None:
-        self.engine = create_engine("sqlite://", poolclass=StaticPool, hide_parameters=True,
-                                    connect_args={"check_same_thread": False})
-        metadata = MetaData()
-        rows_by_table: dict[str, list[dict[str, Any]]] = {}
-        for kb in self.spec.knowledge.values():
-            if kb.source != "table":
-                continue
-            raw = self._csv_rows(kb)  # a table without a CSV (an imported spec's) starts empty
-            names = list(raw[0]) if raw else list(kb.columns)
-            if not names:
-                continue
-            types = {n: _declared_or_inferred(kb, n, [r[n] for r in raw]) for n in names}
-            self.tables[kb.name] = Table(kb.table or kb.name.lower(), metadata, *(SqlColumn(n, types[n]) for n in names))
-            rows_by_table[kb.name] = [{n: _convert(r[n], types[n]) for n in names} for r in raw]
-        metadata.create_all(self.engine)
-        with self.engine.begin() as conn:
-            for name, rows in rows_by_table.items():
-                if rows:
-                    conn.execute(insert(self.tables[name]), rows)
+    @property
+    def engine(self) -> Any:
+        """Read-only connections to the knowledge database."""
+        return self.database.reader
 
-    @staticmethod
-    def _csv_rows(kb: KnowledgeWorksheet) -> list[dict[str, str]]:
-        if kb.csv is None:
-            return []
-        with kb.csv.open(newline="", encoding="utf-8") as fh:
-            return list(csv.DictReader(fh))
+    def engine_for(self, worksheet: str) -> Any:
+        """Read-only connections to where ``worksheet``'s rows are."""
+        return self._where[worksheet][1]
+
+    def engine_for_tables(self, tables: Iterable[str]) -> Any | None:
+        """The connections that read all of ``tables`` (declared names), or None when they live in different
+        databases (no query can join them)."""
+        by_name = {alias.name.lower(): name for name, alias in self.tables.items()}
+        engines = {id(e): e for e in (self.engine_for(by_name[t.lower()]) for t in tables if t.lower() in by_name)}
+        return next(iter(engines.values())) if len(engines) == 1 else self.engine if not engines else None
+
+    def physical_names(self) -> dict[str, str]:
+        """Declared table name -> what queries written by an LLM read: the view of an imported table's
+        declared columns, or the table where it lives."""
+        return {alias.name: self.imported[name].part("v") if self.imported[name].physical == self._where[name][0]
+                else self._where[name][0] for name, alias in self.tables.items()}
+
+    def trigram_tables(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """Declared table name -> its FTS5 trigram table and columns, for tables imported into SQLite."""
+        return {alias.name: (self.imported[name].part("trigram"), self.imported[name].trigram)
+                for name, alias in self.tables.items() if self.imported[name].trigram
+                and self._where[name][0] == self.imported[name].physical and self.database.dialect == "sqlite"}
+
+    def shown(self, statement: Select, worksheet: str) -> str:
+        """``statement`` (made from ``tables[worksheet]``) as SQL with its values written in and the declared
+        table name only (``FROM k_1f.. AS restaurants`` -> ``FROM restaurants``): the query as a person
+        reads it, for the trace."""
+        engine = self.engine_for(worksheet)
+        sql = str(statement.compile(engine, compile_kwargs={"literal_binds": True}))
+        if engine.dialect.paramstyle in ("format", "pyformat"):
+            sql = sql.replace("%%", "%")
+        quote = engine.dialect.identifier_preparer.quote
+        alias = self.tables[worksheet].name
+        return sql.replace(f"{quote(self._where[worksheet][0])} AS {quote(alias)}", quote(alias))
 
     def rows(self, worksheet: str, where: dict[str, Any] | None = None, limit: int = MAX_ROWS) -> list[dict[str, Any]]:
         """Rows of a table whose columns equal ``where`` (case-insensitive for text)."""
-        table = self.tables[worksheet]
-        query = select(table)
-        for column, value in (where or {}).items():
-            col = table.c[column]
-            query = query.where(col.ilike(value) if isinstance(value, str) else col == value)
-        with self.engine.connect() as conn:
+        table_ = self.tables[worksheet]
+        query = select(table_)
+        for name, value in (where or {}).items():
+            col = table_.c[name]
+            query = query.where(func.lower(col) == func.lower(value) if isinstance(value, str) else col == value)
+        with self.engine_for(worksheet).connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query.limit(limit))]
 
-    def execute(self, sql: str, limit: int = MAX_ROWS) -> list[dict[str, Any]]:
-        """Run an already validated read-only SELECT."""
-        with self.engine.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(text(sql)).fetchmany(limit)]
-
     def record_names(self, worksheet: str) -> RecordNames:
-        """The names of a table's records, indexed once, for finding them in messages."""
+        """The names of a table's records, for finding them in messages (through its name index)."""
         if worksheet not in self._names:
-            kb = self.spec.knowledge[worksheet]
-            rows = self.rows(worksheet, limit=MAX_NAMES + 1)
-            self._names[worksheet] = RecordNames(worksheet, rows, kb.primary_key)
+            imported = self.imported[worksheet]
+            relation, engine = self._where[worksheet]
+            key = ROW if relation == imported.physical else self.spec.knowledge[worksheet].primary_key
+            index = TableNameIndex(self.engine, imported.part("names"), imported.part("spelling"),
+                                   Rows(engine, relation, [c for c, _ in imported.columns], key or ROW))
+            self._names[worksheet] = RecordNames(worksheet, index, imported.name_words)
         return self._names[worksheet]
 
     def column_values(self, worksheet: str) -> ColumnValues:
-        """The values of a table's categorical (text) columns, read once: not its names nor its long texts."""
+        """The values of a table's categorical (text) columns, from the catalogue: not its names nor its long texts."""
         if worksheet not in self._column_values:
-            table, kb = self.tables[worksheet], self.spec.knowledge[worksheet]
-            naming = {kb.primary_key, "name", "title"} | {c for c, column in kb.columns.items() if column.free_text}
-            text_columns = [c.name for c in table.columns if not isinstance(c.type, (Integer, Float)) and c.name not in naming]
+            kb, imported = self.spec.knowledge[worksheet], self.imported[worksheet]
+            naming = {kb.primary_key, "name", "title"} | {c for c, col in kb.columns.items() if col.free_text}
             self._column_values[worksheet] = ColumnValues(
-                {c: self.distinct_values(worksheet, c, CATEGORICAL_LIMIT) for c in text_columns})
+                {c: values for c, values in imported.values.items() if c not in naming})
         return self._column_values[worksheet]
 
-    def distinct_values(self, worksheet: str, column: str, limit: int = 200) -> list[Any]:
-        table = self.tables[worksheet]
-        with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(select(table.c[column]).distinct().limit(limit + 1)) if r[0] is not None]
+    def distinct_values(self, worksheet: str, column_name: str, limit: int = 200) -> list[Any]:
+        """Up to ``limit + 1`` distinct values of a column (so a caller can tell there are more than ``limit``)."""
+        kept = self.imported[worksheet].values.get(column_name)
+        if kept is not None:
+            return kept[:limit + 1]
+        col = self.tables[worksheet].c[column_name]
+        with self.engine_for(worksheet).connect() as conn:
+            return [r[0] for r in conn.execute(select(col).where(col.is_not(None)).distinct().limit(limit + 1))]
 
-
-def _declared_or_inferred(kb: KnowledgeWorksheet, name: str, values: list[str]) -> type:
-    declared = kb.columns.get(name)
-    if declared and declared.type in ("int", "float", "str"):
-        return {"int": Integer, "float": Float, "str": String}[declared.type]
-    return _infer(values)

@@ -1,9 +1,9 @@
 """A knowledge query's result in words: a short list, one record's details, or what was not found.
 
-The query itself (SQL) stays in the trace; the user reads what was looked for, taken from the
-query's conditions (:mod:`.query_terms`: "I couldn't find any restaurants with cuisine Ethiopian
-in Boston"), the records by the table's ``noun:`` ("items" without one), and the rows by name
-with a few details.
+The query itself (SQL) stays in the trace; the user reads what was looked for, from the
+conditions the knowledge back-end kept with the query ("I couldn't find any restaurants with
+cuisine Ethiopian and city Boston"; read from the SQL only for a back-end that kept none), the
+records by the table's ``noun:`` ("items" without one), and the rows by name with a few details.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ import re
 from typing import Any
 
 from ..spec import AgentSpec, KnowledgeWorksheet
-from ..state import KnowledgeAnswer
+from ..state import KnowledgeAnswer, Searched
 from .display import display_value, record_name
-from .query_terms import QueryTerms, read_query
 from .wording import records
 
 MAX_LISTED = 5
@@ -24,12 +23,13 @@ MAX_QUOTED_CHARS = 160
 
 
 def knowledge_report(spec: AgentSpec, answer: KnowledgeAnswer | None, result: Any) -> str:
-    terms = read_query(answer.query if answer else None)
-    kb = _table(spec, answer, terms)
+    searched = _searched(answer)
+    kb = _table(spec, answer, searched)
     if isinstance(result, dict) and isinstance(result.get("answer"), str):
         return _document_answer(result)
     rows = result if isinstance(result, list) else [] if result is None else [result]
-    with_what = f" with {terms.conditions}" if terms.conditions else ""
+    looked_for = " and ".join(f"{c.replace('_', ' ')} {v}" for c, v in searched.conditions) if searched else ""
+    with_what = f" with {looked_for}" if looked_for else ""
     if not rows:
         return f"I couldn't find any {records(kb)}" + (f"{with_what}." if with_what else " matching that.")
     if len(rows) == 1 and isinstance(rows[0], dict):
@@ -41,12 +41,23 @@ def knowledge_report(spec: AgentSpec, answer: KnowledgeAnswer | None, result: An
     return f"I found {len(rows)} {records(kb, len(rows))}{with_what}:\n{listed}{more}"
 
 
-def _table(spec: AgentSpec, answer: KnowledgeAnswer | None, terms: QueryTerms) -> KnowledgeWorksheet | None:
+def _searched(answer: KnowledgeAnswer | None) -> Searched | None:
+    if answer is None or not answer.query:
+        return None
+    if answer.searched is not None:
+        return answer.searched
+    from ..runtime.searched import searched_in  # SQL kept without what it looked for: read once here
+
+    return searched_in(answer.query)
+
+
+def _table(spec: AgentSpec, answer: KnowledgeAnswer | None, searched: Searched | None) -> KnowledgeWorksheet | None:
     if answer is not None and answer.table in spec.knowledge:
         return spec.knowledge[answer.table]
-    found = [spec.knowledge[t] for t in terms.tables if t in spec.knowledge]
-    if len(found) == 1:
-        return found[0]
+    if searched is not None:
+        found = [kb for kb in spec.knowledge.values() if kb.table in searched.tables or kb.name in searched.tables]
+        if len(found) == 1:
+            return found[0]
     return next(iter(spec.knowledge.values())) if len(spec.knowledge) == 1 else None
 
 

@@ -14,7 +14,8 @@ from typing import Any, Protocol
 from ..errors import GenieError
 from ..spec import AgentSpec
 from ..spec.api_module import IDEMPOTENCY_PARAMETER
-from ..state import KnowledgeAnswer
+from .searched import searched_in
+from ..state import KnowledgeAnswer, Searched
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class ApiRequest:
 class KnowledgeResult:
     query: str | None
     result: Any
+    searched: Searched | None = None
+    """What the query looked for, when the back-end read it from the query it made (the reply says it)."""
 
 
 class KnowledgeUnavailable(GenieError):
@@ -79,4 +82,4 @@ class RecordedKnowledge:
     sql: str | None = None
 
     def query(self, answer: KnowledgeAnswer) -> KnowledgeResult:
-        return KnowledgeResult(self.sql, self.result)
+        return KnowledgeResult(self.sql, self.result, searched_in(self.sql) if self.sql else None)

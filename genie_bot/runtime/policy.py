@@ -101,6 +101,7 @@ def _knowledge_query(turn: Turn) -> None:
         turn.acts.append(Report(label, answer.result))
         return
     answer.query, answer.result, answer.status = outcome.query, outcome.result, AnswerStatus.DONE
+    answer.searched = outcome.searched
     turn.acts.append(Report(label, outcome.result))
     rows = outcome.result if isinstance(outcome.result, list) else []
     if answer.target and len(rows) == 1:

@@ -453,6 +453,13 @@ class _Builder:
         if name is None:
             return None
         csv_path = self._data_path(item, "csv")
+        database = item.get("database")
+        if database is not None and (not isinstance(database, str) or ("://" not in database and "${" not in database)):
+            self.error(item.loc_of("database"), "database must be the URL of the database that holds the table, "
+                                                "e.g. postgresql://reader@db/catalogue or ${CATALOGUE_URL}")
+            database = None
+        if database is not None and "csv" in item:
+            self.error(item.loc_of("database"), "a table comes from a csv file or lives in a database, not both")
         documents: tuple[Path, ...] = ()
         if "documents" in item:
             documents = tuple(sorted(self.directory.glob(str(item["documents"]))))
@@ -460,12 +467,12 @@ class _Builder:
                 self.error(item.loc_of("documents"), f"no documents match '{item['documents']}'")
         columns = self._columns(item, csv_path)
         primary_key = item.get("primary_key")
-        if primary_key is not None and columns and primary_key not in columns:
+        if primary_key is not None and columns and primary_key not in columns and database is None:
             self.error(item.loc_of("primary_key"), self._unknown("column", primary_key, columns))
         return KnowledgeWorksheet(
             name=name, description=str(item.get("description", "")),
             source="documents" if "documents" in item else "table",
-            table=str(item.get("table") or name.lower()), csv=csv_path, documents=documents,
+            table=str(item.get("table") or name.lower()), csv=csv_path, database=database, documents=documents,
             primary_key=primary_key, columns=columns, noun=None if item.get("noun") is None else str(item["noun"]),
             plural=None if item.get("plural") is None else str(item["plural"]), loc=item.loc,
         )

@@ -156,6 +156,9 @@ class KnowledgeWorksheet:
     source: str = "table"  # table | documents
     table: str | None = None
     csv: Path | None = None
+    database: str | None = None
+    """The URL of the database where ``table`` already lives (``${VAR}`` read from the environment), instead
+    of a CSV imported into the knowledge database."""
     documents: tuple[Path, ...] = ()
     primary_key: str | None = None
     columns: dict[str, Column] = field(default_factory=dict)

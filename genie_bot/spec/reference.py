@@ -208,8 +208,10 @@ SECTIONS: tuple[Section, ...] = (
             "restaurants in four cities"),
         Key("noun", TEXT, "What one record is called (\"laptop\"): \"I found 6 laptops\".", "item", "restaurant"),
         Key("plural", TEXT, "The noun's plural, when adding -s or -es is wrong.", "made from the noun", "people"),
-        Key("csv", TEXT, "A CSV file (relative to the agent directory) loaded into the table at start-up.",
-            "none", "data/restaurants.csv"),
+        Key("csv", TEXT, "A CSV file (relative to the agent directory), imported once into the knowledge "
+            "database (docs/knowledge-scale.md).", "none", "data/restaurants.csv"),
+        Key("database", TEXT, "The URL of another database that holds the table already (read there, read-only; "
+            "${VARIABLE} is taken from the environment). Not with csv.", "none", "${SHOP_DATABASE_URL}"),
         Key("table", TEXT, "The SQL table's name.", "the worksheet's name, lower case", "restaurants"),
         Key("documents", TEXT, "A glob of text or markdown files, searched by paragraph.", "none", "docs/*.md"),
         Key("primary_key", TEXT, "The column that identifies a record (a course code).", "none", "id"),

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from genie_bot.knowledge import KeywordQuery, KnowledgeStore
+from genie_bot.runtime import KnowledgeResult
 from genie_bot.agent import Agent, agent_components
 from genie_bot.llm import LLMSettings
 from genie_bot.rendering import record_text
@@ -148,9 +149,17 @@ class _ScriptedLLM:
             return f"```python\n{self.statements}\n```"
         if role == "knowledge":
             question = re.search(r"^Question: (.*)$", prompt, re.M).group(1)
-            sql = self.keywords.query(KnowledgeAnswer(question)).query if self.keywords else None
-            return f"```sql\n{sql or f'SELECT * FROM {self.first_table} LIMIT 5'}\n```"
+            found = self.keywords.query(KnowledgeAnswer(question)) if self.keywords else None
+            return f"```sql\n{_written(found) if found and found.searched else f'SELECT * FROM {self.first_table} LIMIT 5'}\n```"
         return re.search(r"keeping every fact and question\):\n(.*)\n\nWrite the assistant", prompt, re.S).group(1)
+
+
+def _written(found: KnowledgeResult) -> str:
+    """The query a good LLM writes for what the offline search looked for: its table and conditions."""
+    assert found.searched is not None
+    where = " AND ".join(f"{column} = '{value.replace(chr(39), chr(39) * 2)}'"
+                         for column, value in found.searched.conditions)
+    return f"SELECT * FROM {found.searched.tables[0]}{f' WHERE {where}' if where else ''} LIMIT 10"
 
 
 def run(agent_name: str, turns: list[tuple[str, Gold]], fast_path: bool) -> RunFigures:

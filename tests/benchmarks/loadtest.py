@@ -22,7 +22,8 @@ Reported: turns per second, p50/p99 of the ack time (HTTP response) and of the t
 duplicated, side effects (tickets in the ledger ``$GENIE_DATA_DIR/submissions.sqlite3``) per
 user, the state of every session, pending action and event after the run, and the CPU
 seconds each part used while users were driven (bots, LLM server, this driver with the mock
-Slack, PostgreSQL) with how busy the machine was: the ceiling any scale-out figure hits.
+Slack, PostgreSQL) with how busy the machine was: the ceiling any scale-out figure hits; the
+bots' CPU per turn answered (``bot_cpu_ms_per_turn``) is the figure to compare across versions.
 """
 
 from __future__ import annotations
@@ -242,6 +243,8 @@ def run(options: Options, processes_count: int, kill: bool) -> dict[str, Any]:
         distinct_events = figures.turns_sent + figures.double_clicks
         report["acked_but_never_recorded"] = max(0, distinct_events - figures.never_acked
                                                  - sum(report["events"].values()))
+        bots = sum(v for k, v in cpu["cpu_seconds"].items() if k.startswith("bot_"))
+        report["bot_cpu_ms_per_turn"] = round(bots * 1000 / figures.replies, 1) if figures.replies else None
         if kill:
             report["killed_after_seconds"] = round(killed.get("at", started) - started, 1)
         report["placeholders_left"] = len(slack.placeholders)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -18,9 +20,9 @@ def postgres_schema_url(base_url: str, schema: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
 
 
-@pytest.fixture
-def pg_url(postgres_url: str):
-    """A PostgreSQL URL whose tables live in a schema of their own, dropped after the test."""
+@contextmanager
+def postgres_schema(postgres_url: str) -> Iterator[str]:
+    """A PostgreSQL URL whose tables live in a schema of their own, dropped after."""
     schema = f"genie_test_{uuid.uuid4().hex[:12]}"
     admin = create_engine(postgres_url.replace("postgresql://", "postgresql+psycopg://", 1))
     with admin.begin() as conn:
@@ -31,6 +33,13 @@ def pg_url(postgres_url: str):
         with admin.begin() as conn:
             conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+@pytest.fixture
+def pg_url(postgres_url: str):
+    """A PostgreSQL URL whose tables live in a schema of their own, dropped after the test."""
+    with postgres_schema(postgres_url) as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

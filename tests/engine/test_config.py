@@ -82,7 +82,8 @@ def test_every_problem_is_reported_with_its_position(tmp_path, shop):
         "genie.yaml:11:29: 'retention_days' must be a number >= 0",
         "genie.yaml:12:18: unknown log level 'LOUD'",
         "genie.yaml:13:1: unknown key 'colour' in configuration; expected one of: database, llm, agents, "
-        "default_agent, routing, admins, workspaces, platforms, engine, confirmation, scheduler, logging, metrics",
+        "default_agent, routing, admins, workspaces, platforms, engine, confirmation, scheduler, logging, metrics, "
+        "knowledge",
     ]
 
 

@@ -84,7 +84,11 @@ def test_the_readme_steps_work_verbatim_from_the_repository_root(tmp_path, opera
     result = subprocess.run(["bash", "-ec", " && ".join(steps)], cwd=root, capture_output=True, text=True,
                             timeout=120, env=environ)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().endswith(f"schema revision (none) -> {head_revision()}")
+    schema, *knowledge = result.stdout.strip().splitlines()
+    assert schema.endswith(f"schema revision (none) -> {head_revision()}")
+    assert [line.split(" rows")[0] for line in knowledge] == [  # every agent's tables, ready for every process
+        "knowledge: courses: courses: 42", "knowledge: courses: offerings: 71", "knowledge: courses: ratings: 220",
+        "knowledge: restaurants: restaurants: 300"]
     assert (root / "var" / "genie.sqlite3").is_file()
     # and from anywhere else, the same file names the same agents and database
     listed = operator("sessions", "list", "--config", str(root / "genie.yaml"), cwd=tmp_path)

@@ -270,3 +270,34 @@ def test_several_collections_without_tables_let_the_llm_choose(server, script, m
         script.prompt("knowledge", 0)
     assert result.result == [{"answer": "Every 90 days [1].", "sources": ["[1] passwords.md §1"]}]
     assert "unavailable" in knowledge.query(ask("anything")).result["error"]
+
+
+@pytest.mark.postgres
+def test_queries_run_on_a_postgresql_knowledge_database(server, script, restaurant_spec, postgres_url):
+    """The same SQL on the tables imported into PostgreSQL: rows, what was looked for, a timeout; answer()
+    needs SQLite's functions, so the LLM is asked again with the reason."""
+    from genie_bot.knowledge import KnowledgeDatabase
+    from genie_bot.knowledge.sql import QueryTimeout, run_select, validate_select
+    from tests.knowledge.conftest import closing, postgres_schema
+
+    with postgres_schema(postgres_url) as url, closing(KnowledgeDatabase(url)) as database:
+        store = KnowledgeStore(restaurant_spec, database)
+        knowledge = LLMKnowledge(restaurant_spec, make_client(make_settings(server)), store, today=lambda: TODAY)
+        script.add("knowledge", f"```sql\n{THAI_SEATTLE}\n```")
+        result = knowledge.query(ask("thai places in seattle"))
+        ratings = [r["rating"] for r in result.result]
+        assert result.query == THAI_SEATTLE + " LIMIT 20" and {r["cuisine"] for r in result.result} == {"Thai"}
+        assert ratings == sorted(ratings, reverse=True) and len(ratings) == 5
+        assert result.searched.conditions == (("city", "Seattle"), ("cuisine", "Thai"))
+
+        kids = "SELECT name FROM restaurants WHERE review LIKE '%KIDS%'"  # SQLite's LIKE, which ignores case
+        script.add("knowledge", "SELECT name FROM restaurants WHERE answer(review, 'good for kids?') = 'Yes'", kids)
+        result = knowledge.query(ask("good for kids"))
+        assert "answer() is not available with this knowledge database" in \
+            script.requests["knowledge"][-1]["messages"][-1]["content"]
+        assert result.query == kids + " LIMIT 20" and len(result.result) == 20
+
+        slow = validate_select("SELECT COUNT(*) FROM restaurants a, restaurants b, restaurants c, restaurants d",
+                               ["restaurants"], 5).stored_in(store.physical_names(), "postgresql")
+        with pytest.raises(QueryTimeout):
+            run_select(store.engine, slow, 0.2)

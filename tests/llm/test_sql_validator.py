@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 
 import pytest
 from sqlalchemy import text
 
 from genie_bot.knowledge import KnowledgeStore
-from genie_bot.knowledge.sql import (MAX_QUERY_CHARS, QueryBudget, QueryTimeout, UnsafeQuery, run_select,
+from genie_bot.knowledge.sql import (MAX_QUERY_CHARS, QueryBudget, QueryTimeout, SafeQuery, UnsafeQuery, run_select,
                                      validate_select)
 
 TABLES = ["restaurants"]
@@ -74,14 +73,28 @@ def store(restaurant_spec) -> KnowledgeStore:
     return KnowledgeStore(restaurant_spec)
 
 
+def stored(store: KnowledgeStore, sql: str, limit: int) -> SafeQuery:
+    """``sql`` validated to run on the store: reading the tables where the knowledge database keeps them."""
+    return validate_select(sql, TABLES, limit).stored_in(store.physical_names(), "sqlite")
+
+
+def test_a_query_reads_the_stored_tables_under_their_declared_names(store):
+    query = stored(store, "SELECT r.name FROM restaurants r JOIN restaurants ON restaurants.id = r.id WHERE r.id = 1", 5)
+    assert query.sql == "SELECT r.name FROM restaurants AS r JOIN restaurants ON restaurants.id = r.id WHERE r.id = 1 LIMIT 5"
+    view = store.physical_names()["restaurants"]
+    assert query.executed == (f"SELECT r.name FROM {view} AS r JOIN {view} AS restaurants ON restaurants.id = r.id "
+                              "WHERE r.id = 1 LIMIT 5")
+    assert run_select(store.engine, query, 1.0) == [{"name": "The Oak Spoon"}]
+    assert query.searched.tables == ("restaurants",) and query.searched.conditions == (("id", "1"),)
+
+
 def test_execution_returns_rows_and_a_long_query_times_out(store):
-    rows = run_select(store.engine, validate_select("SELECT name FROM restaurants WHERE id = 1", TABLES, 5), 1.0)
+    rows = run_select(store.engine, stored(store, "SELECT name FROM restaurants WHERE id = 1", 5), 1.0)
     assert rows == [{"name": "The Oak Spoon"}]
-    slow = validate_select("SELECT COUNT(*) FROM restaurants a, restaurants b, restaurants c, restaurants d",
-                           TABLES, 5)
+    slow = stored(store, "SELECT COUNT(*) FROM restaurants a, restaurants b, restaurants c, restaurants d", 5)
     with pytest.raises(QueryTimeout):
         run_select(store.engine, slow, 0.2)
-    assert run_select(store.engine, validate_select("SELECT COUNT(*) AS n FROM restaurants", TABLES, 5), 1.0) == \
+    assert run_select(store.engine, stored(store, "SELECT COUNT(*) AS n FROM restaurants", 5), 1.0) == \
         [{"n": 300}]  # the connection is usable again, without the handler
 
 
@@ -107,11 +120,12 @@ def test_time_in_user_functions_does_not_count_against_the_timeout(store):
         time.sleep(0.4)
         return "Yes"
 
-    query = validate_select("SELECT id FROM restaurants WHERE id <= 3 AND answer(review, 'q') = 'Yes'", TABLES, 10)
+    query = stored(store, "SELECT id FROM restaurants WHERE id <= 3 AND answer(review, 'q') = 'Yes'", 10)
     rows = run_select(store.engine, query, 1.0, {"answer": (2, slow_function)})  # 1.2 s in the function
     assert [r["id"] for r in rows] == [1, 2, 3]
+    view = store.physical_names()["restaurants"]
     with store.engine.connect() as conn, pytest.raises(Exception, match="no such function|function raised"):
-        conn.execute(text("SELECT answer(review, 'q') FROM restaurants"))  # unusable after the query
+        conn.execute(text(f"SELECT answer(review, 'q') FROM {view}"))  # unusable after the query
 
 
 def test_the_store_is_unchanged_by_rejected_queries(store):
@@ -119,8 +133,9 @@ def test_the_store_is_unchanged_by_rejected_queries(store):
         with pytest.raises(UnsafeQuery):
             validate_select(attack, TABLES, 5)
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT COUNT(*) FROM restaurants")).scalar() == 300
-    assert sqlite3.sqlite_version  # the in-memory database is the one the agent uses
+        assert conn.execute(text(f"SELECT COUNT(*) FROM {store.physical_names()['restaurants']}")).scalar() == 300
+        with pytest.raises(Exception, match="readonly|read-only|query_only"):  # nor could they change it
+            conn.execute(text(f"DELETE FROM {store.imported['restaurants'].physical}"))
 
 
 @pytest.mark.parametrize("sql, reason", [
@@ -154,14 +169,14 @@ def test_a_value_larger_than_the_bound_is_never_made_even_past_the_validator(sto
 
     unchecked = SafeQuery(f"SELECT printf('%.*c', {MAX_VALUE_BYTES * 5}, 'x') AS big", frozenset(), False)
     assert run_select(store.engine, unchecked, 60.0) == [{"big": None}]
-    assert run_select(store.engine, validate_select("SELECT COUNT(*) AS n FROM restaurants", TABLES, 5), 1.0) == \
-        [{"n": 300}]
+    assert run_select(store.engine, stored(store, "SELECT COUNT(*) AS n FROM restaurants", 5), 1.0) == [{"n": 300}]
 
 
 def test_a_result_larger_than_the_bound_is_refused_while_it_is_read(store):
     from genie_bot.knowledge.sql import MAX_RESULT_BYTES, ResultTooLarge, SafeQuery
 
     per_row = MAX_RESULT_BYTES // 100  # 300 rows of this are three times the bound
-    wide = SafeQuery(f"SELECT printf('%.{per_row}c', 'x') AS padding FROM restaurants", frozenset(), False)
+    view = store.physical_names()["restaurants"]
+    wide = SafeQuery(f"SELECT printf('%.{per_row}c', 'x') AS padding FROM {view}", frozenset(), False)
     with pytest.raises(ResultTooLarge, match="fewer rows or columns"):
         run_select(store.engine, wide, 60.0)

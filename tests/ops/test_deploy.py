@@ -18,7 +18,7 @@ from genie_bot.adapters.slack import SlackSettings
 from genie_bot import submissions
 from genie_bot.cli import main
 from genie_bot.config import (ENV_OVERRIDES, Config, ConfirmationSettings, EngineSettings, LlmConfig, LoggingSettings,
-                              MetricsSettings, SchedulerSettings, load_config)
+                              KnowledgeSettings, MetricsSettings, SchedulerSettings, load_config)
 from genie_bot.cli import serve as commands
 from genie_bot.agent import settings_from_config
 from genie_bot.llm import settings as llm_settings
@@ -80,7 +80,8 @@ def kubernetes() -> dict[str, dict]:
 def test_the_example_documents_every_setting(tmp_path):
     example = yaml.safe_load((DEPLOY / "genie.example.yaml").read_text(encoding="utf-8"))
     sections = {"llm": LlmConfig, "engine": EngineSettings, "confirmation": ConfirmationSettings,
-                "scheduler": SchedulerSettings, "logging": LoggingSettings, "metrics": MetricsSettings}
+                "scheduler": SchedulerSettings, "logging": LoggingSettings, "metrics": MetricsSettings,
+                "knowledge": KnowledgeSettings}
     for section, cls in sections.items():
         assert set(example[section]) == set(cls.__dataclass_fields__) - {"options"} | \
             ({"models", "base_urls", "max_retries", "constrained"} if section == "llm" else set()), section
