@@ -160,6 +160,9 @@ COMMON_VERBS = ("get", "go", "be", "have", "head", "make", "find", "reach", "tak
 PRESENT_ADVERBS = ("now", "currently", "at present")
 """A description ending so is of a present state ("the plan the user is on now")."""
 PRESENT_LEADS = ("i'm", "im", "i am", "currently", "still", "now")
+ASKING_WORDS = ("help", "helping", "need", "want", "wanna", "like", "get", "please", "assist", "assistance", "support",
+                "try", "trying", "do", "something", "some", "request")
+"""Words that ask for something without saying what: "help with an order" asks for the ordering and nothing more."""
 WANTING = ("want", "wanna", "would like", "i'd like", "id like", "we'd like", "rather have", "rather take", "rather do", "switch to",
            "switching to", "change to", "changing to", "move to", "get")
 """Words before what is wanted instead ("i want physics 148c instead")."""

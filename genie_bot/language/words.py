@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import snowballstemmer
 
@@ -31,7 +31,9 @@ class Lexicon:
     users: tuple[str, ...] = ()
     """Nouns for the person talking to the agent ("student"): their name is a person's name."""
 
+    @cached_property
     def key(self) -> tuple:
+        """The lexicon as a hashable value, made once: it keys the caches of words read through it."""
         return tuple(sorted(self.synonyms.items())), tuple(sorted(self.times_of_day.items()))
 
 
@@ -64,7 +66,7 @@ def content_words(text: str) -> frozenset[str]:
     """Stemmed words that carry meaning, through the synonyms in effect: for matching a message
     against descriptions and examples (a name written in CamelCase is its words: "TroubleShoot" is
     "trouble" and "shoot")."""
-    return _content_words(text, active().key())
+    return _content_words(text, active().key)
 
 
 @lru_cache(maxsize=8192)

@@ -41,7 +41,7 @@ from .. import extract
 from . import ahead, asked, commands, corrections, other_field, otherwise, questions, searches, tasks, volunteered
 from .asked import answer_question
 from .evidence import whole
-from .proposals import NOTHING, Proposal
+from .proposals import DECISIVE, NOTHING, Proposal
 from .reading import Reading
 from .tasks import requests_a_new_task
 from .resolver import resolve
@@ -54,8 +54,7 @@ Matcher = Callable[[Reading], list[Proposal]]
 WHOLE_MESSAGE_MATCHERS: tuple[Matcher, ...] = (commands.propose, questions.propose, searches.propose)
 """Matchers that read the message as a whole."""
 VALUE_MATCHERS: tuple[Matcher, ...] = (corrections.propose, asked.propose, other_field.propose, tasks.propose,
-                                       volunteered.propose, ahead.propose, otherwise.propose, tasks.propose_fallbacks,
-                                       tasks.propose_carrying_on)
+                                       volunteered.propose, ahead.propose, otherwise.propose, tasks.propose_fallbacks)
 """Matchers that read values, of the whole message or of one part of it."""
 
 
@@ -95,35 +94,49 @@ def read(reading: Reading) -> Parse:
     if len(reading.text) > MAX_MESSAGE_CHARS:
         return Parse("", understood=False, reason=TOO_LONG)
     proposals = [p for matcher in WHOLE_MESSAGE_MATCHERS for p in matcher(reading)]
+    if any(p.exclusive and p.score >= DECISIVE for p in proposals):
+        return _written(resolve(proposals))
     spans = parts(reading) if reading.open_instances() and not requests_a_new_task(reading) else []
     if spans:  # "cs 106a for credit/no credit 5 units and cs 103 letter 4 units": each course its own details
         proposals.extend(_read_in_parts(reading, spans))
     else:
         proposals.extend(_value_proposals(reading))
     proposals.append(_nothing_to_do(reading))
-    return _written(resolve(proposals))
+    return _written(_resolved(reading, proposals))
 
 
 def _value_proposals(reading: Reading) -> list[Proposal]:
-    """The value matchers' proposals, and for each matcher that found a value it could not take
-    (and nothing else), a proposal to say why."""
+    """The value matchers' proposals."""
     out = []
     for matcher in VALUE_MATCHERS:
         out.extend(matcher(reading))
-    problem = _problem(reading)
-    if problem is not None:
-        out.append(problem)
     return out
 
 
+def _resolved(reading: Reading, proposals: list[Proposal]) -> list[Proposal]:
+    """The best readings; when nothing is understood but a value the message gives cannot be taken
+    ("in august" is no day), the reading that says why."""
+    chosen = resolve(proposals)
+    if sum(p.score for p in chosen) < PROBLEM:
+        problem = _problem(reading)
+        if problem is not None:
+            return [problem]
+    return chosen
+
+
+PROBLEM = 3 * NOTHING
+"""The weight of saying why a value cannot be taken: more than reading the message as nothing,
+less than any value."""
+
+
 def _problem(reading: Reading) -> Proposal | None:
-    """Why a value the message gives cannot be taken ("in august" is no day), found by reading it as
-    the answer and as values: told when nothing else is understood."""
+    """Why a value the message gives cannot be taken, found by reading it as the answer and as values
+    (read only when nothing else is understood: it costs as much as the readings themselves)."""
     for read_as in (answer_question, volunteered.volunteered):
         scratch = reading.fresh()
         read_as(scratch)
         if scratch.problem:
-            return Proposal("problem", (), 3 * NOTHING, whole(reading), exclusive=True, understood=False,
+            return Proposal("problem", (), PROBLEM, whole(reading), exclusive=True, understood=False,
                             reason=scratch.problem)
     return None
 
@@ -136,7 +149,7 @@ def _read_in_parts(reading: Reading, spans: list[tuple[int, int]]) -> list[Propo
     score = 0.0
     for start, end in spans:
         part = reading.part(start, end)
-        chosen = [p for p in resolve(_value_proposals(part)) if p.understood]
+        chosen = [p for p in _resolved(part, _value_proposals(part)) if p.understood]
         for p in chosen:
             _take(reading, p)
         statements.extend(line for p in sorted(chosen, key=_order) for line in p.statements)

@@ -20,6 +20,7 @@ from .evidence import proposal, whole
 from .fields import is_free_text
 from .proposals import LATER_QUESTION, Proposal
 from .reading import Reading
+from .requested import only_asks_for_a_task
 from .words import FILLER, SENTENCE, addresses_the_agent, small_talk
 
 
@@ -45,8 +46,9 @@ def answers_a_later_question(reading: Reading) -> list[str]:
             or SENTENCE.search(extract.without_lead_in(text)) or re.fullmatch(r"[\d\s.,:/#-]+", text)
             or addresses_the_agent(reading.text) or small_talk(reading.text) or extract.says_unknown(reading.text)
             or extract.yes_no(reading.text) is not None or extract.without_pronoun_one(text) != text
-            or _a_typed_value(reading, text) or _a_day_attempted(asked.type.kind, text)):
-        return []  # "the second one" points at a list, "tomorrow" is a date: no free text
+            or _a_typed_value(reading, text) or _a_day_attempted(asked.type.kind, text)
+            or only_asks_for_a_task(reading)):
+        return []  # "the second one" points at a list, "tomorrow" is a date, "help with an order" asks for the task
     for f in ws.fields.values():
         if (f.kind == "input" and is_free_text(f) and f is not asked and instance.values.get(f.name) is None
                 and field_applies(reading.spec, reading.state, instance, f, reading.today)):

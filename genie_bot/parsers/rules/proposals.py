@@ -17,6 +17,9 @@ WHOLE_MESSAGE_COMMAND = 20.0
 """The whole message is a command (cancel, start over, goodbye) or a question about the agent itself."""
 QUESTION_WORD = 12.0
 """The message asks with a question word ("who teaches it?"): a question, never a value."""
+DECISIVE = QUESTION_WORD
+"""A reading of the whole message at least this strong is taken without reading values in it: no
+sum of values would outweigh it (and reading them costs most of a parse)."""
 QUESTION_MARK = 2.5
 """Only a question mark says it asks ("8pm?"): an unsure answer outweighs it."""
 ASKED = 3.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...language import english
 from ...spec import TaskWorksheet
 from .. import extract
 from .fields import top_level_tasks
@@ -65,6 +66,14 @@ def task_match_requested(reading: Reading) -> bool:
     """Whether the message asks for a task (open already or not)."""
     ws, score = task_match(reading)
     return ws is not None and score >= TASK_THRESHOLD
+
+
+def only_asks_for_a_task(reading: Reading) -> bool:
+    """Whether the message asks for a task and says nothing more ("help with an order"): none of its
+    words is left for a value once the task's own words and words of asking are taken out."""
+    asking = extract.content_words(" ".join(english.ASKING_WORDS))
+    wanted = request_words(reading)
+    return bool(wanted) and not (extract.content_words(reading.text) - wanted - asking)
 
 
 def request_words(reading: Reading) -> frozenset[str]:

@@ -38,16 +38,9 @@ def propose_fallbacks(reading: Reading) -> list[Proposal]:
     if opens_the_only_task(scratch):
         out.append(proposal(scratch, "tasks", scratch.statements, ONLY_TASK, claims=whole(reading), starts=True,
                             phase=4))
+    if restates_open_task(reading):
+        out.append(Proposal("tasks", (ALREADY_HANDLED,), 2 * NOTHING, whole(reading)))
     return out
-
-
-def propose_carrying_on(reading: Reading) -> list[Proposal]:
-    """Matcher: a request for the task already being filled ("help with an order" while ordering)
-    asks for nothing new, as strongly as a request for a task; its words are no value of a field."""
-    if not restates_open_task(reading):
-        return []
-    _, score = task_match(reading)
-    return [Proposal("tasks", (ALREADY_HANDLED,), TASK * score, _request_tokens(reading))]
 
 
 def _request_tokens(reading: Reading) -> frozenset[int]:

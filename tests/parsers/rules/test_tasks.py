@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from genie_bot.parse import ALREADY_HANDLED
 from genie_bot.parsers.rules.requested import task_match
 from genie_bot.parsers.rules.tasks import opens_the_only_task, restates_open_task, start_requested_task
 
@@ -73,10 +74,13 @@ def test_an_answer_given_already_needs_a_strong_match_to_start_a_task():
     assert not start_requested_task(reading, answered_already=True)
 
 
-@pytest.mark.xfail(strict=True, reason="restating the open task ('book a table') while the date is asked is stored "
-                                       "as special_request = 'book a table'")
-def test_book_a_table_while_booking_is_no_special_request():
-    assert booking().parse("book a table").statements == "# the request is already being handled"
+@pytest.mark.parametrize("text", ["book a table", "i need help booking a table please"])
+def test_asking_for_the_task_in_progress_is_no_special_request(text):
+    assert booking().parse(text).statements == ALREADY_HANDLED
+
+
+def test_a_request_with_more_words_than_the_tasks_gives_the_value():
+    assert booking().parse("a quiet table").statements == "book_restaurant_0.special_request = 'a quiet table'"
 
 
 @pytest.mark.parametrize("text", ["hi", "help me please!"])
