@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from slack_sdk.signature import SignatureVerifier
 
 from genie_bot.adapters.slack.poster import THINKING
+from genie_bot.adapters.slack.sessions import message_event_id
 from genie_bot.engine.turns import PARKED
 from genie_bot.store import Database, inbox, sessions, traces
 from tests.benchmarks.loadtest import free_port, wait_healthy
@@ -130,7 +131,7 @@ def event_status(url: str, thread: str) -> str | None:
     db = Database(url)
     try:
         with db.read() as conn:
-            found = inbox.outcome(conn, ("slack", f"C1/{thread}"))
+            found = inbox.outcome(conn, ("slack", message_event_id(TEAM_ID, "C1", thread)))
         return found[0] if found else None
     finally:
         db.dispose()
@@ -163,7 +164,8 @@ def test_a_runaway_statement_stops_neither_process_and_reaches_only_one(store_ur
     with db.read() as conn:
         poison_turns = traces.for_session(conn, f"slack/{TEAM_ID}/C1/{poisoned}")
         session = sessions.load(conn, f"slack/{TEAM_ID}/C1/{poisoned}")
-        attempts = conn.exec_driver_sql("SELECT attempts FROM genie_events WHERE event_id = 'C1/" + poisoned + "'")
+        attempts = conn.exec_driver_sql("SELECT attempts FROM genie_events WHERE event_id = '"
+                                        + message_event_id(TEAM_ID, "C1", poisoned) + "'")
         (tries,) = attempts.one()
     db.dispose()
     assert [t.outcome for t in poison_turns] == ["parked"] and tries == 1  # run once, by A; never by B
