@@ -14,12 +14,11 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..language import english
 from ..spec import AgentSpec
 
 CHUNK_CHARS = 900
 _WORD = re.compile(r"\w+", re.UNICODE)
-_STOP = frozenset({"the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "is", "are", "do", "does", "what",
-                   "how", "can", "i", "my", "me", "you", "it", "be", "with", "at", "by", "from", "this", "that"})
 
 
 @dataclass(frozen=True)
@@ -72,7 +71,7 @@ class DocumentIndex:
 
     def search(self, collection: str, query: str, k: int = 4) -> list[Passage]:
         """The ``k`` best passages of ``collection`` for ``query`` by BM25 (any query word may match)."""
-        words = [w for w in _WORD.findall(query.lower()) if w not in _STOP] or _WORD.findall(query.lower())
+        words = [w for w in _WORD.findall(query.lower()) if w not in english.STOP_WORDS] or _WORD.findall(query.lower())
         if not words:
             return []
         match = " OR ".join(f'"{w}"' for w in dict.fromkeys(words))  # quoted: user text is never FTS syntax

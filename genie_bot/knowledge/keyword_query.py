@@ -26,8 +26,9 @@ from sqlalchemy import Float, Integer, case, func, literal, or_, select, union_a
 from sqlalchemy.sql import ColumnElement, Select
 from sqlalchemy.sql.selectable import NamedFromClause
 
+from ..language import english
 from ..runtime.executor import KnowledgeResult
-from ..spec import KnowledgeWorksheet
+from ..spec import AgentSpec, KnowledgeWorksheet
 from ..state import KnowledgeAnswer, Searched
 from .store import KnowledgeStore
 
@@ -41,28 +42,6 @@ _NEGATIONS = ("not", "not very", "not especially", "not particularly", "not so",
 """Said before a word, these make a text say the opposite ("It's not especially romantic")."""
 _RANKING_WORDS = re.compile(r"\b(best|top|highest|highly|good|great|popular|recommend\w*)\b", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
-_STOP = {"the", "a", "an", "is", "are", "do", "does", "what", "which", "who", "when", "where", "how", "of", "in", "on",
-         "for", "to", "and", "or", "it", "its", "any", "there", "me", "my", "i", "you", "can", "with", "this", "that",
-         "they", "them", "their", "be", "have", "has", "at", "by", "from", "about", "tell", "show", "find", "list",
-         "whats", "s", "much", "many", "one", "some", "please", "would", "could", "should", "will", "like", "than",
-         "more", "most", "less", "not", "no", "yes", "get", "got", "give", "place", "places", "spot", "spots",
-         "somewhere", "something", "anything", "option", "options", "thing", "things", "stuff", "food", "want",
-         "need", "looking", "look", "know", "idk", "maybe", "hmm", "ok", "okay", "two", "three", "four", "five",
-         "six", "seven", "eight", "nine", "ten", "table", "tables", "tonight", "today", "tomorrow", "book",
-         "booking", "reservation", "people"}
-_CUES = {
-    "who": ("name", "instructor", "teacher", "author", "owner", "staff", "person", "professor"),
-    "where": ("location", "address", "room", "building", "place", "city", "where"),
-    "when": ("time", "day", "days", "date", "quarter", "hours", "schedule", "when"),
-    "how many": ("number", "count", "capacity", "enrolled", "seats", "units", "hours"),
-    "how much": ("price", "cost", "fee", "hours"),
-    "what time": ("time", "opening", "closing", "start", "end"),
-    "hours": ("opening", "closing"),
-    "how late": ("closing",),
-    "how early": ("opening",),
-}
-
-
 @dataclass
 class _TableIndex:
     rating_column: str | None
@@ -72,6 +51,8 @@ class _TableIndex:
     """Words of the table's name, description, columns and their descriptions."""
     column_words: dict[str, set[str]]
     """Each column's distinctive words: of its name, and of its description that few other columns use."""
+    kinds: dict[str, set[str]]
+    """What each column holds, as question cues name it (``english.PERSON``, ``english.COUNT``)."""
 
 
 @dataclass
@@ -92,19 +73,25 @@ class KeywordQuery:
 
     def __init__(self, store: KnowledgeStore):
         self.store = store
+        self.stop = english.STOP_WORDS | english.SEARCH_FILLER | set(english.NUMBER_WORDS) | _task_words(store.spec)
         self.index = {name: self._index(name) for name in store.tables}
 
     def _index(self, name: str) -> _TableIndex:
         table = self.store.tables[name]
         rating = next((c.name for c in table.columns if "rating" in c.name and isinstance(c.type, (Integer, Float))), None)
         kb = self.store.spec.knowledge[name]
-        described = {c: _words(kb.columns[c].description) if c in kb.columns else set() for c in table.c.keys()}
+        described = {c: self._words(kb.columns[c].description) if c in kb.columns else set() for c in table.c.keys()}
         uses = {w: sum(w in words for words in described.values()) for words in described.values() for w in words}
-        column_words = {c: _words(c.replace("_", " ")) | {w for w in described[c] if uses[w] <= 2}
+        column_words = {c: self._words(c.replace("_", " ")) | {w for w in described[c] if uses[w] <= 2}
                         for c in table.c.keys()}
-        vocabulary = _words(f"{name} {kb.description}").union(*column_words.values())
+        vocabulary = self._words(f"{name} {kb.description}").union(*column_words.values())
+        kinds = {c: _kinds(kb, c, table.c[c].type, described[c]) for c in table.c.keys()}
         free_text = [c for c, column in kb.columns.items() if column.free_text and c in table.c]
-        return _TableIndex(rating, free_text, vocabulary, column_words)
+        return _TableIndex(rating, free_text, vocabulary, column_words, kinds)
+
+    def _words(self, text: str) -> set[str]:
+        """The words of ``text`` that may say what is looked for, without their endings."""
+        return {_stem(w) for w in _WORD.findall(text.lower()) if w not in self.stop and len(w) > 2}
 
     def query(self, answer: KnowledgeAnswer) -> KnowledgeResult:
         candidates = [answer.table] if answer.table in self.store.tables else list(self.store.tables)
@@ -137,18 +124,18 @@ class KeywordQuery:
             text = text[:mention.start] + " " + text[mention.end:]  # its words name that record, nothing else
         filters = {c: v[0] if isinstance(v, list) and len(v) == 1 else v for c, v in filters.items()}
         filters.update(self.store.column_values(name).find(text, skip=set(filters)))
-        words = _words(text) - common  # words every table uses tell them apart no better than none
+        words = self._words(text) - common  # words every table uses tell them apart no better than none
         index = self.index[name]
-        about_columns = words - _words(f"{name} {kb.description}")  # "offered" picks offerings, not a column of it
-        strength = {c: _asks_about(text, about_columns, index.column_words[c]) for c in table.c.keys()}
+        about_columns = words - self._words(f"{name} {kb.description}")  # "offered" picks offerings, not a column of it
+        strength = {c: _asks_about(text, about_columns, index.column_words[c], index.kinds[c]) for c in table.c.keys()}
         asked = [c for c, n in strength.items() if n]
         named_columns = sum(n == 2 for n in strength.values())  # a wh-word alone counts once, however many columns it fits
-        relevance = (len(words & index.vocabulary) + 2 * len(words & _words(name)) + 2 * named_columns
+        relevance = (len(words & index.vocabulary) + 2 * len(words & self._words(name)) + 2 * named_columns
                      + int(any(n == 1 for n in strength.values())))  # "offered" names the offerings
-        named = _words(" ".join(str(v) for v in filters.values()))
+        named = self._words(" ".join(str(v) for v in filters.values()))
         columns_named = set().union(*(index.column_words[c] for c in table.c.keys() if c not in index.free_text_columns))
-        ranking = _words(" ".join(_RANKING_WORDS.findall(text)))
-        described = sorted(words - columns_named - _words(name) - named - ranking) if index.free_text_columns else []
+        ranking = self._words(" ".join(_RANKING_WORDS.findall(text)))
+        described = sorted(words - columns_named - self._words(name) - named - ranking) if index.free_text_columns else []
         return _Reading(name, filters, relevance, asked, described)
 
     def _select(self, reading: _Reading, ranked: bool) -> Select:
@@ -206,23 +193,42 @@ def _contains(dialect: str) -> Callable[[ColumnElement[Any], str], ColumnElement
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ings", "ing", "ed", "es", "s"):
+    """The word without an ending, as texts are searched for it (a prefix, which LIKE finds)."""
+    for suffix in english.INFLECTIONS:
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
     return word
 
 
-def _words(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2}
+def _task_words(spec: AgentSpec) -> set[str]:
+    """The words of the agent's tasks that its tables never use ("book a table" for restaurants):
+    they ask for a task, not for records. (Examples are left out: they hold values.)"""
+    nested = {f.type.referenced() for ws in spec.tasks.values() for f in ws.fields.values()}
+    asked = " ".join(ws.description for ws in spec.tasks.values() if ws.name not in nested or ws.name == spec.start)
+    held = " ".join(f"{kb.name} {kb.description} {' '.join(f'{c} {col.description}' for c, col in kb.columns.items())}"
+                    for kb in spec.knowledge.values())
+    return set(_WORD.findall(asked.lower())) - set(_WORD.findall(held.lower().replace("_", " ")))
 
 
-def _asks_about(text: str, words: set[str], column_words: set[str]) -> int:
+def _kinds(kb: KnowledgeWorksheet, column: str, sql_type: Any, described: set[str]) -> set[str]:
+    """What a column holds, as question cues name it: someone's name (described as a name, and not
+    the record's own), a whole number (not the record's key)."""
+    kinds = set()
+    if "name" in described and column not in ("name", "title", kb.primary_key):
+        kinds.add(english.PERSON)
+    if isinstance(sql_type, Integer) and column != kb.primary_key:
+        kinds.add(english.COUNT)
+    return kinds
+
+
+def _asks_about(text: str, words: set[str], column_words: set[str], kinds: set[str]) -> int:
     """How plainly the question asks for a column: 2 when it uses one of the column's distinctive
-    words, 1 for a wh-word that points at columns of its kind ("who" -> the instructor's name), else 0."""
+    words, 1 for a question cue that points at columns of its kind ("who" -> the instructor's name), else 0."""
     if words & column_words:
         return 2
     lowered = text.lower()
-    return int(any(re.search(rf"\b{cue}\b", lowered) and column_words & {_stem(h) for h in hints} for cue, hints in _CUES.items()))
+    return int(any(re.search(rf"\b{cue}\b", lowered) and (column_words | kinds) & {_stem(h) for h in hints}
+                   for cue, hints in english.QUESTION_CUES.items()))
 
 
 def _shown_columns(table: NamedFromClause, kb: KnowledgeWorksheet, reading: _Reading, record_keys: set[str]) -> list[str]:

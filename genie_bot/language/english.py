@@ -263,6 +263,30 @@ can could do does have has some about from get help hi hello hey just so also th
 yes no as by not all after whether why had were been its if than but really very else something anything
 """.split())
 """Words that carry no meaning of their own when a message is matched against descriptions."""
+SEARCH_FILLER = frozenset("""
+who when where whats tell show find list give got much many one more most less place places spot spots somewhere
+option options thing things stuff looking look know idk maybe hmm ok okay tonight today tomorrow people person persons
+""".split())
+"""Words of asking for records that say nothing of which ("any spots open tonight?")."""
+INFLECTIONS = ("ings", "ing", "ed", "es", "s")
+"""Endings taken off a word to look for it in texts ("reviews" finds "review")."""
+PERSON = "<person>"
+"""Stands, among a question cue's words, for a column that holds someone's name."""
+COUNT = "<count>"
+"""Stands, among a question cue's words, for a column that holds a whole number."""
+QUESTION_CUES: dict[str, tuple[str, ...]] = {
+    "who": (PERSON, "person", "people", "staff"),
+    "where": ("location", "address", "room", "building", "place", "city", "where"),
+    "when": ("time", "day", "days", "date", "hours", "schedule", "when", "term", "quarter", "semester", "season"),
+    "how many": (COUNT, "number", "count"),
+    "how much": ("price", "cost", "fee", "hours"),
+    "what time": ("time", "opening", "closing", "start", "end"),
+    "hours": ("opening", "closing"),
+    "how late": ("closing",),
+    "how early": ("opening",),
+}
+"""Question words and the words of the columns they ask for ("who" -> an instructor's name,
+"when" -> days and times, "how many" -> a number)."""
 GENERIC_FIELD_WORDS = frozenset({"name", "number", "date", "of", "the", "details", "detail", "id", "code", "type",
                                  "value", "my", "num", "count"})
 """Words of field names that do not tell fields apart ("student_name" is told by "student")."""

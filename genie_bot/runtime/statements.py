@@ -74,7 +74,7 @@ def _query_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any
         return bound.get("query_nl"), table, {}, True
     if len(args) > 2:
         raise InterpreterError("answer() takes a question and optionally a knowledge source, "
-                               "e.g. answer('cheap Italian places in Seattle')")
+                               "e.g. answer('which ones are open on Sundays?')")
     params = dict(kwargs)
     question = args[0] if args else params.pop("question", None)
     table = args[1] if len(args) > 1 else params.pop("table", None)
@@ -334,7 +334,7 @@ class _Applier:
     def _answer(self, *args: Any, **kwargs: Any) -> _Query:
         question, table, params, reference_form = _query_arguments(args, kwargs)
         if not isinstance(question, str) or not question.strip():
-            raise InterpreterError("answer() needs a question, e.g. answer('cheap Italian places in Seattle')")
+            raise InterpreterError("answer() needs a question, e.g. answer('which ones are open on Sundays?')")
         if reference_form and table not in self.turn.spec.knowledge:
             table = None  # the reference's SQL tables need not be genie-bot's knowledge sources
         if table is not None and table not in self.turn.spec.knowledge:
