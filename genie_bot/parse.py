@@ -14,8 +14,8 @@ CHIT_CHAT = "# chit-chat"
 """Talk that asks for nothing (thanks, greetings): answered in kind."""
 ALREADY_HANDLED = "# the request is already being handled"
 """The user asked for the task in progress: its next question is the answer."""
-EXEMPT_REMARKS = (NOTHING_SAID, ALREADY_HANDLED)
-"""Remarks a reply asking the same question again answers in full (nothing was left unsaid)."""
+SAID_AGAIN = "# said again: "
+"""Before ``instance.field``: the message gives a value its field holds already (the reply says so)."""
 
 
 @dataclass

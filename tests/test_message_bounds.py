@@ -33,7 +33,7 @@ def test_dates_are_searched_in_bounded_pieces_of_a_long_message(monkeypatch):
         searched.append(len(text))
         return real(text, *args, **kwargs)
 
-    monkeypatch.setattr("genie_bot.parsers.dates.search_dates", recording)
+    monkeypatch.setattr("dateparser.search.search_dates", recording)  # imported by dates on first use
     text = ("I sent the form online on november 3 and nothing happened since. " * 40)[:MAX_MESSAGE_CHARS]
     found = dates.find_dates(text + " really", TODAY)  # a text the cache has not seen
     assert found and found[0].readings[0] == dt.date(2026, 11, 3)

@@ -93,7 +93,8 @@ STOPPING = ("no more", "i'm done", "i am done", "all done", "that's it", "that's
             "enough for now", "enough for today", "stop", "quit")
 
 # -- declining, not knowing, closing ------------------------------------------------------------------------
-DECLINE_PHRASES = ("skip", "skip it", "skip this", "pass", "i don't know", "i do not know", "no idea", "not sure",
+DECLINE_PHRASES = ("skip", "skip it", "skip this", "pass", "i don't know", "i do not know", "idk", "dunno", "i dunno",
+                   "no idea", "no clue", "not sure",
                    "i'd rather not", "i'd rather not say", "rather not", "rather not say", "prefer not to",
                    "prefer not to say", "none", "nothing", "no comment", "n/a", "na", "not applicable",
                    "nothing else", "no, that's it", "no that's it", "no, that's all", "no that's all", "that's all",
@@ -263,6 +264,10 @@ can could do does have has some about from get help hi hello hey just so also th
 yes no as by not all after whether why had were been its if than but really very else something anything
 """.split())
 """Words that carry no meaning of their own when a message is matched against descriptions."""
+CLAUSE_LABEL_LEADS = ("what", "which", "who", "when", "where", "why", "how", "whether", "anything", "any other",
+                      "something")
+"""A field label starting so is a clause, not a noun ("what you need help with", "anything else"): it
+is named as "label: value", not "the label is value"."""
 SEARCH_FILLER = frozenset("""
 who when where whats tell show find list give got much many one more most less place places spot spots somewhere
 option options thing things stuff looking look know idk maybe hmm ok okay tonight today tomorrow people person persons

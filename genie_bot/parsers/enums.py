@@ -159,6 +159,14 @@ _NEGATED = re.compile(rf"{phrase_pattern(english.NEGATIONS)}((?:\s+[\w']+){{1,3}
 """A negation and the words it denies ("haven't sent it", "not by email")."""
 
 
+def said_negated(text: str, member: str) -> bool:
+    """Whether ``text`` names ``member`` only under a negation ("not email", "haven't emailed it")."""
+    written = re.compile(as_written(member))
+    said = [m.span() for m in written.finditer(normalise(text))]
+    denied = [m.span(1) for m in _NEGATED.finditer(normalise(text))]
+    return bool(said) and all(any(s <= start and end <= e for s, e in denied) for start, end in said)
+
+
 _MISTAKEN = re.compile(r"\b(?:wrong|missed)\b(?!\s+with\b)((?:\s+[\w']+){1,2})", re.I)
 """What went wrong is no choice: "I got the wrong form" does not choose the form."""
 

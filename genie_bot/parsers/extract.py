@@ -187,11 +187,20 @@ def name_words(f: Field) -> set[str]:
     return (words - english.GENERIC_FIELD_WORDS) or words
 
 
+def _head_word(f: Field) -> str:
+    """The stem of the noun a number field is a number of: the last distinctive word of its name
+    (``question_number``: question; ``course_num_units``: unit)."""
+    words = [w for w in f.name.lower().split("_") if w not in english.GENERIC_FIELD_WORDS] or f.name.lower().split("_")
+    return stem(words[-1])
+
+
 def mentions(text: str, f: Field) -> bool:
-    """Whether ``text`` names the field: by a distinctive word of its name ("my email", "my student
-    id") or by one of its ``synonyms`` ("the party size")."""
+    """Whether ``text`` names the field: by a distinctive word of its name, in any form ("my email",
+    "my student id", "the grading" for ``grade_type``), or by one of its ``synonyms`` ("the party size")."""
     words = {w for w in _WORD.findall(text.lower()) if len(w) >= 3}
-    return any(w.startswith(k) or k.startswith(w) for w in words for k in name_words(f)) or (
+    named = name_words(f)
+    return any(w.startswith(k) or k.startswith(w) for w in words for k in named) or bool(
+        content_words(text) & content_words(" ".join(named))) or (
         bool(f.synonyms) and re.search(phrase_pattern(f.synonyms), text, re.I) is not None)
 
 
@@ -319,7 +328,7 @@ def role_phrase(text: str, f: Field) -> str | None:
 # -- numbers ---------------------------------------------------------------------------------------------
 def numbers(text: str, loose: bool = True) -> list[float]:
     """Numbers written with digits or words ("four", "twenty two", and unless not ``loose``, "a couple")."""
-    out: list[float] = [float(m.replace(",", "")) for m in re.findall(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![A-Za-z])", text)]
+    out: list[float] = [float(m.replace(",", "")) for m in re.findall(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![A-Za-z\d])", text)]
     words = _WORD.findall(normalise(text))
     i = 0
     while i < len(words):
@@ -426,11 +435,12 @@ def number_with_noun(text: str, f: Field) -> float | None:
                 return value
             if following not in english.NUMBER_LINKS:
                 break
+    head = _head_word(f)
     for ordinals in (False, True):  # the number, then the field's word: "4 people", then "the second question"
         for i, word in enumerate(tokens[:-1]):  # ("the second course should be 3 units" is 3 units)
             value = _number_token(word, ordinals=ordinals)
-            if value is not None and is_keyword(tokens[i + 1]):
-                return value
+            if value is not None and (is_keyword(tokens[i + 1]) if not ordinals else stem(tokens[i + 1]) == head):
+                return value  # an ordinal counts only what the field is a number of: "the second course" is no units
     for match in re.finditer(r"(\d+(?:\.\d+)?|[a-z]+(?: [a-z]+)?)\s+([a-z]+)", t):
         head, noun = match.groups()
         if is_keyword(noun):

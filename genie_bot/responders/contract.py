@@ -23,19 +23,22 @@ from typing import Any
 from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, Report, Say
 from ..language import english
 from ..language.tokens import phrase_pattern
-from ..parse import CHIT_CHAT, EXEMPT_REMARKS, Parse
+from ..parse import ALREADY_HANDLED, CHIT_CHAT, NOTHING_SAID, SAID_AGAIN, Parse
 from ..runtime.turn import Update
 from ..spec import NA, AgentSpec, Field, InstanceRef
 from ..state import DialogueState
-from .display import display_value, join_words
+from .display import display_value, join_words, quoted
 from .wording import label
 
+GOT_IT = "Got it"
+HAD_ALREADY = "I have that already"
 NOTHING_CHANGED = "I didn't find a change in that."
-NO_ANSWER = "I didn't get an answer to my question from that."
+NO_ANSWER = "I didn't get an answer to my question from {said}."
 YOU_ARE_WELCOME = "You're welcome!"
+ON_IT = "Sure, we're on it."
 _THANKS = re.compile(phrase_pattern(english.THANKS), re.I)
-_WH_WORDS = ("what", "which", "who", "when", "where", "why", "how", "whether")
-QUOTED_WORDS = 3
+_CLAUSE_LABEL = re.compile(phrase_pattern(english.CLAUSE_LABEL_LEADS), re.I)
+QUOTED_VALUE_WORDS = 3
 """Text this long is quoted when it is named back: it is the user's own words."""
 
 
@@ -60,8 +63,11 @@ def accounted(spec: AgentSpec, before: DialogueState, after: DialogueState, acts
               and not _named_in(reply, c, spec, after)]
     if len(untold) == 1 and _moved_past(spec, before, acts, untold[0]):
         untold = []  # "a pizza": the next question is the one after the dish, which says it was taken
+    again = _said_again(spec, after, parse)
     if untold:
         said.append(_naming(spec, after, untold))
+    elif not changed and again and not any(_named_in(reply, c, spec, after) for c in again):
+        said.append(_naming(spec, after, again, HAD_ALREADY))
     elif not changed and not update.set_aside and _silent(before, after, acts, parse):
         said.append(_nothing_done(spec, after, acts, user_text, parse))
     if update.set_aside:
@@ -163,22 +169,35 @@ def _named_in(reply: str, change: Change, spec: AgentSpec, state: DialogueState)
     return bool(shown) and shown in said and any(w in said for w in label(change.field).lower().split() if len(w) > 3)
 
 
-def _naming(spec: AgentSpec, state: DialogueState, changed: list[Change]) -> str:
-    """"Got it: the time is now 7:45 PM, and the number of people is 4."""
+def _said_again(spec: AgentSpec, state: DialogueState, parse: Parse) -> list[Change]:
+    """The values the message gave again as their fields hold them (the parser's remarks say which)."""
+    out = []
+    for line in parse.statements.splitlines():
+        name, _, field_name = line.removeprefix(SAID_AGAIN).partition(".")
+        instance = state.instances.get(name) if line.startswith(SAID_AGAIN) else None
+        f = spec.tasks[instance.worksheet].fields.get(field_name) if instance else None
+        if instance is not None and f is not None and instance.values.get(field_name) is not None:
+            out.append(Change(name, f, instance.values[field_name]))
+    return out
+
+
+def _naming(spec: AgentSpec, state: DialogueState, changed: list[Change], lead: str = GOT_IT) -> str:
+    """"Got it: the time is now 7:45 PM, and the number of people is 4." (or, for values said again,
+    "I have that already: the date is Friday, December 4, 2026.")"""
     said = []
     for change in changed:
         named = label(change.field)
         named = named[:1].lower() + named[1:]
         shown = display_value(change.value, change.field, state, spec)
-        if change.field.type.kind == "str" and len(shown.split()) >= QUOTED_WORDS:
+        if change.field.type.kind == "str" and len(shown.split()) >= QUOTED_VALUE_WORDS:
             shown = f"“{shown}”"  # what the user said, as said
         if change.value is None:
             said.append(f"I'll ask for the {named} again")
-        elif named.split()[0] in _WH_WORDS:  # "what you need help with: Troubleshoot"
+        elif _CLAUSE_LABEL.match(named):  # "what you need help with: Troubleshoot", "anything else: a note"
             said.append(f"{named}: {'now ' if change.old is not None else ''}{shown}")
         else:
             said.append(f"the {named} is {'now ' if change.old is not None else ''}{shown}")
-    return f"Got it: {join_words(said)}."
+    return f"{lead}: {join_words(said)}."
 
 
 def _taken_out(spec: AgentSpec, before: DialogueState, set_aside: list[tuple[str, str, Any]]) -> str:
@@ -195,8 +214,10 @@ def _taken_out(spec: AgentSpec, before: DialogueState, set_aside: list[tuple[str
 
 def _silent(before: DialogueState, after: DialogueState, acts: list[Act], parse: Parse) -> bool:
     """Whether the turn changed nothing and the reply would only say again what was said before."""
-    if not parse.understood or parse.reason or not acts or parse.statements.strip() in EXEMPT_REMARKS:
+    if not parse.understood or parse.reason or not acts or parse.statements.strip() == NOTHING_SAID:
         return False  # the reply says it did not understand, or why; a bare mention is greeted
+    if before.turn == 0:
+        return False  # the first reply comes with the greeting (in a thread, the agent's first words)
     if any(isinstance(a, (Report, Say)) or getattr(a, "reason", None) for a in acts):
         return False
     if not any(i.open for i in after.instances.values()):
@@ -213,13 +234,15 @@ def _same_values(before: DialogueState, after: DialogueState) -> bool:
 def _nothing_done(spec: AgentSpec, after: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
     """What to say when a message changed nothing and the same question comes again."""
     if parse.statements.strip() == CHIT_CHAT:
-        return YOU_ARE_WELCOME if _THANKS.search(user_text) else ""
+        return YOU_ARE_WELCOME if _THANKS.search(user_text) else NO_ANSWER.format(said=quoted(user_text) or "that")
+    if parse.statements.strip() == ALREADY_HANDLED:
+        return ON_IT
     summary = next((a for a in acts if isinstance(a, AskForConfirmation)), None)
     if summary is not None:
         labels = _first_label(spec, after, summary.instance)
         example = f" To change something, say for example “change the {labels} to …”." if labels else ""
         return f"{NOTHING_CHANGED}{example} To go ahead, say yes."
-    return NO_ANSWER
+    return NO_ANSWER.format(said=quoted(user_text) or "that")
 
 
 def _first_label(spec: AgentSpec, state: DialogueState, name: str) -> str | None:
@@ -231,6 +254,6 @@ def _first_label(spec: AgentSpec, state: DialogueState, name: str) -> str | None
         value = instance.values.get(f.name)
         text = label(f)
         if f.kind == "input" and f.type.kind not in ("confirm",) and value not in (None, NA) \
-                and not isinstance(value, InstanceRef) and text.split()[0].lower() not in _WH_WORDS:
+                and not isinstance(value, InstanceRef) and not _CLAUSE_LABEL.match(text):
             return text[:1].lower() + text[1:]
     return None

@@ -167,3 +167,16 @@ def shown_fields(ws: TaskWorksheet) -> list[Field]:
 def _plain_pairs(values: dict[str, Any]) -> str:
     return ", ".join(f"{k.replace('_', ' ')}: {display_value(v)}" for k, v in values.items()
                      if not isinstance(v, (dict, list)) and len(str(v)) <= 60)
+
+
+QUOTED_WORDS = 6
+"""Of a message the reply is about, the words quoted back: the user sees which message it answers,
+and two replies about two messages are not word for word the same."""
+
+
+def quoted(user_text: str) -> str:
+    """The user's words in quotes (the first :data:`QUOTED_WORDS` of a long message, then "…"); "" for none."""
+    words = user_text.split()
+    if not words:
+        return ""
+    return "“" + " ".join(words[:QUOTED_WORDS]) + ("…" if len(words) > QUOTED_WORDS else "") + "”"

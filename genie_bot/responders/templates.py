@@ -19,12 +19,16 @@ from ..spec import AgentSpec, Field, InstanceRef, TaskWorksheet
 from ..state import DialogueState, WorksheetInstance
 from ..language.words import using
 from .contract import changed_paths
-from .display import display_value, join_words, member_label, record_name, summary_lines
+from .display import display_value, join_words, member_label, quoted, record_name, summary_lines
 from .knowledge_report import knowledge_report
 from .wording import label, plural, question, task_phrase
 
 FALLBACK = "Is there anything else I can help you with?"
 NOT_UNDERSTOOD = "Sorry, I didn't catch that."
+def not_understood(user_text: str) -> str:
+    """"Sorry, I didn't catch “blorp”." (the first words of a long message, then "…")."""
+    said = quoted(user_text)
+    return f"Sorry, I didn't catch {said}." if said else NOT_UNDERSTOOD
 
 
 class TemplateResponder:
@@ -33,13 +37,13 @@ class TemplateResponder:
     def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse,
                 changed: Collection[tuple[str, str]] = ()) -> str:
         with using(spec.vocabulary.lexicon()):  # the agent's word for its users: "the student's email" is "your email"
-            return self._respond(spec, state, acts, parse, changed)
+            return self._respond(spec, state, acts, user_text, parse, changed)
 
-    def _respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], parse: Parse,
+    def _respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse,
                  changed: Collection[tuple[str, str]]) -> str:
         parts = []
         if (parse.reason or not parse.understood) and not any(isinstance(a, Report) for a in acts):
-            parts.append(parse.reason or NOT_UNDERSTOOD)
+            parts.append(parse.reason or not_understood(user_text))
         for index, act in enumerate(acts):
             if isinstance(act, Report) and _told_by_worksheet(acts[index + 1:]):
                 continue  # the worksheet's own message after its API ran says it better

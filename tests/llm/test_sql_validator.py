@@ -100,12 +100,11 @@ def test_execution_returns_rows_and_a_long_query_times_out(store):
 
 def test_the_queries_of_one_question_share_one_time_budget(store):
     budget = QueryBudget(0.2)
-    slow = validate_select("SELECT COUNT(*) FROM restaurants a, restaurants b, restaurants c, restaurants d",
-                           TABLES, 5)
+    slow = stored(store, "SELECT COUNT(*) FROM restaurants a, restaurants b, restaurants c, restaurants d", 5)
     with pytest.raises(QueryTimeout):
         run_select(store.engine, slow, budget)
     with pytest.raises(QueryTimeout, match="the queries of this question took longer than 0.2 s"):
-        run_select(store.engine, validate_select("SELECT 1 AS x FROM restaurants", TABLES, 5), budget)
+        run_select(store.engine, stored(store, "SELECT 1 AS x FROM restaurants", 5), budget)
     assert budget.left <= 0
 
 

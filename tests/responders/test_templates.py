@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from genie_bot.parse import Parse
 from genie_bot.responders import TemplateResponder
-from genie_bot.responders.templates import NOT_UNDERSTOOD, offer
+from genie_bot.responders.templates import NOT_UNDERSTOOD, not_understood, offer
 from tests.parsers.support import (BOOKING_SUMMARY, COURSE_LIST, COURSES, LEAVE_EMAIL, LEAVE_SUMMARY, RESTAURANT, TICKET,
                                    TWO_COURSES, UNITS, WAITLIST, Dialogue, booking, loaded)
 
@@ -95,7 +95,13 @@ def test_not_understood_says_so_then_asks_again():
     dialogue = Dialogue(COURSES).do(*COURSE_LIST)
     reply = TemplateResponder().respond(dialogue.spec, dialogue.state, dialogue.state.last_acts, "blorp",
                                         Parse("", understood=False))
-    assert reply.startswith(NOT_UNDERSTOOD + "\n\n")
+    assert reply.startswith("Sorry, I didn't catch “blorp”.\n\n")
+
+
+def test_a_long_message_not_understood_is_quoted_by_its_first_words():
+    assert not_understood("the thing with the stuff from before, you know") == \
+        "Sorry, I didn't catch “the thing with the stuff from…”."
+    assert not_understood("") == NOT_UNDERSTOOD
 
 
 def test_with_nothing_started_the_agent_says_what_it_can_do():

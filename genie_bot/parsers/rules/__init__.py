@@ -38,7 +38,8 @@ from ...parse import CHIT_CHAT, NOTHING_SAID, Parse
 from ...spec import AgentSpec
 from ...state import DialogueState
 from .. import extract
-from . import ahead, asked, commands, corrections, other_field, otherwise, questions, searches, tasks, volunteered
+from . import (ahead, asked, commands, corrections, other_field, otherwise, questions, restated, searches, tasks,
+               unasked_changes, volunteered)
 from .asked import answer_question
 from .evidence import whole
 from .proposals import DECISIVE, NOTHING, Proposal
@@ -54,7 +55,8 @@ Matcher = Callable[[Reading], list[Proposal]]
 WHOLE_MESSAGE_MATCHERS: tuple[Matcher, ...] = (commands.propose, questions.propose, searches.propose)
 """Matchers that read the message as a whole."""
 VALUE_MATCHERS: tuple[Matcher, ...] = (corrections.propose, asked.propose, other_field.propose, tasks.propose,
-                                       volunteered.propose, ahead.propose, otherwise.propose, tasks.propose_fallbacks)
+                                       volunteered.propose, ahead.propose, otherwise.propose, tasks.propose_fallbacks,
+                                       restated.propose, unasked_changes.propose)
 """Matchers that read values, of the whole message or of one part of it."""
 
 

@@ -21,7 +21,7 @@ from .fields import is_free_text
 from .proposals import LATER_QUESTION, Proposal
 from .reading import Reading
 from .requested import only_asks_for_a_task
-from .words import FILLER, SENTENCE, addresses_the_agent, small_talk
+from .words import FILLER, SENTENCE, addresses_the_agent, names_only_a_field, small_talk
 
 
 def propose(reading: Reading) -> list[Proposal]:
@@ -47,7 +47,7 @@ def answers_a_later_question(reading: Reading) -> list[str]:
             or addresses_the_agent(reading.text) or small_talk(reading.text) or extract.says_unknown(reading.text)
             or extract.yes_no(reading.text) is not None or extract.without_pronoun_one(text) != text
             or _a_typed_value(reading, text) or _a_day_attempted(asked.type.kind, text)
-            or only_asks_for_a_task(reading)):
+            or only_asks_for_a_task(reading) or names_only_a_field(reading.spec, text)):
         return []  # "the second one" points at a list, "tomorrow" is a date, "help with an order" asks for the task
     for f in ws.fields.values():
         if (f.kind == "input" and is_free_text(f) and f is not asked and instance.values.get(f.name) is None

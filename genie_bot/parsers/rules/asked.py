@@ -29,7 +29,8 @@ from .tasks import is_open
 from .proposals import ASKED, CONFIRMATION, PHRASING_PENALTY, Proposal
 from .values import same_as, typed
 from .volunteered import constructor, opened
-from .words import correcting, NOTHING_MORE, QUESTION, addresses_the_agent, capitalised, closing_question, small_talk, thanks_only
+from .words import (NOTHING_MORE, QUESTION, addresses_the_agent, capitalised, closing_question, correcting,
+                    names_only_a_field, small_talk, thanks_only)
 
 REQUEST_FOR_A_TASK = 0.8
 """A free-text answer that matches a task this well is a request for it, not a value ("I want to check my ticket")."""
@@ -167,6 +168,8 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
             return record_value(reading, f)  # cs224v" names the course it is for
         if _restates_a_choice(reading, text):
             return None  # "change a course" to "which course are you in now?" repeats what was chosen
+        if names_only_a_field(reading.spec, reading.text):
+            return None  # "change the grading option" asks about a field: it is no course name
     else:
         text = text_about(reading, f)
     value = same_as(reading, f, instance)  # "same place": what the other field of its kind holds

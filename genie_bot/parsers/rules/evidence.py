@@ -211,10 +211,13 @@ def proposal(reading: Reading, matcher: str, statements: list[str], base: float,
     """A proposal of ``statements`` scored from ``base`` and the evidence of the values it gives
     (``taken``: by default every value the reading took)."""
     values = reading.taken if taken is None else taken
-    found = [_shared(of_value(reading, t.field, t.value, t.spans, t.instance), reading, t) for t in values]
+    evidence = [of_value(reading, t.field, t.value, t.spans, t.instance) for t in values]
+    found = [_shared(e, reading, t) for e, t in zip(evidence, values)]
     claimed = claims.union(*(e.claims for e in found))
+    says = frozenset().union(*(e.claims for e in evidence))
+    free_text = bool(values) and all(is_free_text(t.field) for t in values) and not flags.get("describes")
     given = frozenset(f"{t.instance}.{t.field.name}" for t in values if t.instance)
     score = base + sum(e.score for e in found) + weights.PER_WORD * len(claimed)
     why = tuple(w for e in found for w in e.why)
-    return Proposal(matcher, tuple(statements), score, claimed, given | slots, evidence=why,
-                    details={"taken": list(values)}, **flags)
+    return Proposal(matcher, tuple(statements), score, claimed, given | slots, evidence=why, says=says,
+                    free_text=free_text, details={"taken": list(values)}, **flags)

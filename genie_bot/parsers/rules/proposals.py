@@ -85,11 +85,20 @@ class Proposal:
     other fields ("the dishwasher won't drain" is the description and the appliance)."""
     volunteers: bool = False
     """A value read from the words of a message without being asked for."""
+    says: frozenset[int] = frozenset()
+    """Tokens its values are said by, also those it does not own (a detail of a nested worksheet, an
+    option implied by the rest: see ``evidence``)."""
+    free_text: bool = False
+    """Its values are text in the user's words (no description): they take no word another value is said by."""
     details: dict = field(default_factory=dict, compare=False, hash=False)
 
     def conflicts(self, other: "Proposal") -> bool:
-        """Whether the two cannot both be chosen: either reads the whole message, or they share a word or a field."""
+        """Whether the two cannot both be chosen: either reads the whole message, they share a word or
+        a field, or one takes as free text a word the other's values are said by ("A-Level" is the
+        kind of test, not also a note)."""
         if self.exclusive or other.exclusive or self.slots & other.slots:
+            return True
+        if (self.free_text and self.claims & other.says) or (other.free_text and other.claims & self.says):
             return True
         shared = (self.describes and other.volunteers) or (self.volunteers and other.describes)
         return not shared and bool(self.claims & other.claims)

@@ -8,12 +8,14 @@ you need my name?") is for the agent, not the knowledge base.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from .evidence import whole
 from .focus import in_focus, resolved, results_listed
 from .proposals import QUESTION_MARK, QUESTION_WORD, Proposal
 from .reading import Reading
+from .requested import gives_a_typed_value
 from .tasks import start_requested_task
 
 _ASKING_WORD = re.compile(r"^(what|what'?s|whats|which|who|who'?s|whos|where|when|how|is|are|does|do|did|can|could|"
@@ -23,6 +25,7 @@ _POLITE_LEAD = re.compile(r"^(hey|hi|so|ok(ay)?|oh|and|also|btw|um+|uh+|hm+|quic
                           r"^(can|could|would|will) (you|u) (please )?(tell me|let me know|check|find out|look up|show me)"
                           r"\s+|^do (you|u) know\s+|^(do|does) (you|u) have\s+|^i (want|would like|'?d like) to know\s+|^i wonder\s+", re.I)
 _ACTION_REQUEST = re.compile(r"^(please )?(can|could|would|will) (you|u|i) (please )?\w+", re.I)
+_ASKING_TO_DO = re.compile(r"^(?:\w+\s+){0,2}?(?:can|could|may)\s+(?:we|i)\b", re.I)
 _TELLING_NOT_TO = re.compile(r"^(?:do\s+not|don'?t|dont)\b(?!.*\?\s*$)", re.I)
 _ABOUT_THE_AGENT = re.compile(r"\b(you|your|u)\b", re.I)
 
@@ -32,7 +35,7 @@ def propose(reading: Reading) -> list[Proposal]:
     question, never a value; with only a question mark it may be an unsure answer ("8pm?"), which
     then outweighs it. A question that asks for a task ("what's the status of TKT-00042?") starts
     the task instead (the ``tasks`` matcher)."""
-    if information_question(reading.text) is None or start_requested_task(reading.fresh(), answered_already=False):
+    if information_question(reading.text, reading.today) is None or start_requested_task(reading.fresh(), answered_already=False):
         return []
     asked = knowledge_question(reading)
     if not asked:
@@ -42,7 +45,7 @@ def propose(reading: Reading) -> list[Proposal]:
                      exclusive=True)]
 
 
-def information_question(text: str) -> str | None:
+def information_question(text: str, today: dt.date) -> str | None:
     """The question itself ("who teaches CS 107?" from "hey, do you know who teaches CS 107?"),
     or None when the message is no question for the knowledge base."""
     question = text.strip()
@@ -55,13 +58,15 @@ def information_question(text: str) -> str | None:
         return None  # "do not book it" tells, it does not ask
     if _ACTION_REQUEST.match(question) or _ABOUT_THE_AGENT.search(question):
         return None  # "can you book me a table?", "why do you need my name?"
+    if _ASKING_TO_DO.match(question) and gives_a_typed_value(question, today):
+        return None  # "can we do 8pm instead" asks for a value, not about the records
     return question
 
 
 def knowledge_question(reading: Reading) -> list[str]:
     if not reading.spec.knowledge:
         return []
-    question = information_question(reading.text)
+    question = information_question(reading.text, reading.today)
     if question is None:
         return []
     question = resolved(reading, question)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+
 from ...language import english
 from ...spec import TaskWorksheet
-from .. import extract
+from .. import dates, extract
 from .fields import top_level_tasks
 from .reading import Reading
 
@@ -71,9 +74,17 @@ def task_match_requested(reading: Reading) -> bool:
 def only_asks_for_a_task(reading: Reading) -> bool:
     """Whether the message asks for a task and says nothing more ("help with an order"): none of its
     words is left for a value once the task's own words and words of asking are taken out."""
+    if gives_a_typed_value(reading.text, reading.today):
+        return False  # "reserve a table for Friday": the example's words, but a date too
     asking = extract.content_words(" ".join(english.ASKING_WORDS))
     wanted = request_words(reading)
     return bool(wanted) and not (extract.content_words(reading.text) - wanted - asking)
+
+
+def gives_a_typed_value(text: str, today: dt.date) -> bool:
+    """A number, a time or a date: a value, whatever words of a task's examples (or of a question) say it."""
+    return bool(re.search(r"\d", text) or extract.numbers(text) or dates.find_times(text)
+                or (dates.mentions_date(text) and dates.find_dates(text, today)))
 
 
 def request_words(reading: Reading) -> frozenset[str]:

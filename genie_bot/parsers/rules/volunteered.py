@@ -33,6 +33,7 @@ from .reading import Reading, Taken
 from .records import record_value, table_of
 from .requested import request_words
 from .values import blanked, same_as, short_reply_readers, stated_yes_no, typed, without_field_name
+from .words import names_only_a_field
 
 
 def volunteered(reading: Reading, free_text: bool = True) -> list[str]:
@@ -235,8 +236,8 @@ def described_problem(reading: Reading, ws: TaskWorksheet, taken: dict[str, Any]
     shares a word with it that is distinctive of that field, in neither its name nor the other
     fields (a field described as "what happened: unauthorised transfers, a stolen card...").
     """
-    if extract.declines(reading.text):
-        return {}  # "I don't know" alone tells the staff nothing
+    if extract.declines(reading.text) or names_only_a_field(reading.spec, reading.text):
+        return {}  # "I don't know" alone tells the staff nothing; "change the full name" is no name
     words = extract.content_words(reading.text) - reading.chose_by
     overlaps = {}
     for f in ws.fields.values():
@@ -368,6 +369,8 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
         return stated_yes_no(text, f)  # "I'm an international student", said before it is asked
     if kind == "str" and has_pattern(f):
         return _pattern_value(reading, f)
+    if kind == "str" and names_only_a_field(reading.spec, text):
+        return None  # "change the student full name" gives no name
     if kind == "str":
         return (stated_values(reading).get(f.name) or extract.role_phrase(text, f)
                 or extract.named_after(reading.masked(), f))  # not a name another value was read from

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
+from ...language import english
+from ...spec import AgentSpec, Field
 from .. import extract
-from ...spec import Field
 
 CANCEL = re.compile(r"(cancel|cancel (it|that|this|the \w+|my \w+)( (please|then|now|for now))?|stop|abort|never ?mind|"
                     r"forget (it|about it|that|the whole thing)|quit|exit|scrap (it|that)|drop (it|that)|call it off|"
@@ -58,6 +59,24 @@ CORRECTION = re.compile(r"\b(actually|actualy|acutally|actully|instead|change|ma
 def correcting(text: str) -> bool:
     """Whether the message says a value given before is being changed ("actually", "I meant", "wrong")."""
     return bool(CORRECTION.search(text))
+
+
+def names_only_a_field(spec: AgentSpec, text: str) -> bool:
+    """A request about a field that gives no value for it ("change the student full name", "update
+    the special request"): its words are a changing verb and the field's own, so they are no text
+    for any field."""
+    changing = extract.content_words(" ".join((*english.CORRECTION_WORDS, *english.CHANGING_VERBS,
+                                               *english.REPLACING_VERBS)))
+    said = extract.content_words(text)
+    if not (correcting(text) or said & changing):
+        return False
+    left = said - changing
+    for ws in spec.tasks.values():
+        for f in ws.fields.values():
+            own = extract.content_words(" ".join((f.name.replace("_", " "), f.label or "", f.description, *f.synonyms)))
+            if f.kind == "input" and extract.mentions(text, f) and not left - own:
+                return True
+    return False
 
 
 MAX_SMALL_TALK_WORDS = 6

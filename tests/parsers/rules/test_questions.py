@@ -7,7 +7,7 @@ import pytest
 
 from genie_bot.parsers.rules.questions import information_question, knowledge_question
 
-from ..support import COURSES, RESTAURANT, TWO_COURSES, UNITS, Dialogue, booking
+from ..support import COURSES, RESTAURANT, TODAY, TWO_COURSES, UNITS, Dialogue, booking
 
 """The units of CS 107 are asked."""
 
@@ -21,13 +21,13 @@ from ..support import COURSES, RESTAURANT, TWO_COURSES, UNITS, Dialogue, booking
     ("is it good for kids?", "is it good for kids?"),
 ])
 def test_the_question_is_read_without_its_polite_lead(text, question):
-    assert information_question(text) == question
+    assert information_question(text, TODAY) == question
 
 
 @pytest.mark.parametrize("text", ["can you book me a table?", "why do you need my name?", "CS 107",
                                   "the library, 2nd floor", "jane.doe@stanford.edu"])
 def test_requests_questions_to_the_agent_and_values_are_no_knowledge_questions(text):
-    assert information_question(text) is None
+    assert information_question(text, TODAY) is None
 
 
 @pytest.mark.parametrize("text, asked", [
