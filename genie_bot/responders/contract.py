@@ -183,14 +183,22 @@ def _said_again(spec: AgentSpec, state: DialogueState, parse: Parse) -> list[Cha
 
 def _naming(spec: AgentSpec, state: DialogueState, changed: list[Change], lead: str = GOT_IT) -> str:
     """"Got it: the time is now 7:45 PM, and the number of people is 4." (or, for values said again,
-    "I have that already: the date is Friday, December 4, 2026.")"""
+    "I have that already: the date is Friday, December 4, 2026."). Values of several parts of one
+    kind (two courses) are said part by part: "CS 106B (grading option: Letter) and CS 224W"."""
+    groups: dict[str, list[Change]] = {}
+    for change in changed:
+        groups.setdefault(change.instance, []).append(change)
+    kinds = {state.instances[n].worksheet for n in groups if n in state.instances}
+    if len(groups) > 1 and len(kinds) < len(groups) and all(c.value is not None for c in changed):
+        parts = []
+        for part in groups.values():
+            head, *rest = part
+            details = ", ".join(f"{_label(c)}: {_shown(spec, state, c)}" for c in rest)
+            parts.append(_shown(spec, state, head) + (f" ({details})" if details else ""))
+        return f"{lead}: {join_words(parts)}."
     said = []
     for change in changed:
-        named = label(change.field)
-        named = named[:1].lower() + named[1:]
-        shown = display_value(change.value, change.field, state, spec)
-        if change.field.type.kind == "str" and len(shown.split()) >= QUOTED_VALUE_WORDS:
-            shown = f"“{shown}”"  # what the user said, as said
+        named, shown = _label(change), _shown(spec, state, change)
         if change.value is None:
             said.append(f"I'll ask for the {named} again")
         elif _CLAUSE_LABEL.match(named):  # "what you need help with: Troubleshoot", "anything else: a note"
@@ -198,6 +206,18 @@ def _naming(spec: AgentSpec, state: DialogueState, changed: list[Change], lead: 
         else:
             said.append(f"the {named} is {'now ' if change.old is not None else ''}{shown}")
     return f"{lead}: {join_words(said)}."
+
+
+def _label(change: Change) -> str:
+    named = label(change.field)
+    return named[:1].lower() + named[1:]
+
+
+def _shown(spec: AgentSpec, state: DialogueState, change: Change) -> str:
+    shown = display_value(change.value, change.field, state, spec)
+    if change.field.type.kind == "str" and len(shown.split()) >= QUOTED_VALUE_WORDS:
+        shown = f"“{shown}”"  # what the user said, as said
+    return shown
 
 
 def _taken_out(spec: AgentSpec, before: DialogueState, set_aside: list[tuple[str, str, Any]]) -> str:
@@ -216,7 +236,7 @@ def _silent(before: DialogueState, after: DialogueState, acts: list[Act], parse:
     """Whether the turn changed nothing and the reply would only say again what was said before."""
     if not parse.understood or parse.reason or not acts or parse.statements.strip() == NOTHING_SAID:
         return False  # the reply says it did not understand, or why; a bare mention is greeted
-    if before.turn == 0:
+    if before.turn == 0 and parse.statements.strip() != ALREADY_HANDLED:
         return False  # the first reply comes with the greeting (in a thread, the agent's first words)
     if any(isinstance(a, (Report, Say)) or getattr(a, "reason", None) for a in acts):
         return False
