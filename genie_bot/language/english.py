@@ -98,7 +98,13 @@ DECLINE_PHRASES = ("skip", "skip it", "skip this", "pass", "i don't know", "i do
                    "i'd rather not", "i'd rather not say", "rather not", "rather not say", "prefer not to",
                    "prefer not to say", "none", "nothing", "no comment", "n/a", "na", "not applicable",
                    "nothing else", "no, that's it", "no that's it", "no, that's all", "no that's all", "that's all",
+                   "that is all", "that's it", "that is it", "that's everything", "that is everything",
                    "nothing more", "no thanks")
+DECLINE_LEADS = ("i guess", "i think", "well", "ok", "okay", "so", "um", "uh", "hmm")
+"""Said before a decline without changing it ("I guess that is it")."""
+COURTESY_TAILS = ("for now", "for today", "for the moment", "right now", "thanks", "thank you", "thank you so much",
+                  "thanks a lot", "thx", "ty", "please")
+"""Said after a decline without changing it ("that is all, thank you", "that is it for now")."""
 MISTYPED_DECLINES = ("nothing else", "nothing more", "nothing", "no thanks", "no idea", "not sure", "skip", "skip it",
                      "no comment", "rather not say", "prefer not to say")
 """Declines long enough to be recognised when mistyped ("nohing else", "skp it")."""

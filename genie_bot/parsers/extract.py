@@ -100,7 +100,8 @@ def _clause_yes_no(clause: str) -> bool | None:
 
 
 # -- declining, not knowing, small talk ------------------------------------------------------------------
-DECLINE = re.compile(rf"^{phrase_pattern(english.DECLINE_PHRASES)}[.!]*$", re.I)
+DECLINE = re.compile(rf"^(?:{phrase_pattern(english.DECLINE_LEADS)}[\s,]+)?{phrase_pattern(english.DECLINE_PHRASES)}"
+                     rf"(?:[\s,.!]+{phrase_pattern(english.COURTESY_TAILS)})*[.!]*$", re.I)
 UNKNOWN = re.compile(
     r"\b(forg[eo]t(ten)?|(do\s*n[o'’]?t|dont|can\s*[o'’]?\s*n?[o'’]?t|cannot|could\s*n[o'’]?t|did\s*n[o'’]?t)\s+"
     rf"((really|quite|even|actually|think\s+i|seem\s+to)\s+)*{phrase_pattern(english.NOT_KNOWING_VERBS)}|"

@@ -34,10 +34,9 @@ def command(reading: Reading) -> str | None:
         return _start_over(reading)
     if (extract.is_farewell(reading.text) and not _answers_with_yes_or_no(reading) and not _declines_the_question(reading)
             and not _nothing_more_to_a_summary(reading)
-            and (_GOODBYE.search(reading.text) or not reading.open_instances())):
+            and (_GOODBYE.search(reading.text) or not reading.open_instances() or _done_instead_of_answering(reading))):
         return _farewell(reading)  # "got it, thanks, bye" closes the conversation whatever was asked; "that's it"
     return None  # in a task is no goodbye: it answers the question, and only words that ask to stop drop a task
-    return None
 
 
 def _says_what_the_task_does(reading: Reading) -> bool:
@@ -51,9 +50,29 @@ def _says_what_the_task_does(reading: Reading) -> bool:
 _DROPPING_VERBS = {"drop", "cancel", "stop", "quit", "exit", "abort", "scrap"}
 
 
+def _done_instead_of_answering(reading: Reading) -> bool:
+    """"that is all, thank you" asked for what must be answered (an account number): the user is done."""
+    act = reading.question
+    if not isinstance(act, AskField) or not _SAYS_NOTHING_MORE.search(reading.text):
+        return False
+    instance = reading.state.instances.get(act.instance)
+    f = reading.spec.tasks[instance.worksheet].fields.get(act.field) if instance else None
+    return f is not None and f.required and not f.type.is_boolean
+
+
+_SAYS_NOTHING_MORE = re.compile(phrase_pattern(english.NOTHING_MORE), re.I)
+
+
 def _declines_the_question(reading: Reading) -> bool:
-    """"that's all" to "anything else?" is no to the question, not goodbye with the task dropped."""
-    return isinstance(reading.question, AskField) and extract.declines(reading.text)
+    """"that's all" to "anything else?" is no to the question, not goodbye with the task dropped; to
+    a question that must be answered (an account number) it can only be goodbye (which asks before
+    dropping what was given)."""
+    act = reading.question
+    if not isinstance(act, AskField) or not extract.declines(reading.text):
+        return False
+    instance = reading.state.instances.get(act.instance)
+    f = reading.spec.tasks[instance.worksheet].fields.get(act.field) if instance else None
+    return f is None or not f.required or f.type.is_boolean
 
 
 def _nothing_more_to_a_summary(reading: Reading) -> bool:

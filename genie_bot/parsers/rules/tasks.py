@@ -10,7 +10,7 @@ from .evidence import proposal, whole
 from .fields import top_level_tasks
 from .proposals import NOTHING, ONLY_TASK, TASK, Proposal
 from .reading import Reading
-from .requested import TASK_THRESHOLD, only_asks_for_a_task, request_words, task_match
+from .requested import TASK_THRESHOLD, gives_a_typed_value, request_words, task_match
 from .searches import record_search
 from .volunteered import constructor
 from .words import CHITCHAT, plea_for_help, thanks_only
@@ -38,7 +38,7 @@ def propose_fallbacks(reading: Reading) -> list[Proposal]:
     if opens_the_only_task(scratch):
         out.append(proposal(scratch, "tasks", scratch.statements, ONLY_TASK, claims=whole(reading), starts=True,
                             phase=4))
-    if restates_open_task(reading) and only_asks_for_a_task(reading):  # a word more may be a value not understood
+    if restates_open_task(reading) and not gives_a_typed_value(reading.text, reading.today):  # a date is a value
         out.append(Proposal("tasks", (ALREADY_HANDLED,), 2 * NOTHING, whole(reading)))
     return out
 
