@@ -25,6 +25,7 @@ import datetime as dt
 from functools import cache
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -116,24 +117,7 @@ PROPERTY = settings(max_examples=60, deadline=None, derandomize=True,
 
 
 @PROPERTY
-@given(said=messages(AGENTS[0]))
-def test_ticket_submission_is_never_silent_or_silently_wrong(said):
-    converse(AGENTS[0], said)
-
-
-@PROPERTY
-@given(said=messages(AGENTS[1]))
-def test_course_enrollment_is_never_silent_or_silently_wrong(said):
-    converse(AGENTS[1], said)
-
-
-@PROPERTY
-@given(said=messages(AGENTS[2]))
-def test_restaurant_reservation_is_never_silent_or_silently_wrong(said):
-    converse(AGENTS[2], said)
-
-
-@PROPERTY
-@given(said=messages(AGENTS[3]))
-def test_a_domain_agent_is_never_silent_or_silently_wrong(said):
-    converse(AGENTS[3], said)
+@given(data=st.data())
+@pytest.mark.parametrize("directory", AGENTS, ids=[a.name for a in AGENTS])
+def test_an_agent_is_never_silent_or_silently_wrong(directory, data):
+    converse(directory, data.draw(messages(directory), label="said"))
