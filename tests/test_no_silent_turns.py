@@ -7,9 +7,8 @@ thanks, "hmm", corrections, words that mean nothing to the agent), in any order.
 conversation, each turn must:
 
 - not be silent: a turn that changes nothing while a task is open may not ask the same question
-  again with nothing else said (the user would not know whether the message was read). The
-  first reply is exempt (it comes with the greeting, the agent's first words in a thread), and
-  so are the same reply to the same words said twice in a row, small talk and requests for the
+  again with nothing else said (the user would not know whether the message was read). Exempt
+  are the same reply to the same words said twice in a row, small talk and requests for the
   task in progress answered in kind ("thanks" twice, "You're welcome!" twice; "Sure, we're on
   it.") and a question asked again with its reason ("This one is required, so I can't skip it");
 - not be silently wrong: a value of the user's that the turn replaced by another is named in the
@@ -103,7 +102,7 @@ def converse(directory: Path, said: list[str]) -> None:
                         tuple(a.formal() for a in reply.acts),
                         tuple(a.formal() for a in reply.acts if a.is_question), reply.text)
         conversation = "\n".join(transcript)
-        exempt = (state.turn == 0 or text == previous_text or reply.parse.statements in (CHIT_CHAT, ALREADY_HANDLED)
+        exempt = (text == previous_text or reply.parse.statements in (CHIT_CHAT, ALREADY_HANDLED)
                   or any(getattr(a, "reason", None) for a in reply.acts))
         if not exempt:
             assert not is_silent(turn, previous_acts, previous_reply), f"a silent turn:\n{conversation}"

@@ -32,10 +32,11 @@ from .wording import label
 
 GOT_IT = "Got it"
 HAD_ALREADY = "I have that already"
-NOTHING_CHANGED = "I didn't find a change in that."
+NOTHING_CHANGED = "I didn't find a change in {said}."
 NO_ANSWER = "I didn't get an answer to my question from {said}."
 YOU_ARE_WELCOME = "You're welcome!"
 ON_IT = "Sure, we're on it."
+UNCLEAR_REQUEST = "I couldn't tell what you need from {said}."
 _THANKS = re.compile(phrase_pattern(english.THANKS), re.I)
 _CLAUSE_LABEL = re.compile(phrase_pattern(english.CLAUSE_LABEL_LEADS), re.I)
 QUOTED_VALUE_WORDS = 3
@@ -69,7 +70,7 @@ def accounted(spec: AgentSpec, before: DialogueState, after: DialogueState, acts
     elif not changed and again and not any(_named_in(reply, c, spec, after) for c in again):
         said.append(_naming(spec, after, again, HAD_ALREADY))
     elif not changed and not update.set_aside and _silent(before, after, acts, parse):
-        said.append(_nothing_done(spec, after, acts, user_text, parse))
+        said.append(_nothing_done(spec, before, after, acts, user_text, parse))
     if update.set_aside:
         said.append(_taken_out(spec, before, update.set_aside))
     return "\n\n".join(p for p in (*said, reply) if p)
@@ -236,8 +237,8 @@ def _silent(before: DialogueState, after: DialogueState, acts: list[Act], parse:
     """Whether the turn changed nothing and the reply would only say again what was said before."""
     if not parse.understood or parse.reason or not acts or parse.statements.strip() == NOTHING_SAID:
         return False  # the reply says it did not understand, or why; a bare mention is greeted
-    if before.turn == 0 and parse.statements.strip() != ALREADY_HANDLED:
-        return False  # the first reply comes with the greeting (in a thread, the agent's first words)
+    if before.turn == 0 and parse.statements.strip() == CHIT_CHAT:
+        return False  # "hi" as the first message: the greeting answers it
     if any(isinstance(a, (Report, Say)) or getattr(a, "reason", None) for a in acts):
         return False
     if not any(i.open for i in after.instances.values()):
@@ -251,8 +252,10 @@ def _same_values(before: DialogueState, after: DialogueState) -> bool:
                and before.instances[name].status == i.status for name, i in after.instances.items())
 
 
-def _nothing_done(spec: AgentSpec, after: DialogueState, acts: list[Act], user_text: str, parse: Parse) -> str:
-    """What to say when a message changed nothing and the same question comes again."""
+def _nothing_done(spec: AgentSpec, before: DialogueState, after: DialogueState, acts: list[Act], user_text: str,
+                  parse: Parse) -> str:
+    """What to say when a message changed nothing and the same question comes again (as the first
+    message, the question may not have been seen yet: what was not understood is the request)."""
     if parse.statements.strip() == CHIT_CHAT:
         return YOU_ARE_WELCOME if _THANKS.search(user_text) else NO_ANSWER.format(said=quoted(user_text) or "that")
     if parse.statements.strip() == ALREADY_HANDLED:
@@ -261,7 +264,9 @@ def _nothing_done(spec: AgentSpec, after: DialogueState, acts: list[Act], user_t
     if summary is not None:
         labels = _first_label(spec, after, summary.instance)
         example = f" To change something, say for example “change the {labels} to …”." if labels else ""
-        return f"{NOTHING_CHANGED}{example} To go ahead, say yes."
+        return f"{NOTHING_CHANGED.format(said=quoted(user_text) or 'that')}{example} To go ahead, say yes."
+    if before.turn == 0:
+        return UNCLEAR_REQUEST.format(said=quoted(user_text) or "that")
     return NO_ANSWER.format(said=quoted(user_text) or "that")
 
 
