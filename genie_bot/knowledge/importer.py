@@ -40,13 +40,16 @@ from ..errors import GenieError
 from ..spec import AgentSpec, KnowledgeWorksheet
 from .column_values import CATEGORICAL_LIMIT
 from .database import CATALOGUE, ImportedTable, KnowledgeDatabase, open_database, part
-from .mentions import MAX_NAME_WORDS, name_keys, name_words, naming_columns
+from .mentions import MAX_NAME_WORDS, NAME_COLUMNS, name_keys, name_words, inner_names, naming_columns, short_names
 from .name_index import names_table, spelling_table
 from .spelling import MIN_CHARS, variants
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
+FORMAT = 2
+SHORT_RANK = 2
+INNER_RANK = 3
+"""Keys of words inside a name: never stored, they only make a short name of another name ambiguous."""
 """The layout of imported tables; a change makes every table import again."""
 ROW = "_genie_row"
 """The column numbering an imported table's rows in file order (the name index refers to it)."""
@@ -194,7 +197,7 @@ class _Import:
         names = names_table(part(self.source.physical, "names"), self.metadata, ref)
         spelling = spelling_table(part(self.source.physical, "spelling"), self.metadata)
         said = Table("genie_names_said", self.metadata, Column("key", Text), Column("ref", ref),
-                     Column("rank", BigInteger), prefixes=["TEMPORARY"])
+                     Column("rank", BigInteger), Column("name", Text), prefixes=["TEMPORARY"])
         for table_ in (names, spelling, said) if elsewhere else (data, names, spelling, said):
             table_.create(self.conn)
         facts = _Facts(header, kinds, naming, self.kb.database or str(self.kb.csv))
@@ -204,7 +207,7 @@ class _Import:
             if not elsewhere:
                 self._write(data, columns, [[row[c] for c in columns] for row in batch])
             facts.add(batch)
-            self._write(said, ["key", "ref", "rank"], list(_keys(batch, naming)))
+            self._write(said, ["key", "ref", "rank", "name"], list(_keys(batch, naming)))
             count += len(batch)
         self._names(said, names)
         self._write(spelling, ["variant", "word"], [[v, w] for w in sorted(facts.words) for v in variants(w)])
@@ -336,14 +339,20 @@ class _Import:
 
     def _names(self, said: Table, names: Table) -> None:
         """Each key once, naming the first record that has it as written, else the first that has it
-        without its "The": an exact name wins over its namesakes."""
+        without its "The", else, as a short name, the first record of the one name it is short for
+        (a short name of several names names none): an exact name wins over its namesakes."""
         quote = self.conn.dialect.identifier_preparer.quote
+        into, source = quote(names.name), quote(said.name)
+        short = (f"SELECT key, MIN(ref) FROM {source} WHERE rank >= {SHORT_RANK} GROUP BY key "
+                 f"HAVING COUNT(DISTINCT name) = 1 AND MIN(rank) = {SHORT_RANK}")
         if self.dialect == "sqlite":  # rows are inserted in the order selected; later ones with a key taken are ignored
-            self.conn.exec_driver_sql(f"INSERT OR IGNORE INTO {quote(names.name)} (key, ref) "
-                                      f"SELECT key, ref FROM {quote(said.name)} ORDER BY rank, ref")
+            self.conn.exec_driver_sql(f"INSERT OR IGNORE INTO {into} (key, ref) "
+                                      f"SELECT key, ref FROM {source} WHERE rank < {SHORT_RANK} ORDER BY rank, ref")
+            self.conn.exec_driver_sql(f"INSERT OR IGNORE INTO {into} (key, ref) {short}")
         else:
-            self.conn.exec_driver_sql(f"INSERT INTO {quote(names.name)} (key, ref) SELECT DISTINCT ON (key) key, ref "
-                                      f"FROM {quote(said.name)} ORDER BY key, rank, ref")
+            self.conn.exec_driver_sql(f"INSERT INTO {into} (key, ref) SELECT DISTINCT ON (key) key, ref "
+                                      f"FROM {source} WHERE rank < {SHORT_RANK} ORDER BY key, rank, ref")
+            self.conn.exec_driver_sql(f"INSERT INTO {into} (key, ref) {short} ON CONFLICT (key) DO NOTHING")
         said.drop(self.conn)
 
     def _indexes(self, data: Table, kinds: dict[str, str], naming: list[str], facts: "_Facts") -> list[str]:
@@ -463,16 +472,21 @@ class _Facts:
 
 
 def _keys(batch: list[dict[str, Any]], naming: list[str]) -> Iterator[list[Any]]:
-    """(key, row, rank) of each name of the rows: rank 0 as written, 1 without its "The"."""
+    """(key, row, rank, name) of each name of the rows: rank 0 as written, 1 without its "The",
+    :data:`SHORT_RANK` a short name (of a name that is no key: a code has none), :data:`INNER_RANK`
+    words inside a name."""
     for row in batch:
         for column in naming:
             said = row[column]
             if isinstance(said, str):
                 exact, alias = name_keys(said)
                 if len(exact) >= 2:
-                    yield [exact, row[ROW], 0]
+                    yield [exact, row[ROW], 0, exact]
                 if alias != exact and len(alias) >= 2:
-                    yield [alias, row[ROW], 1]
+                    yield [alias, row[ROW], 1, exact]
+                if column in NAME_COLUMNS:
+                    yield from ([key, row[ROW], SHORT_RANK, exact] for key in short_names(said))
+                    yield from ([key, row[ROW], INNER_RANK, exact] for key in inner_names(said))
 
 
 def _batches(rows: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:

@@ -117,8 +117,7 @@ class KeywordQuery:
         text = answer.question
         mentions = self.store.record_names(name).find(text)[:RESULT_LIMIT]
         for mention in reversed(mentions):  # "the hours of Osteria Alba and Cucina Rosso": both
-            key = kb.primary_key if kb.primary_key in mention.record else None
-            column = key or next(c for c in ("name", "title") if c in mention.record)
+            column = mention.by or kb.primary_key  # a name shared by several records names them all
             if column not in answer.params:
                 filters[column] = [mention.record[column], *filters.get(column, [])]
             text = text[:mention.start] + " " + text[mention.end:]  # its words name that record, nothing else

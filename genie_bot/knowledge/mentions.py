@@ -9,10 +9,15 @@ few index lookups whatever the size of the table, and every row can be named:
 2. a long phrase that starts exactly one name names it ("conversational virtual assistants");
 3. a phrase with a typo in a word names the record whose name it becomes once that word is
    corrected to a word of some name (:mod:`.spelling`), when rapidfuzz scores the phrase and
-   the name as close as a typo (:data:`TYPO_SCORE`).
+   the name as close as a typo (:data:`TYPO_SCORE`);
+4. a short name, the words that start or end a name ("alvarez" for Dr. Maria Alvarez, "spin"
+   for Spin 45, "corolla" for Toyota Corolla), names it when no other name starts or ends
+   that way (:func:`short_names`; kept in the name index, weaker than a whole name).
 
 An exact name wins over every namesake: a name said as written over one read without its
-"The", over a longer name it starts, over one a typo away. Used by the rule parser (values
+"The", over a short name, over a longer name it starts, over one a typo away. Records that
+share a name (a class held on several days) are all named by it: :attr:`Mention.by` says which
+column the message named, so that a caller asks for the records with that column's value. Used by the rule parser (values
 and the thing a question is about) and by the offline knowledge query (filters).
 """
 
@@ -29,6 +34,7 @@ from typing import Any, Protocol
 
 from rapidfuzz import fuzz
 
+from ..language import english
 from .spelling import MIN_CHARS, one_typo_apart, variants
 
 NAME_COLUMNS = ("name", "title")
@@ -43,6 +49,11 @@ TYPO_SCORE = 88
 PREFIX_CHARS = 12
 """A phrase this long that starts exactly one long name names it ("conversational virtual assistants")."""
 PREFIX_SCORE = 90.0
+SHORT_SCORE = 85.0
+SHORT_MIN_CHARS = 3
+"""A short name is this long at least ("yin" for Yin Yoga)."""
+SHORT_MAX_WORDS = 3
+"""Words that start or end a name, at most, kept as its short names: bounds the index."""
 MAX_CORRECTIONS = 8
 """Words of the names one typo away from a word of the message, at most, that are tried."""
 MAX_SPELLINGS = 64
@@ -63,6 +74,32 @@ def name_keys(said: str) -> tuple[str, str]:
     """The keys a record's name is found by: as written, and without a leading "The" ("salt
     tavern" is The Salt Tavern). Keys shorter than two characters name nothing."""
     return squashed(said), squashed(_THE.sub("", said))
+
+
+def short_names(said: str) -> list[str]:
+    """The keys of a name's short names: its first and its last words, up to
+    :data:`SHORT_MAX_WORDS` (never all of them), without a leading "The", that say more than a
+    stop word or a number ("Spin 45" -> "spin"; "Dr. Maria Alvarez" -> "dr", "drmaria",
+    "mariaalvarez", "alvarez"; the importer keeps the ones no other name shares)."""
+    words = [t for t in _TOKEN.findall(_THE.sub("", said))]
+    out: dict[str, None] = {}
+    for n in range(1, min(SHORT_MAX_WORDS, len(words) - 1) + 1):
+        for run in (words[:n], words[-n:]):
+            key = squashed(" ".join(run))
+            meaningful = [w for w in run if w.lower() not in english.STOP_WORDS and w.lower() not in english.NUMBER_WORDS
+                          and not squashed(w).isdigit()]
+            if len(key) >= SHORT_MIN_CHARS and meaningful:
+                out[key] = None
+    return list(out)
+
+
+def inner_names(said: str) -> list[str]:
+    """The keys of runs of up to :data:`SHORT_MAX_WORDS` words inside a name, touching neither end
+    ("maria" in "Dr. Maria Alvarez"): no short name of it, but a short name of another name that
+    is one of them names neither ("maria" for Maria Chen)."""
+    words = [t for t in _TOKEN.findall(_THE.sub("", said))]
+    return list(dict.fromkeys(squashed(" ".join(words[i:i + n])) for n in range(1, SHORT_MAX_WORDS + 1)
+                              for i in range(1, len(words) - n)))
 
 
 def name_words(said: str) -> list[str]:
@@ -88,6 +125,8 @@ class Mention:
     start: int
     end: int
     score: float
+    by: str | None = None
+    """The column whose value the message named (the name, the title, the key)."""
 
 
 class NameLookups(Protocol):
@@ -134,9 +173,11 @@ class _Phrase:
 class RecordNames:
     """The names of one table's records, for finding them in messages."""
 
-    def __init__(self, table: str, index: NameIndex, longest: int):
+    def __init__(self, table: str, index: NameIndex, longest: int, naming: list[str] | None = None):
         self.table = table
         self.index = index
+        self.naming = naming or []
+        """The columns that name the records, in the order :func:`naming_columns` gives."""
         self.max_words = max(MAX_WORDS, longest)
         self._cache: OrderedDict[str, list[Mention]] = OrderedDict()
         self._lock = threading.Lock()
@@ -160,14 +201,30 @@ class RecordNames:
             return []
         with self.index.lookups() as index:
             exact = index.exact({p.key for p in phrases})
-            named: list[tuple[_Phrase, Any, float]] = [(p, exact[p.key], 100.0) for p in phrases if p.key in exact]
+            named: list[tuple[_Phrase, Any, float]] = [(p, exact[p.key], 0.0) for p in phrases if p.key in exact]
             rest = [p for p in phrases if p.key not in exact and len(p.key) >= EXACT_BELOW]
             started = _started(index, rest)
             named += [(p, ref, PREFIX_SCORE) for p, ref in started.items()]
             named += _misspelled(index, [p for p in rest if p not in started])
             records = index.records({ref for _, ref, _ in named}) if named else {}
-        return _non_overlapping([Mention(self.table, records[ref], *p.span, score)
+        return _non_overlapping([Mention(self.table, records[ref], *p.span, score or self._exactness(p, records[ref]),
+                                         self._named_by(p, records[ref]))
                                  for p, ref, score in named if ref in records])
+
+    def _exactness(self, phrase: _Phrase, record: dict[str, Any]) -> float:
+        """100 for a phrase that is a whole name of the record, else (a short name) :data:`SHORT_SCORE`."""
+        whole = {k for c in self.naming if isinstance(record.get(c), str) for k in name_keys(record[c])}
+        return 100.0 if phrase.key in whole else SHORT_SCORE
+
+    def _named_by(self, phrase: _Phrase, record: dict[str, Any]) -> str | None:
+        """The naming column the phrase says a value of: the one whose name (or short name) it is,
+        else (a typo, the start of a long name) the last of them: a name rather than the key."""
+        said = [c for c in self.naming if isinstance(record.get(c), str)]
+        for keys in (lambda v: name_keys(v), short_names):
+            found = next((c for c in said if phrase.key in keys(record[c])), None)
+            if found is not None:
+                return found
+        return next((c for c in reversed(said)), None)
 
 
 def _started(index: NameLookups, phrases: list[_Phrase]) -> dict[_Phrase, Any]:

@@ -25,7 +25,7 @@ from ..spec import AgentSpec
 from .column_values import ColumnValues
 from .database import ImportedTable, KnowledgeDatabase, open_database
 from .importer import ROW, LoadOutcome, ensure_imported, table_sources
-from .mentions import RecordNames
+from .mentions import RecordNames, naming_columns
 from .name_index import Rows, TableNameIndex
 
 MAX_ROWS = 50
@@ -110,7 +110,8 @@ class KnowledgeStore:
             key = ROW if relation == imported.physical else self.spec.knowledge[worksheet].primary_key
             index = TableNameIndex(self.engine, imported.part("names"), imported.part("spelling"),
                                    Rows(engine, relation, [c for c, _ in imported.columns], key or ROW))
-            self._names[worksheet] = RecordNames(worksheet, index, imported.name_words)
+            naming = naming_columns(dict(imported.columns), self.spec.knowledge[worksheet].primary_key)
+            self._names[worksheet] = RecordNames(worksheet, index, imported.name_words, naming)
         return self._names[worksheet]
 
     def column_values(self, worksheet: str) -> ColumnValues:

@@ -100,6 +100,12 @@ DECLINE_PHRASES = ("skip", "skip it", "skip this", "pass", "i don't know", "i do
                    "nothing else", "no, that's it", "no that's it", "no, that's all", "no that's all", "that's all",
                    "that is all", "that's it", "that is it", "that's everything", "that is everything",
                    "nothing more", "no thanks")
+QUESTION_LEADS = ("what", "what's", "whats", "which", "who", "who's", "whos", "where", "when", "how", "is", "are", "does",
+                  "do", "did", "can", "could", "will", "would", "has", "have", "any", "tell me", "show me", "list", "find",
+                  "search", "recommend")
+"""Words a question (or a request for information) starts with."""
+NONE_OF = ("no", "without", "without a", "without an", "without any", "no need for a", "no need for")
+"""Words before a field's name that decline it ("no guest", "without extras")."""
 DECLINE_LEADS = ("i guess", "i think", "well", "ok", "okay", "so", "um", "uh", "hmm")
 """Said before a decline without changing it ("I guess that is it")."""
 COURTESY_TAILS = ("for now", "for today", "for the moment", "right now", "thanks", "thank you", "thank you so much",

@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 import snowballstemmer
 
 from . import english
-from .tokens import words
+from .tokens import phrase_pattern, words
 
 
 @dataclass(frozen=True)
@@ -94,3 +94,22 @@ def part_of_day(text: str) -> str | None:
         if word in said:
             return part
     return None
+
+
+_PRONOUN_ONE = re.compile(rf"{phrase_pattern(english.ONE_STANDS_FOR_A_THING)} one\b", re.I)
+_DESCRIBED_ONE = re.compile(r"\bthe\s+(?:[\w:.'’-]+\s+){1,3}?(?P<one>one)\b"
+                            r"(?=\s*(?:[.,!?;)]|$|please\b|pls\b|instead\b|then\b|i\b))", re.I)
+_COUNTS_ONE = re.compile(r"\b(?:for|of|plus|and|just|only)\s+$", re.I)
+
+
+def without_pronoun_one(text: str) -> str:
+    """The text with "one" standing for a thing blanked out: "the second one", "the thursday 5:30
+    one" say no number (but "the table for one" does)."""
+    text = _PRONOUN_ONE.sub(lambda m: " " * len(m.group(0)), text)
+
+    def blank(match: re.Match[str]) -> str:
+        start, end = match.span("one")
+        if _COUNTS_ONE.search(text[match.start():start]):
+            return match.group(0)
+        return text[match.start():start] + " " * (end - start)
+    return _DESCRIBED_ONE.sub(blank, text)

@@ -19,7 +19,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from ..language import english
-from ..language.words import part_of_day
+from ..language.words import part_of_day, without_pronoun_one
 from .relative_dates import relative_dates
 
 DATE_WORDS = english.DATE_WORDS
@@ -46,6 +46,8 @@ _WORD = re.compile(r"[A-Za-z]+")
 _COUNT_BEFORE_DAY = re.compile(r"\b((?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)"
                                r"((?:today|tonight|tomorrow|yesterday|next|this|last|on|mon|tue|wed|thu|fri|sat|sun)[a-z]*)\b",
                                re.I)
+_CODE = re.compile(r"\b[A-Za-z]+-?\d{3,}\w*")
+"""Letters and then three digits or more: a code ("PF-204817", "CS107"), no part of a date."""
 _ACRONYM_DAY = re.compile(r"\b(?:MON|TUE|WED|THU|FRI|SAT|SUN)\b")
 
 _COUNT_AFTER_DAY = re.compile(r"\b((?:today|tonight|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{1,2}(?:st|nd|rd|th))"
@@ -123,7 +125,9 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     it ("a table for 2 tomorrow", "saturday 7pm, 2 of us")."""
     for found in find_times(text):
         text = text[:found.start] + " " * (found.end - found.start) + text[found.end:]
-    text = _ACRONYM_DAY.sub(lambda m: " " * len(m.group(0)), text)  # "SAT" is a test, not a Saturday
+    text = _CODE.sub(lambda m: " " * len(m.group(0)), text)  # "PF-204817" is a member number, no year
+    text = without_pronoun_one(_ACRONYM_DAY.sub(lambda m: " " * len(m.group(0)), text))  # "SAT" is a test, not a
+    # Saturday; "the thursday one" is no day one
     text = _COUNT_BEFORE_DAY.sub(lambda m: " " * len(m.group(1)) + m.group(2), text)
     mended, where = mend_typos(text)
     mended = _COUNT_AFTER_DAY.sub(lambda m: m.group(1) + " " * len(m.group(2)), mended)

@@ -17,7 +17,7 @@ from rapidfuzz.distance import OSA
 
 from ..language import english
 from ..language.tokens import normalise, phrase_pattern
-from ..language.words import content_words, stem
+from ..language.words import content_words, stem, without_pronoun_one
 from ..spec import Field
 from .head_count import head_count
 from .person_names import names_a_person
@@ -188,6 +188,12 @@ def name_words(f: Field) -> set[str]:
     return (words - english.GENERIC_FIELD_WORDS) or words
 
 
+def declined_by_name(text: str, f: Field) -> bool:
+    """Whether ``text`` declines the field by naming it: "no guest" (``guest_name``), "without extras"."""
+    words = "|".join(re.escape(w) for w in name_words(f))
+    return bool(words) and bool(re.search(rf"{phrase_pattern(english.NONE_OF)}\s+(?:{words})s?\b", text, re.I))
+
+
 def _head_word(f: Field) -> str:
     """The stem of the noun a number field is a number of: the last distinctive word of its name
     (``question_number``: question; ``course_num_units``: unit)."""
@@ -342,14 +348,6 @@ def numbers(text: str, loose: bool = True) -> list[float]:
             out.append(float(value))
         i += 1
     return out
-
-
-_PRONOUN_ONE = re.compile(rf"{phrase_pattern(english.ONE_STANDS_FOR_A_THING)} one\b", re.I)
-
-
-def without_pronoun_one(text: str) -> str:
-    """The text with "one" standing for a thing blanked out ("the second one" says no number)."""
-    return _PRONOUN_ONE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def number_for(text: str, f: Field | None = None) -> float | None:

@@ -124,3 +124,13 @@ def test_a_reply_that_is_only_an_hour(text, readings):
                                         ("12/3", True), ("tomorow", True), ("9503", False), ("2 people", False)])
 def test_mentions_date(text, says):
     assert mentions_date(text) is says
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the thursday 5:30 one", dt.date(2026, 11, 26)),         # "one" stands for a class: no January 1
+    ("book boxing basics on friday PF-204817 no guest", dt.date(2026, 11, 27)),  # a code is no year
+    ("on friday, CS107 please", dt.date(2026, 11, 27)),
+])
+def test_pronoun_one_and_codes_are_no_part_of_a_date(text, expected):
+    (found,) = find_dates(text, TODAY)
+    assert expected in found.readings and all(abs((d - TODAY).days) < 8 for d in found.readings)

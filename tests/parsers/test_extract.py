@@ -133,3 +133,19 @@ def test_the_course_one_is_in_now_and_the_one_wanted_instead(text, current, new)
 def test_a_one_word_number_mistyped(text, number):
     assert extract.number_for(text) == number
 
+
+
+@pytest.mark.parametrize("text, one_blanked", [
+    ("the thursday 5:30 one", True), ("the yin one please", True), ("the second one", True),
+    ("a table for one", False), ("the table for one", False), ("party of one", False), ("just one", False),
+])
+def test_one_standing_for_a_thing_is_no_number(text, one_blanked):
+    assert ("one" not in extract.without_pronoun_one(text)) == one_blanked
+
+
+def test_an_optional_field_is_declined_by_naming_it():
+    spec = loaded(RESTAURANT)[0]
+    request = spec.tasks["BookRestaurant"].fields["special_request"]
+    assert extract.declined_by_name("tonight at 8, no special requests", request)
+    assert extract.declined_by_name("without any special request", request)
+    assert not extract.declined_by_name("a special request: a high chair", request)

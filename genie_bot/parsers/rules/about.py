@@ -30,8 +30,10 @@ def declines(reading: Reading, f: Field) -> bool:
 
 
 def declines_unasked(reading: Reading, f: Field) -> bool:
-    """The message says the user does not know a field it names ("I can't remember my student id")."""
-    return any(extract.says_unknown(c) and extract.mentions(c, f) for c in extract.clauses(reading.text))
+    """The message says the user does not know a field it names ("I can't remember my student id"),
+    or declines an optional one by its name ("no guest")."""
+    return (any(extract.says_unknown(c) and extract.mentions(c, f) for c in extract.clauses(reading.text))
+            or (not f.required and extract.declined_by_name(reading.text, f)))
 
 
 def stated_values(reading: Reading) -> dict[str, str]:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ...knowledge.mentions import squashed
+from ...knowledge.mentions import SHORT_SCORE, squashed
 from ...language.tokens import tokens_within
 from ...spec import NA, Field
 from .. import dates, enums, extract
@@ -24,7 +24,7 @@ from .about import MAX_SHORT_ANSWER_WORDS
 from .fields import has_pattern, is_free_text
 from .proposals import Proposal
 from .reading import Reading, Taken
-from .records import table_of
+from .records import described_among_listed, table_of
 
 Span = tuple[int, int]
 
@@ -114,6 +114,8 @@ def _strength(reading: Reading, f: Field, value: Any, located: list[Span]) -> tu
     if table_of(reading.spec, f) is not None:
         best = max((m.score for t in [table_of(reading.spec, f)] for m in reading.mentions(t or "")
                     if any(m.start < e and s < m.end for s, e in located)), default=None)
+        if best is None and value == described_among_listed(reading, table_of(reading.spec, f) or "", mark=False):
+            return weights.TYPED * (1 + SHORT_SCORE / 100), ("record described",)  # "the thursday 5:30 one"
         if best is None:
             return weights.DESCRIBED, ("record in focus",)
         return weights.TYPED * (1 + best / 100), (f"record named ({best:.0f})",)
@@ -219,5 +221,6 @@ def proposal(reading: Reading, matcher: str, statements: list[str], base: float,
     given = frozenset(f"{t.instance}.{t.field.name}" for t in values if t.instance)
     score = base + sum(e.score for e in found) + weights.PER_WORD * len(claimed)
     why = tuple(w for e in found for w in e.why)
+    statements = [*statements, *(s for s in reading.listed if s not in statements)]
     return Proposal(matcher, tuple(statements), score, claimed, given | slots, evidence=why, says=says,
                     free_text=free_text, details={"taken": list(values)}, **flags)

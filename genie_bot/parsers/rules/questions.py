@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from ...language import english
+from ...language.tokens import phrase_pattern
 from .evidence import whole
 from .focus import in_focus, resolved, results_listed
 from .proposals import QUESTION_MARK, QUESTION_WORD, Proposal
@@ -18,8 +20,7 @@ from .reading import Reading
 from .requested import gives_a_typed_value
 from .tasks import start_requested_task
 
-_ASKING_WORD = re.compile(r"^(what|what'?s|whats|which|who|who'?s|whos|where|when|how|is|are|does|do|did|can|could|"
-                          r"will|would|has|have|any|tell me|show me|list|find|search|recommend)\b", re.I)
+_ASKING_WORD = re.compile(rf"^{phrase_pattern(english.QUESTION_LEADS)}", re.I)
 _ASKING = re.compile(rf"\?\s*$|{_ASKING_WORD.pattern}", re.I)
 _POLITE_LEAD = re.compile(r"^(hey|hi|so|ok(ay)?|oh|and|also|btw|um+|uh+|hm+|quick question)[\s,.!]+|"
                           r"^(can|could|would|will) (you|u) (please )?(tell me|let me know|check|find out|look up|show me)"

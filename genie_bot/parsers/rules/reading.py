@@ -59,6 +59,9 @@ class Reading:
     """(field name, option) of options read from what else the message says rather than from words of their own."""
     taken: list["Taken"] = field(default_factory=list)
     """Every value this reading gave, with where the message says it, in order."""
+    listed: list[str] = field(default_factory=list)
+    """``answer(...)`` statements that show the records a name left to choose from (a class held
+    on several days, none of which the message picked): they go with whatever this reading proposes."""
     _mark: int = 0
     whole_text: str | None = None
     """The whole message, when this reading is of a part of it (``offset``: where the part starts)."""
@@ -142,7 +145,7 @@ class Reading:
         piece = self.text[start:end]
         return Reading(self.spec, self.state, piece.strip(), self.today, self.knowledge,
                        assigned=self.assigned, given=self.given, corrected=self.corrected, chose_by=self.chose_by,
-                       whole_text=self.whole_text if self.whole_text is not None else self.text,
+                       listed=self.listed, whole_text=self.whole_text if self.whole_text is not None else self.text,
                        offset=self.offset + start + len(piece) - len(piece.lstrip()))
 
     def take_number(self, number: float) -> None:

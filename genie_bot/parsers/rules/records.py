@@ -8,15 +8,20 @@ Each mention gives one value: "CS 224V and CS 229" fill two courses.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from dataclasses import dataclass
 from typing import Any
 
-from ...knowledge.mentions import squashed
+from ...knowledge.mentions import Mention, squashed
 from ...spec import AgentSpec, Field
 from .focus import focus_record, in_focus, pronoun
-from .. import extract
+from .. import dates, extract
 from .reading import Reading
 
+_WORD = re.compile(r"[A-Za-z0-9]+")
+MAX_NAMESAKES = 50
+"""Records sharing one name that are told apart by the rest of a message, at most."""
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4,
              "5th": 4, "last": -1}
 
@@ -36,11 +41,16 @@ def record_value(reading: Reading, f: Field, text: str | None = None) -> Any:
     for mention in reading.mentions(table):
         if reading.unused(mention.start, mention.end):
             reading.used.append((mention.start, mention.end))
-            return mention.record if f.type.is_ref else reading.text[mention.start:mention.end]
+            if not f.type.is_ref:
+                return reading.text[mention.start:mention.end]
+            return _chosen(reading, table, mention)
     if f.type.is_ref:
         listed = _listed(reading, text or reading.text)
         if listed is not None:
             return listed
+        described = described_among_listed(reading, table)
+        if described is not None:
+            return described
         said = pronoun(reading)
         found = focus_record(reading, table) if pronoun(reading, text) else None
         if found is not None and said is not None:
@@ -63,6 +73,81 @@ def _named_in_focus(reading: Reading, table: str) -> str | None:
     key = reading.spec.knowledge[table].primary_key
     code = found[0].record.get(key) if key else None
     return code if isinstance(code, str) and code else name  # the course's code rather than its title
+
+
+def _chosen(reading: Reading, table: str, mention: Mention) -> dict[str, Any] | None:
+    """The record a mention names: itself, when no other record has the name it was named by; else
+    the one of those namesakes the rest of the message describes ("spin on thursday": the Thursday
+    Spin 45); else none, and the namesakes are listed for the user to choose from."""
+    column = mention.by
+    if column is None or column == reading.spec.knowledge[table].primary_key:
+        return mention.record
+    namesakes = reading.knowledge.rows(table, {column: mention.record[column]}, limit=MAX_NAMESAKES)
+    if len(namesakes) <= 1:
+        return mention.record
+    rest = reading.text[:mention.start] + " " * (mention.end - mention.start) + reading.text[mention.end:]
+    described = _described(reading, table, namesakes, rest)
+    shown = [r for r in described.rows if r in _listed_rows(reading, table)]
+    if len(described.rows) == 1 or len(shown) == 1:  # "book the yin one" after the Sunday classes were listed
+        return described.rows[0] if len(described.rows) == 1 else shown[0]
+    query = " ".join([reading.text[mention.start:mention.end], *described.said])
+    reading.listed.append(f"answer({query!r})")
+    return None
+
+
+def described_among_listed(reading: Reading, table: str, mark: bool = True) -> dict[str, Any] | None:
+    """"the thursday 5:30 one": the one record of those the agent just listed (of ``table``) that
+    the message describes (``mark``: the words that describe it are taken)."""
+    rows = _listed_rows(reading, table)
+    if len(rows) < 2:
+        return None
+    described = _described(reading, table, rows, reading.masked() if mark else reading.text)
+    if not described.said or len(described.rows) != 1:
+        return None
+    if mark:
+        reading.used.extend(described.spans)
+    return described.rows[0]
+
+
+def _listed_rows(reading: Reading, table: str) -> list[dict[str, Any]]:
+    """The records of ``table`` the agent's last answer listed."""
+    answer = reading.state.answer
+    rows = answer.result if answer is not None and isinstance(answer.result, list) else []
+    key = reading.spec.knowledge[table].primary_key
+    return [r for r in rows if isinstance(r, dict) and (key in r if key else "name" in r)]
+
+
+@dataclass(frozen=True)
+class _Description:
+    rows: list[dict[str, Any]]
+    """The rows that fit best (all of them when nothing describes any)."""
+    said: list[str]
+    """The values said: of categorical columns, times of day ("17:30"), weekdays of dates."""
+    spans: list[tuple[int, int]]
+    """Where the message says them."""
+
+
+def _described(reading: Reading, table: str, rows: list[dict[str, Any]], text: str) -> _Description:
+    """The rows that fit best what ``text`` says of their columns (a value of a categorical column,
+    a time of day, the weekday of a date)."""
+    said, spans = [], []
+    for value in reading.knowledge.column_values(table).find(text).values():
+        said.append(value)
+        spans += [m.span() for m in re.finditer(r"\W*".join(map(re.escape, _WORD.findall(value))), text, re.I)][:1]
+    for found in dates.find_times(text):
+        said += [t.strftime("%H:%M") for t in found.readings]
+        spans.append((found.start, found.end))
+    for found in dates.find_dates(text, reading.today):
+        if not found.vague and found.readings and isinstance(found.readings[0], dt.date):
+            said.append(found.readings[0].strftime("%A"))
+            spans.append((found.start, found.end))
+    wanted = {squashed(v) for v in said}
+
+    def fit(row: dict[str, Any]) -> int:
+        return len(wanted & {squashed(str(v)) for v in row.values() if v is not None})
+
+    best = max((fit(r) for r in rows), default=0)
+    return _Description([r for r in rows if fit(r) == best] if best else rows, list(dict.fromkeys(said)), spans)
 
 
 def unused_mentions(reading: Reading, f: Field) -> int:

@@ -6,10 +6,12 @@ import datetime as dt
 import re
 
 from ...language import english
+from ...language.tokens import phrase_pattern
 from ...spec import TaskWorksheet
 from .. import dates, extract
 from .fields import top_level_tasks
 from .reading import Reading
+from .records import table_of
 
 TASK_THRESHOLD = 0.5
 """The share of a task description's (or example's) content words a message must use to ask for it."""
@@ -28,15 +30,54 @@ def task_match(reading: Reading) -> tuple[TaskWorksheet | None, float]:
     best, best_score = None, 0.0
     distinctive = _distinctive_words(reading)
     for ws in top_level_tasks(reading.spec):
-        scores = [len(words & phrase_words) / len(phrase_words)
-                  for phrase in (ws.description, *ws.examples) for phrase_words in [extract.content_words(phrase)]
-                  if phrase_words]
+        tables = _tables_of(reading, ws)
+        said = words | _record_slots(reading, reading.text, tables)
+        scores = [len(said & phrase_words) / len(phrase_words)
+                  for phrase in (ws.description, *ws.examples)
+                  for phrase_words in [_phrase_words(reading, phrase, tables)] if phrase_words]
         if words & distinctive.get(ws.name, frozenset()):
             scores.append(DISTINCTIVE)
+        if any(f"<{t}>" in said and _only_task_of(reading, t) is ws for t in tables) and not _asks(reading.text):
+            scores.append(TASK_THRESHOLD)  # "spin on sunday 7ish": a record only one task takes, named
         score = max(scores, default=0.0)
         if score > best_score:
             best, best_score = ws, score
     return best, best_score
+
+
+def _tables_of(reading: Reading, ws: TaskWorksheet) -> list[str]:
+    """The knowledge tables whose records are values of the task's fields."""
+    if reading.knowledge is None:
+        return []
+    return sorted({t for f in ws.fields.values() if (t := table_of(reading.spec, f)) is not None})
+
+
+def _only_task_of(reading: Reading, table: str) -> TaskWorksheet | None:
+    """The one top-level task with a field whose values are records of ``table``, if only one has."""
+    found = [ws for ws in top_level_tasks(reading.spec) if table in _tables_of(reading, ws)]
+    return found[0] if len(found) == 1 else None
+
+
+def _asks(text: str) -> bool:
+    """A question ("when is spin?"): it asks about a record, it does not ask for it."""
+    return "?" in text or bool(re.match(phrase_pattern(english.QUESTION_LEADS), text.strip(), re.I))
+
+
+def _record_slots(reading: Reading, text: str, tables: list[str]) -> set[str]:
+    """A slot word for each table a record of which ``text`` names: "sign me up for zumba" and the
+    example "sign me up for hiit" share it (the record, whichever it is)."""
+    return {f"<{t}>" for t in tables if reading.knowledge.record_names(t).find(text)}
+
+
+def _phrase_words(reading: Reading, phrase: str, tables: list[str]) -> frozenset[str]:
+    """The content words of a task's description or example, those naming a record replaced by the
+    record's slot (:func:`_record_slots`): an example's record is an example of any record."""
+    words = set(extract.content_words(phrase))
+    for t in tables:
+        for mention in reading.knowledge.record_names(t).find(phrase):
+            words -= extract.content_words(phrase[mention.start:mention.end])
+            words.add(f"<{t}>")
+    return frozenset(words)
 
 
 def _distinctive_words(reading: Reading) -> dict[str, frozenset[str]]:

@@ -428,7 +428,8 @@ def _pattern_value(reading: Reading, f: Field) -> str | None:
     """A value of the field's distinctive format (a ticket id, a student id) the user gave unasked.
 
     Taken when its clause names the field ("my student id is 06123456"), or when no other open field's
-    format fits it and the clause is not about a date (1930 is a year there).
+    format fits it and it is no number in a clause about a date (1930 is a year there; "PF-204817"
+    is no part of "on friday").
     """
     others = [g for g in reading.open_fields() if g is not f and has_pattern(g)]
     for clause in extract.clauses(reading.text):
@@ -436,6 +437,6 @@ def _pattern_value(reading: Reading, f: Field) -> str | None:
             if extract.mentions(clause, f):
                 return without_field_name(value, f)
             fits_other = any(re.fullmatch(pattern_of(g), value) for g in others)
-            if not fits_other and not dates.mentions_date(clause):
+            if not fits_other and not (value.strip().isdigit() and dates.mentions_date(clause)):
                 return without_field_name(value, f)
     return None
