@@ -161,10 +161,16 @@ NAME_ENDS = ("in", "on", "at", "by", "because", "please", "so", "but", "and", "s
              "next", "tomorrow", "today")
 ROLE_PREPOSITIONS = ("from", "to", "at", "near", "in", "for", "with", "on")
 """Prepositions a field's description may end with, which then introduce its value ("leaves from X")."""
+ROLE_VERBS = {"from": ("picked up", "collected", "leaves", "left", "departs", "starts", "comes", "sent from",
+                        "shipped from", "moved out of", "moving out of"),
+              "to": ("delivered", "dropped off", "dropped", "taken", "brought", "sent", "shipped", "goes", "arrives",
+                     "moved into", "moving into", "moving to")}
+"""Verbs a field's description may say its value with ("the address where the items are picked up"),
+and the preposition that then introduces its value in a message ("from 12 Oak St")."""
 PHRASE_ENDS = ("right now", "at the moment", "at", "by", "on", "for", "around", "via", "using", "with", "because",
                "please", "so", "then", "and then", "leaving", "starting", "i want", "i'd like", "id like", "departing",
                "arriving", "tomorrow", "today", "tonight", "now", "asap", "if", "but", "when", "where", "as", "to",
-               "from", "towards", "into")
+               "from", "towards", "into", "next", "this", "this coming")
 """Words that end a phrase introduced by a preposition ("from Palo Alto to the office")."""
 COMMON_VERBS = ("get", "go", "be", "have", "head", "make", "find", "reach", "take", "walk", "drive", "meet", "see",
                 "do", "help", "leave", "start", "travel", "arrive", "come", "visit", "know", "use", "give", "play",

@@ -318,6 +318,19 @@ def where_said(text: str, f: Field, value: str) -> tuple[int, int] | None:
     return None
 
 
+def where_worded(text: str, f: Field, value: str) -> tuple[int, int] | None:
+    """Where ``text`` names the member ``value`` as written (:func:`where_said`), else the first word
+    of the member's name in it ("sfo" for SFO Airport), else of its description."""
+    found = where_said(text, f, value)
+    if found is not None:
+        return found
+    for words in (content_words(" ".join((value, *f.value_synonyms.get(value, ())))), member_words(f, value)):
+        found = next((m.span() for m in re.finditer(r"[\w'’-]+", text) if content_words(m.group(0)) & words), None)
+        if found is not None:
+            return found
+    return None
+
+
 def misspells(word: str, value: str) -> bool:
     """Whether ``word`` is a long word of the member ``value`` misspelt ("sprng" for Spring)."""
     return len(word) >= MIN_TYPO_LENGTH - 1 and any(

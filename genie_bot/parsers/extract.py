@@ -302,7 +302,14 @@ def role_prepositions(f: Field) -> list[str]:
             found.append(word)
         elif word not in ("or", "and"):
             break
+    if not found:  # "the address where the items are picked up": from (one way only)
+        implied = [p for p in english.ROLE_VERBS if _ROLE_VERB[p].search(description)]
+        found = implied if len(implied) == 1 else []
     return found
+
+
+_ROLE_VERB = {p: re.compile(rf"\b(?:where|which|that|the)\b.*{phrase_pattern(verbs)}", re.I)
+              for p, verbs in english.ROLE_VERBS.items()}
 
 
 _WANTING = re.compile(rf"{phrase_pattern(english.WANTING)}\s+(?:to (?:take|do|get|switch to)\s+)?"

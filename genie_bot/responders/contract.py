@@ -205,7 +205,8 @@ def _naming(spec: AgentSpec, state: DialogueState, changed: list[Change], lead: 
         elif _CLAUSE_LABEL.match(named):  # "what you need help with: Troubleshoot", "anything else: a note"
             said.append(f"{named}: {'now ' if change.old is not None else ''}{shown}")
         else:
-            said.append(f"the {named} is {'now ' if change.old is not None else ''}{shown}")
+            verb = "are" if isinstance(change.value, (list, tuple)) and len(change.value) > 1 else "is"
+            said.append(f"the {named} {verb} {'now ' if change.old is not None else ''}{shown}")
     return f"{lead}: {join_words(said)}."
 
 

@@ -29,6 +29,7 @@ _THIRD_PERSON = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _WH = ("what", "when", "where", "which", "who", "whom", "whose", "why", "how")
 _AUXILIARIES = ("is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should", "do",
                 "does", "did")
+_RELATIVE = re.compile(r"\s*(?:where|which|that|who|whose|when)\b", re.I)
 _LABEL_END = re.compile(r"\s*(?:\(|,|;|:|\bto\b|\bfor\b|\bthat\b|\bwhich\b|\bwhere\b|\bwho\b|\bwhose\b|\bwhen\b|\bin\b|"
                         r"\blike\b|\bsuch as\b|\bfrom\b|\bat\b|\bon\b|\bby\b).*$", re.I)
 
@@ -79,10 +80,14 @@ def label(f: Field) -> str:
     head = _user_patterns(tuple(active().users))[1].sub("your", description)  # "the maiden name of the customer's mother": of your mother
     head = re.sub(r"^(?:the|a|an|your)\s+", "", head.strip(), flags=re.I)
     head = re.sub(r"^(\w+)['’]s\s+", r"\1 ", head)  # "course's code" -> "course code"
+    head_of_description = head.strip()
     whole = _LABEL_END.sub("", head).strip()
     head = _before_relative_clause(whole)
     says_less = " " not in head and len(name.split()) > 1 and (head.lower() in name.lower().split() or head != whole)
-    if not head or says_less:  # "the course the student is in now", "the place the user leaves from": the name
+    cut = _LABEL_END.search(head_of_description)
+    role_cut = bool(cut) and _RELATIVE.match(cut.group(0)) is not None and len(name.split()) > 1 \
+        and name.split()[0].lower() not in head.lower()  # "the branch where the car is picked up": Pickup location
+    if not head or says_less or role_cut:  # "the course the student is in now", "the place the user leaves from": the name
         return _capital(name)
     return _capital(head)
 

@@ -5,7 +5,8 @@ days of a rental) is often given them together: "from dec 21 to jan 4", "pick up
 jan 3", "dec 5 10am, back dec 9". Each date goes to a field by the words before it (those that
 describe one field and not the others: "return" for "the day the car is returned"), then the dates
 of a range ("from X to Y", "between X and Y") or the dates left over, in the order the fields are
-declared. One date the words do not place is left for the question that asks for it.
+declared. One date the words do not place, said before any is given, is the first one (the
+question the agent would ask first); said later, it is left for the question that asks for it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from ...language import english
 from ...language.tokens import phrase_pattern
 from ...runtime.policy import field_applies
-from ...spec import Field
+from ...spec import NA, Field
 from ...state import WorksheetInstance
 from .. import dates, extract
 from .reading import Reading
@@ -65,6 +66,8 @@ def placed(reading: Reading, fields: list[Field], target: WorksheetInstance) -> 
     if left and (ranged or len(left) == len(remaining) > 1):
         for index, g in zip(left, remaining):
             out[g.name] = (found[index], (found[index].start, found[index].end))
+    elif len(found) == len(left) == 1 and not any(target.values.get(g.name) not in (None, NA) for g in fields):
+        out[fields[0].name] = (found[0], (found[0].start, found[0].end))  # "a car from sfo dec 5": the first day
     return {name: (value, span) for name, (day, span) in out.items()
             for value in [_accepted(reading, next(g for g in fields if g.name == name), target, span)]
             if value is not None}

@@ -24,7 +24,7 @@ from .about import MAX_SHORT_ANSWER_WORDS
 from .fields import has_pattern, is_free_text
 from .proposals import Proposal
 from .reading import Reading, Taken
-from .records import described_among_listed, table_of
+from .records import described_among_listed, named_by_values, table_of
 
 Span = tuple[int, int]
 
@@ -114,8 +114,10 @@ def _strength(reading: Reading, f: Field, value: Any, located: list[Span]) -> tu
     if table_of(reading.spec, f) is not None:
         best = max((m.score for t in [table_of(reading.spec, f)] for m in reading.mentions(t or "")
                     if any(m.start < e and s < m.end for s, e in located)), default=None)
-        if best is None and value == described_among_listed(reading, table_of(reading.spec, f) or "", mark=False):
-            return weights.TYPED * (1 + SHORT_SCORE / 100), ("record described",)  # "the thursday 5:30 one"
+        table = table_of(reading.spec, f) or ""
+        if best is None and value in (described_among_listed(reading, table, mark=False),
+                                      named_by_values(reading, table, mark=False)):
+            return weights.TYPED * (1 + SHORT_SCORE / 100), ("record described",)  # "the thursday 5:30 one", "a corolla"
         if best is None:
             return weights.DESCRIBED, ("record in focus",)
         return weights.TYPED * (1 + best / 100), (f"record named ({best:.0f})",)

@@ -51,6 +51,9 @@ def record_value(reading: Reading, f: Field, text: str | None = None) -> Any:
         described = described_among_listed(reading, table)
         if described is not None:
             return described
+        named = named_by_values(reading, table)
+        if named is not None:
+            return named
         said = pronoun(reading)
         found = focus_record(reading, table) if pronoun(reading, text) else None
         if found is not None and said is not None:
@@ -107,6 +110,29 @@ def described_among_listed(reading: Reading, table: str, mark: bool = True) -> d
     if mark:
         reading.used.extend(described.spans)
     return described.rows[0]
+
+
+IDENTIFYING_SHARE = 0.8
+"""A column whose values are this share of its table's rows, or more, tells records apart (a car's model)."""
+
+
+def named_by_values(reading: Reading, table: str, mark: bool = True) -> dict[str, Any] | None:
+    """"a corolla", "honda crv": the one record of ``table`` with the values the message names,
+    one of them of a column that tells records apart (a table without names calls its records so);
+    ``mark``: the words are taken."""
+    if reading.knowledge is None:
+        return None
+    text = reading.masked() if mark else reading.text
+    said = reading.knowledge.column_values(table).find(text)
+    imported = reading.knowledge.imported[table]
+    if not any(len(imported.values.get(c, ())) >= IDENTIFYING_SHARE * imported.rows for c in said):
+        return None
+    rows = reading.knowledge.rows(table, said, limit=2)
+    if len(rows) != 1:
+        return None
+    if mark:
+        reading.used.extend(_described(reading, table, rows, text).spans)
+    return rows[0]
 
 
 def _listed_rows(reading: Reading, table: str) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from .evidence import proposal, whole
 from .focus import resolved
 from .proposals import SEARCH, TYPED, Proposal
 from .reading import Reading
-from .records import described_values, table_of
+from .records import described_values, named_by_values, table_of
 from .requested import task_match_requested
 from .volunteered import volunteered
 
@@ -38,8 +38,8 @@ def record_search(reading: Reading, text: str | None = None) -> list[str]:
     if reading.knowledge is None:
         return []
     tables = _tables_wanted(reading)
-    if any(reading.mentions(table) for table in tables):
-        return []  # a record named is a choice, not a search
+    if any(reading.mentions(table) or named_by_values(reading, table, mark=False) for table in tables):
+        return []  # a record named (by its name, or by values only it has: "a corolla") is a choice, not a search
     if described_values(reading, reading.text, tables):
         return [f"answer({resolved(reading, text or reading.text)!r})"]
     return []

@@ -332,6 +332,11 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
     text = reading.text
     if table_of(reading.spec, f) is not None:
         return record_value(reading, f)
+    if kind == "list" and f.type.item is not None and table_of(reading.spec, item := Field(f.name, f.type.item)):
+        records = []  # "a sofa and a fridge from 12 oak st": each record named
+        while (record := record_value(reading, item)) is not None and len(records) < MAX_LISTED_RECORDS:
+            records.append(record)
+        return records or None
     if kind == "enum":  # the words of the worksheet itself ("external test credits"), or those asking for a
         ws = reading.spec.tasks[instance.worksheet]  # task ("submit a ticket"), choose no member of it
         asking = request_words(reading)
@@ -342,7 +347,7 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
             reading.implied.add((f.name, implied))
         option = named or implied or enums.mentioned_enum_value(
             text, f, ignore=extract.content_words(f"{ws.name} {ws.description}") | asking)
-        said = enums.where_said(text, f, option) if option and not implied else None
+        said = enums.where_worded(text, f, option) if option and not implied else None
         if said is not None:
             options_said.append(said)
         return option
@@ -377,6 +382,8 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
     return None
 
 
+MAX_LISTED_RECORDS = 20
+"""Records one message gives a list field, at most."""
 _ABOUT_ME = re.compile(r"^\W*(?:(?:yes|yeah|no|oh|and|also|btw)[,.!]?\s+)*(?:i'?m|i am|im)\b", re.I)
 
 

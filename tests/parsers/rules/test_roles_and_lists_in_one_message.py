@@ -1,0 +1,72 @@
+"""One message that gives a task's values the way people write a request: two addresses by the
+prepositions their descriptions' verbs imply ("picked up" - from, "delivered" - to), a list of
+records ("a sofa and a fridge"), a first date, and one word for one option of two enum fields
+with the same members. A made-up agent (a courier) written for these tests, and the car rental
+agent of tests/domains."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from genie_bot.agent import Agent
+from genie_bot.responders.wording import label
+from genie_bot.spec import load_agent
+
+from ..support import Dialogue
+
+COURIER = """
+name: courier
+description: A courier that moves things between two addresses.
+tasks:
+  - name: BookPickup
+    description: Book a pickup and delivery between two addresses
+    examples: [i need something moved, book a pickup]
+    fields:
+      - {name: pickup_address, type: str, description: the street address where the items are picked up}
+      - {name: delivery_address, type: str, description: the street address where the items are delivered}
+      - {name: pickup_date, type: date, description: the day of the pickup}
+      - {name: large_items, type: "list[items]", required: false, description: "large items to move, rows of the items table"}
+      - {name: confirm_pickup, type: confirm, description: whether to book the pickup}
+knowledge:
+  - name: items
+    csv: data/items.csv
+    primary_key: item_id
+"""
+ITEMS = """item_id,name,size
+I1,Upright Piano,oversize
+I2,Sofa,large
+I7,Fridge,large
+"""
+CAR_RENTAL = str(Path(__file__).resolve().parents[2] / "domains" / "tuned" / "car_rental")
+SATURDAY = dt.datetime(2026, 11, 21, 12, 0)
+
+
+def test_addresses_by_the_verbs_of_their_descriptions_and_records_listed(make_agent):
+    spec = load_agent(make_agent(COURIER, files={"data/items.csv": ITEMS}))
+    agent = Agent(spec, clock=lambda: SATURDAY)
+    reply = agent.respond(agent.new_state(), "hi i need to move a sofa and a fridge from 12 oak st oakland "
+                                             "to 400 pine ave berkeley next saturday")
+    values = reply.state.instances["book_pickup_0"].values
+    assert values["pickup_address"] == "12 oak st oakland"
+    assert values["delivery_address"] == "400 pine ave berkeley"
+    assert values["pickup_date"] == dt.date(2026, 11, 28)
+    assert [r["name"] for r in values["large_items"]] == ["Sofa", "Fridge"]
+    assert "Large items: Sofa and Fridge" in reply.text  # all given: the summary names every value
+    # two fields described by the same words are told apart by their names
+    fields = spec.tasks["BookPickup"].fields
+    assert (label(fields["pickup_address"]), label(fields["delivery_address"])) == ("Pickup address", "Delivery address")
+
+
+def test_one_word_gives_one_option_and_one_date_the_first_day():
+    parse = Dialogue(CAR_RENTAL).parse("car from sfo dec 5 10am")
+    assert "pickup_location='SFO Airport'" in parse.statements
+    assert "return_location" not in parse.statements  # "from sfo" is no return branch
+    assert "pickup_date='2026-12-05'" in parse.statements and "return_date" not in parse.statements
+
+
+def test_a_record_of_a_table_without_names_is_named_by_values_only_it_has():
+    dialogue = Dialogue(CAR_RENTAL)
+    assert "'car_id': 'V001'" in dialogue.parse("car from sfo dec 5 10am, back dec 9 same place, a corolla").statements
+    assert "'car_id': 'V008'" in dialogue.parse("i need a rental car, a honda crv").statements
+    assert "car=" not in dialogue.parse("i need a rental car, an suv").statements  # many SUVs: a search
