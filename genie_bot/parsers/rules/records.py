@@ -155,7 +155,8 @@ class _Description:
 
 def _described(reading: Reading, table: str, rows: list[dict[str, Any]], text: str) -> _Description:
     """The rows that fit best what ``text`` says of their columns (a value of a categorical column,
-    a time of day, the weekday of a date)."""
+    a time of day, the weekday of a date, a word of a value: "gallon" for "1 gallon"), with the
+    values said that some row has."""
     said, spans = [], []
     for value in reading.knowledge.column_values(table).find(text).values():
         said.append(value)
@@ -168,12 +169,19 @@ def _described(reading: Reading, table: str, rows: list[dict[str, Any]], text: s
             said.append(found.readings[0].strftime("%A"))
             spans.append((found.start, found.end))
     wanted = {squashed(v) for v in said}
+    words = extract.content_words(text)
 
-    def fit(row: dict[str, Any]) -> int:
-        return len(wanted & {squashed(str(v)) for v in row.values() if v is not None})
+    def values(row: dict[str, Any]) -> list[str]:
+        return [str(v) for v in row.values() if v is not None]
 
-    best = max((fit(r) for r in rows), default=0)
-    return _Description([r for r in rows if fit(r) == best] if best else rows, list(dict.fromkeys(said)), spans)
+    def fit(row: dict[str, Any]) -> tuple[int, int]:
+        return (len(wanted & {squashed(v) for v in values(row)}),
+                len(words & extract.content_words(" ".join(values(row)))))
+
+    best = max((fit(r) for r in rows), default=(0, 0))
+    had = {squashed(v) for r in rows for v in values(r)}
+    said = [v for v in dict.fromkeys(said) if squashed(v) in had]  # "Sunday" for a pick-up day describes no paint
+    return _Description([r for r in rows if fit(r) == best] if best != (0, 0) else rows, said, spans)
 
 
 def unused_mentions(reading: Reading, f: Field) -> int:
