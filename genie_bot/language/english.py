@@ -153,7 +153,7 @@ CLAUSE_BREAKS = ("but", "though", "however", "although")
 """Words that start a new clause ("I forgot my id but my pin is 3941")."""
 AND_BEFORE_A_CLAUSE = ("my", "her", "his", "the", "in", "on", "during", "for")
 """After "and", these start a new clause ("cs 107 and in spring")."""
-STATING_VERBS = ("is", "was", "were", "are")
+STATING_VERBS = ("is", "was", "were", "are", "should be", "needs to be", "has to be", "must be", "is actually")
 POSSESSORS = ("my", "her", "his", "our", "their", "the")
 NAME_PREPOSITIONS = ("for", "of", "on", "in", "to", "from", "at")
 """Between a word of a field's description and the name it introduces ("the waitlist for CS 107")."""

@@ -526,8 +526,22 @@ def free_text(text: str, f: Field | None = None) -> str:
         if subject and (f is None or content_words(subject.group("subject")) & content_words(
                 f"{f.name.replace('_', ' ')} {f.description}")):
             stripped = stripped[subject.end():]
+        stripped = _without_role_lead(stripped, f) if f is not None and role_prepositions(f) else stripped
         if stripped == value:
             break
         value = stripped
     value = _TRAILING_LINK.sub("", value.strip().rstrip(".!"))
     return value or text.strip()
+
+
+_ROLE_LEAD = re.compile(rf"^(?P<lead>(?:[\w'’-]+\s+){{1,3}}?){phrase_pattern(english.ROLE_PREPOSITIONS)}\s+(?=\S)", re.I)
+
+
+def _without_role_lead(text: str, f: Field) -> str:
+    """"pick up at 55 Market St" -> "55 Market St": words of the field's description before a
+    preposition lead into the value of a field of a place ("where the items are picked up")."""
+    match = _ROLE_LEAD.match(text)
+    if match is None:
+        return text
+    lead = content_words(match.group("lead"))
+    return text[match.end():] if lead and lead <= content_words(f"{f.name.replace('_', ' ')} {f.description}") else text

@@ -21,8 +21,8 @@ def declines(reading: Reading, f: Field) -> bool:
     ("I forgot my student id" declines the id, whatever was asked), or says it late in a long
     clause ("the class is full and I don't know why").
     """
-    if extract.declines(reading.text):
-        return True
+    if extract.declines(reading.text) or (not f.required and extract.declined_by_name(reading.text, f)):
+        return True  # "no large items"
     others = [g for g in reading.open_fields() if g is not f]
     return any(extract.says_unknown(clause) and (extract.mentions(clause, f) or (
         extract.unknown_near_start(clause) and not any(extract.mentions(clause, g) for g in others)))

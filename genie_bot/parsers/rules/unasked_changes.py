@@ -2,7 +2,8 @@
 
 "I want to reserve a restaurant for Friday" while the date is Saturday gives the date Friday, not
 a special request "Friday": a date where the task has one date field is that field's, whether
-or not it was set. So is a time, and an option named as written that only one field has. The
+or not it was set. So is a time, a number said with the field's noun ("15 boxes"), and an option
+named as written that only one field has. The
 change is read with the evidence of its value alone (no correction bonus: a value the
 corrections strategy reads outweighs it), and it is a change: the reply names it ("the date is
 now Friday"), so a misreading is never silent.
@@ -54,6 +55,11 @@ def _new_value(reading: Reading, f: Field, per_kind: dict[str, int], worksheets:
         if len(said) == 1:
             reading.used.append((said[0].start, said[0].end))
             return said[0].readings[0]
+    if kind in ("int", "float"):  # "about 15 boxes": a number with the field's noun
+        number = extract.number_with_noun(text, f)
+        if number is not None:
+            reading.take_number(number)
+            return int(number) if kind == "int" and float(number).is_integer() else number
     if kind == "enum":
         normalised = extract.normalise(text)
         named = [m for m in f.values if re.search(enums.as_written(m), normalised) and not enums.said_negated(text, m)]

@@ -355,6 +355,8 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
         number = extract.number_with_noun(text, f)
         if number is None and same_kind.get(kind, 0) == 1 and not _read_as_another_number(reading, f):
             number = _only_free_number(reading)  # "a table for 4 at 7pm": the one number that is nothing else
+            if number is not None and _inside_free_text(reading, number):
+                number = None  # "pick up at 55 market st": the address's number
         value = None if number is None else (int(number) if kind == "int" and float(number).is_integer() else number)
         if number is None or value is None or not _accepted(reading, f, instance, value):
             return None
@@ -388,6 +390,19 @@ _ABOUT_ME = re.compile(r"^\W*(?:(?:yes|yeah|no|oh|and|also|btw)[,.!]?\s+)*(?:i'?
 
 
 _NUMBERED_KINDS = ("int", "float", "date", "time", "datetime")
+
+
+def _inside_free_text(reading: Reading, number: float) -> bool:
+    """The agent asked for free text (an address, a description) and the number is said amid other
+    words of one clause ("55 market st"): part of the answer, not a count of something else
+    ("cs 107, letter, 3" says 3 on its own)."""
+    instance, name = reading.asked
+    asked = reading.state.instances.get(instance or "")
+    f = reading.spec.tasks[asked.worksheet].fields.get(name or "") if asked is not None else None
+    if f is None or not is_free_text(f):
+        return False
+    said = re.compile(rf"(?<![\w.]){number:g}(?![\w])")
+    return any(said.search(c) and len(c.split()) > 1 for c in extract.clauses(reading.text))
 
 
 def _read_as_another_number(reading: Reading, f: Field) -> bool:

@@ -26,6 +26,7 @@ tasks:
       - {name: pickup_address, type: str, description: the street address where the items are picked up}
       - {name: delivery_address, type: str, description: the street address where the items are delivered}
       - {name: pickup_date, type: date, description: the day of the pickup}
+      - {name: boxes, type: int, description: how many boxes besides large items}
       - {name: large_items, type: "list[items]", required: false, description: "large items to move, rows of the items table"}
       - {name: confirm_pickup, type: confirm, description: whether to book the pickup}
 knowledge:
@@ -52,7 +53,7 @@ def test_addresses_by_the_verbs_of_their_descriptions_and_records_listed(make_ag
     assert values["delivery_address"] == "400 pine ave berkeley"
     assert values["pickup_date"] == dt.date(2026, 11, 28)
     assert [r["name"] for r in values["large_items"]] == ["Sofa", "Fridge"]
-    assert "Large items: Sofa and Fridge" in reply.text  # all given: the summary names every value
+    assert "the large items are Sofa and Fridge" in reply.text
     # two fields described by the same words are told apart by their names
     fields = spec.tasks["BookPickup"].fields
     assert (label(fields["pickup_address"]), label(fields["delivery_address"])) == ("Pickup address", "Delivery address")
@@ -70,3 +71,23 @@ def test_a_record_of_a_table_without_names_is_named_by_values_only_it_has():
     assert "'car_id': 'V001'" in dialogue.parse("car from sfo dec 5 10am, back dec 9 same place, a corolla").statements
     assert "'car_id': 'V008'" in dialogue.parse("i need a rental car, a honda crv").statements
     assert "car=" not in dialogue.parse("i need a rental car, an suv").statements  # many SUVs: a search
+
+
+def test_answers_in_own_words_corrections_and_declines(make_agent):
+    spec = load_agent(make_agent(COURIER, files={"data/items.csv": ITEMS}))
+    agent = Agent(spec, clock=lambda: SATURDAY)
+    state = agent.new_state()
+    said = {}
+    for text in ("can you book a pickup", "pick up at 55 market st sf", "drop off at 9 elm st oakland",
+                 "wait, the delivery address should be 22 first ave", "dec 3", "10",
+                 "actually about 15 boxes", "no large items"):
+        reply = agent.respond(state, text)
+        state = reply.state
+        said[text] = reply.text
+    values = state.instances["book_pickup_0"].values
+    assert values["pickup_address"] == "55 market st sf"  # "pick up at" leads into the address
+    assert values["delivery_address"] == "22 first ave"  # "should be" states a new value
+    assert "the delivery address is now “22 first ave”" in said["wait, the delivery address should be 22 first ave"]
+    assert values["boxes"] == 15  # a number with the field's noun changes it, and the reply says so
+    assert "the boxes is now 15" in said["actually about 15 boxes"]
+    assert values["large_items"] == "NA"  # declined by its name
