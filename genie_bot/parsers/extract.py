@@ -340,8 +340,13 @@ def role_phrase(text: str, f: Field) -> str | None:
 
 
 # -- numbers ---------------------------------------------------------------------------------------------
+_TIMES = re.compile(r"(?<![\w.])[x×]\s?(\d+)\b|\b(\d+)\s?[x×](?![A-Za-z\d])", re.I)
+
+
 def numbers(text: str, loose: bool = True) -> list[float]:
-    """Numbers written with digits or words ("four", "twenty two", and unless not ``loose``, "a couple")."""
+    """Numbers written with digits or words ("four", "twenty two", and unless not ``loose``, "a couple"),
+    and counts written as times ("x2", "2x")."""
+    text = _TIMES.sub(lambda m: f" {m.group(1) or m.group(2)} ", text)
     out: list[float] = [float(m.replace(",", "")) for m in re.findall(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![A-Za-z\d])", text)]
     words = _WORD.findall(normalise(text))
     i = 0

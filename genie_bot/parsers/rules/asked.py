@@ -44,6 +44,8 @@ def propose(reading: Reading) -> list[Proposal]:
     a message that reads as a correction or as a request for a task counts less."""
     scratch = reading.fresh()
     answered = answer_question(scratch)
+    if not answered and scratch.listed:  # "harbor blue" names two paints: they are shown to choose from
+        return [proposal(scratch, "asked", [], ASKED, claims=claims_of(scratch, scratch.used), phase=2)]
     if not answered:
         return []
     act = reading.question

@@ -91,8 +91,11 @@ def _chosen(reading: Reading, table: str, mention: Mention) -> dict[str, Any] | 
     rest = reading.text[:mention.start] + " " * (mention.end - mention.start) + reading.text[mention.end:]
     described = _described(reading, table, namesakes, rest)
     shown = [r for r in described.rows if r in _listed_rows(reading, table)]
-    if len(described.rows) == 1 or len(shown) == 1:  # "book the yin one" after the Sunday classes were listed
-        return described.rows[0] if len(described.rows) == 1 else shown[0]
+    if len(described.rows) == 1:
+        reading.used.extend(described.spans)  # "cloud white 5 gallon x2": the 5 is the can's, no quantity
+        return described.rows[0]
+    if len(shown) == 1:  # "book the yin one" after the Sunday classes were listed
+        return shown[0]
     query = " ".join([reading.text[mention.start:mention.end], *described.said])
     reading.listed.append(f"answer({query!r})")
     return None

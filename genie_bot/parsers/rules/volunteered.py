@@ -370,7 +370,8 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
     if kind in ("date", "time", "datetime"):
         mentioned = extract.content_words(f.name.replace("_", " ")) & extract.content_words(text)
         calendar_date = kind != "date" or dates.mentions_date(text)  # "9503" is an id, not a year
-        if (same_kind.get(kind, 0) == 1 and calendar_date) or mentioned:
+        if ((same_kind.get(kind, 0) == 1 or _only_applicable_of_kind(reading, f, instance)) and calendar_date) \
+                or mentioned:
             return typed(reading, f, _untaken_date(reading, kind), whole_answer=False, instance=instance)
     if kind == "bool" and _ABOUT_ME.match(text):
         return stated_yes_no(text, f)  # "I'm an international student", said before it is asked
@@ -390,6 +391,15 @@ _ABOUT_ME = re.compile(r"^\W*(?:(?:yes|yeah|no|oh|and|also|btw)[,.!]?\s+)*(?:i'?
 
 
 _NUMBERED_KINDS = ("int", "float", "date", "time", "datetime")
+
+
+def _only_applicable_of_kind(reading: Reading, f: Field, instance: WorksheetInstance) -> bool:
+    """``f`` is the one field of its kind that applies in the open tasks (the date of birth asked
+    only for some products does not make "saturday" any less the pick-up day)."""
+    kind = f.type.kind
+    applicable = [g for i in reading.open_instances() for g in reading.spec.tasks[i.worksheet].fields.values()
+                  if g.kind == "input" and g.type.kind == kind and field_applies(reading.spec, reading.state, i, g, reading.today)]
+    return applicable == [f] and instance.name in {i.name for i in reading.open_instances()}
 
 
 def _inside_free_text(reading: Reading, number: float) -> bool:
@@ -421,9 +431,13 @@ def _untaken_date(reading: Reading, kind: str) -> str:
 
 
 def _only_free_number(reading: Reading) -> float | None:
-    """The single number of the message that is not part of a date, a time, a record's name or a format."""
+    """The single number of the message that is not part of a date, a time, a record's name, a value of
+    a table's column or a format."""
     text = extract.without_pronoun_one(reading.masked())  # "the second one" is no number
     spans = [(m.start, m.end) for table in _tables(reading) for m in reading.mentions(table)]
+    spans += [found.span() for table in _tables(reading)  # "5 gallon": a can's size, no count
+              for value in reading.knowledge.column_values(table).find(text).values()
+              for found in re.finditer(r"\W*".join(map(re.escape, re.findall(r"[A-Za-z0-9]+", value))), text, re.I)]
     found_dates = dates.find_dates(text, reading.today) if dates.mentions_date(text) else ()
     spans += [(found.start, found.end) for found in found_dates + dates.find_times(text)]
     for f in reading.open_fields():

@@ -1,0 +1,75 @@
+"""A paint that comes in several sizes under one name: the size said picks the can, its number is
+no count of cans, "x2" is; a name the message does not narrow is shown to choose from, also when
+it is the answer to the question; a date is the pick-up day when the date of birth (asked only
+for some paints) does not apply. A made-up agent written for these tests."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from genie_bot.agent import Agent
+from genie_bot.parsers import extract
+from genie_bot.spec import load_agent
+
+PAINT = """
+name: paint
+description: Order desk of a paint store.
+tasks:
+  - name: PlaceOrder
+    description: Order paint for pickup at the store
+    examples: [i want to order some paint, order paint for pickup]
+    fields:
+      - {name: paint, type: paints, description: "the paint to order, a row of the paints table (name and size)"}
+      - {name: quantity, type: int, description: how many cans}
+      - {name: pickup_date, type: date, description: the day the order is picked up}
+      - name: date_of_birth
+        type: date
+        description: the customer's date of birth (spray products are sold to adults only)
+        predicate: self.paint and self.paint.name == 'Spray Primer'
+      - {name: confirm_order, type: confirm, description: whether to place the order}
+knowledge:
+  - name: paints
+    csv: data/paints.csv
+    primary_key: sku
+"""
+PAINTS = """sku,name,size,finish
+P100,Cloud White,1 quart,matte
+P101,Cloud White,1 gallon,matte
+P102,Cloud White,5 gallon,matte
+P110,Harbor Blue,1 quart,eggshell
+P111,Harbor Blue,1 gallon,eggshell
+P130,Spray Primer,12 oz,flat
+"""
+
+
+def talk(make_agent, *messages: str):
+    spec = load_agent(make_agent(PAINT, files={"data/paints.csv": PAINTS}))
+    agent = Agent(spec, clock=lambda: dt.datetime(2026, 11, 21, 12))
+    state, replies = agent.new_state(), []
+    for text in messages:
+        reply = agent.respond(state, text)
+        state = reply.state
+        replies.append(reply)
+    return state.instances["place_order_0"].values, replies
+
+
+def test_the_size_said_picks_the_can_and_is_no_count(make_agent):
+    values, _ = talk(make_agent, "order paint for pickup", "cloud white 5 gallon x2")
+    assert values["paint"]["sku"] == "P102" and values["quantity"] == 2
+
+
+def test_a_name_not_narrowed_is_shown_also_as_the_answer_then_a_description_picks(make_agent):
+    values, replies = talk(make_agent, "order paint for pickup", "actually make it harbor blue", "the 1 gallon one")
+    assert values["paint"]["sku"] == "P111"
+    assert "1 quart" in replies[1].text and "1 gallon" in replies[1].text  # both shown, none guessed
+    assert replies[1].parse.statements == "answer('harbor blue')"
+
+
+def test_a_date_goes_to_the_one_date_field_that_applies(make_agent):
+    values, _ = talk(make_agent, "order paint for pickup", "saturday")
+    assert values["pickup_date"] == dt.date(2026, 11, 28)
+
+
+def test_counts_written_as_times():
+    assert extract.numbers("x2") == [2.0] and extract.numbers("3x please") == [3.0]
+    assert extract.numbers("a 2x4 board") == []  # a dimension, no count
