@@ -157,6 +157,8 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
 
 
 MAX_YEAR_RETRIES = 3
+_NUMERIC_DATE = re.compile(r"\b\d{1,2}\s*([/.-])\s*\d{1,2}\s*\1\s*\d{2}\b")
+"""A date written in numbers with a two-digit year ("3/15/62"): its last number is its year."""
 _FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)|'\d\d\b")
 _LAST_NUMBER = re.compile(r"\d+(?!.*\d)")
 
@@ -192,7 +194,8 @@ def _count_read_as_year(text: str, readings: dict[str, list[dt.date]], today: dt
         far = any(abs(value.year - today.year) > 1 for value in values)
         said = re.search(r"\s*".join(map(re.escape, phrase.split())), text) if far else None
         number = _LAST_NUMBER.search(said.group(0)) if said else None
-        if said and number and not _FOUR_DIGITS.search(phrase):  # dateparser says the phrase with its spaces made one
+        if said and number and not _FOUR_DIGITS.search(phrase) and not _NUMERIC_DATE.search(phrase):
+            # (dateparser says the phrase with its spaces made one; "3/15/62" writes its year)
             return said.start() + number.start(), said.start() + number.end()
     return None
 

@@ -134,3 +134,10 @@ def test_mentions_date(text, says):
 def test_pronoun_one_and_codes_are_no_part_of_a_date(text, expected):
     (found,) = find_dates(text, TODAY)
     assert expected in found.readings and all(abs((d - TODAY).days) < 8 for d in found.readings)
+
+
+@pytest.mark.parametrize("text, year", [("3/15/62", 1962), ("my dob is 7/4/85", 1985), ("born 1/2/03", 2003)])
+def test_a_date_written_in_numbers_keeps_its_two_digit_year(text, year):
+    (found,) = find_dates(text, TODAY)
+    assert any(d.year == year for d in found.readings)  # the field's constraints choose the century
+    assert all(d.year % 100 == year % 100 for d in found.readings)

@@ -158,8 +158,8 @@ class _Description:
 
 def _described(reading: Reading, table: str, rows: list[dict[str, Any]], text: str) -> _Description:
     """The rows that fit best what ``text`` says of their columns (a value of a categorical column,
-    a time of day, the weekday of a date, a word of a value: "gallon" for "1 gallon"), with the
-    values said that some row has."""
+    a time of day, the weekday of a date, a number, a word of a value: "gallon" for "1 gallon"),
+    with the values said that some row has."""
     said, spans = [], []
     for value in reading.knowledge.column_values(table).find(text).values():
         said.append(value)
@@ -171,6 +171,7 @@ def _described(reading: Reading, table: str, rows: list[dict[str, Any]], text: s
         if not found.vague and found.readings and isinstance(found.readings[0], dt.date):
             said.append(found.readings[0].strftime("%A"))
             spans.append((found.start, found.end))
+    said += [f"{n:g}" for n in extract.numbers(text, loose=False)]  # "lisinopril 20": a strength of 20
     wanted = {squashed(v) for v in said}
     words = extract.content_words(text)
 

@@ -73,3 +73,27 @@ def test_a_date_goes_to_the_one_date_field_that_applies(make_agent):
 def test_counts_written_as_times():
     assert extract.numbers("x2") == [2.0] and extract.numbers("3x please") == [3.0]
     assert extract.numbers("a 2x4 board") == []  # a dimension, no count
+
+
+BOLTS = """
+name: hardware
+description: A hardware counter.
+tasks:
+  - name: OrderBolts
+    description: Order bolts
+    examples: [i need some bolts]
+    fields:
+      - {name: bolt, type: bolts, description: "the bolt, a row of the bolts table (name and length)"}
+      - {name: confirm_order, type: confirm, description: whether to order}
+knowledge:
+  - name: bolts
+    csv: data/bolts.csv
+    primary_key: part
+"""
+
+
+def test_a_number_said_tells_namesakes_apart_by_a_numeric_column(make_agent):
+    spec = load_agent(make_agent(BOLTS, files={"data/bolts.csv": "part,name,length_mm\nB1,Hex Bolt,20\nB2,Hex Bolt,30\n"}))
+    agent = Agent(spec, clock=lambda: dt.datetime(2026, 11, 21, 12))
+    reply = agent.respond(agent.new_state(), "i need some bolts, hex bolt 30 please")
+    assert reply.state.instances["order_bolts_0"].values["bolt"]["part"] == "B2"
