@@ -100,6 +100,11 @@ DECLINE_PHRASES = ("skip", "skip it", "skip this", "pass", "i don't know", "i do
                    "nothing else", "no, that's it", "no that's it", "no, that's all", "no that's all", "that's all",
                    "that is all", "that's it", "that is it", "that's everything", "that is everything",
                    "nothing more", "no thanks")
+NARRATIVE_WORDS = ("description", "describe", "described", "details", "detail", "problem", "issue", "reason", "note",
+                   "notes", "comment", "comments", "message", "instructions", "own words", "what happened",
+                   "explain", "explanation", "anything else", "summary", "story")
+"""Words of a field's name or description that make it the user's own account (a problem, a note), whose
+every word is kept, rather than the name of something."""
 QUESTION_LEADS = ("what", "what's", "whats", "which", "who", "who's", "whos", "where", "when", "how", "is", "are", "does",
                   "do", "did", "can", "could", "will", "would", "has", "have", "any", "tell me", "show me", "list", "find",
                   "search", "recommend")

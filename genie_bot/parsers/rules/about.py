@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from ...spec import Field
 from .. import enums, extract
-from .fields import has_pattern, has_pattern_value, is_free_text, pattern_of
+from .fields import has_pattern, has_pattern_value, is_account, is_free_text, pattern_of
 from .reading import Reading
 
 MAX_SHORT_ANSWER_WORDS = 4
@@ -90,7 +90,9 @@ def text_about(reading: Reading, f: Field, keep: Callable[[str], bool] = lambda 
         extract.mentions(source[s:e], f) or _names_its_record(reading, f, s, e) or _names_its_option(source[s:e], f)
         or not any(claimed_by(source[s:e], g) for g in others))]
     text = source.strip() if kept == spans else extract.joined(source, kept)  # untouched, "?" and all
-    return without_options(text, [g for g in others if g.type.kind == "enum"]) if is_free_text(f) else text
+    if not is_free_text(f) or is_account(f):
+        return text  # a description keeps every word: "the dishwasher won't drain" also names the appliance
+    return without_options(text, [g for g in others if g.type.kind == "enum"])
 
 
 def _names_its_record(reading: Reading, f: Field, start: int, end: int) -> bool:

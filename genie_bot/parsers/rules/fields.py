@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
+from ...language import english
+from ...language.tokens import phrase_pattern
 from ...spec import AgentSpec, Field, TaskWorksheet
 from .. import extract
 from ..person_names import names_a_person
@@ -29,6 +33,13 @@ def is_free_text(f: Field) -> bool:
 def is_description(f: Field) -> bool:
     """Free text in the user's own words (a problem, a request, a reason), not a name of someone or something."""
     return is_free_text(f) and not f.values_from and not names_a_person(f)
+
+
+def is_account(f: Field) -> bool:
+    """Free text that is the user's own account (a problem, a note, a reason: its name or description
+    says so), whose every word is kept, not the name of something ("CS 224V for a letter grade")."""
+    return is_description(f) and re.search(phrase_pattern(english.NARRATIVE_WORDS),
+                                           f"{f.name.replace('_', ' ')} {f.description}", re.I) is not None
 
 
 def top_level_tasks(spec: AgentSpec) -> list[TaskWorksheet]:
