@@ -118,7 +118,7 @@ class KeywordQuery:
         mentions = self.store.record_names(name).find(text)[:RESULT_LIMIT]
         for mention in reversed(mentions):  # "the hours of Osteria Alba and Cucina Rosso": both
             column = mention.by or kb.primary_key  # a name shared by several records names them all
-            if column not in answer.params:
+            if column is not None and column not in answer.params:
                 filters[column] = [mention.record[column], *filters.get(column, [])]
             text = text[:mention.start] + " " + text[mention.end:]  # its words name that record, nothing else
         filters = {c: v[0] if isinstance(v, list) and len(v) == 1 else v for c, v in filters.items()}

@@ -85,7 +85,7 @@ def label(f: Field) -> str:
     head = _before_relative_clause(whole)
     says_less = " " not in head and len(name.split()) > 1 and (head.lower() in name.lower().split() or head != whole)
     cut = _LABEL_END.search(head_of_description)
-    role_cut = bool(cut) and _RELATIVE.match(cut.group(0)) is not None and len(name.split()) > 1 \
+    role_cut = cut is not None and _RELATIVE.match(cut.group(0)) is not None and len(name.split()) > 1 \
         and name.split()[0].lower() not in head.lower()  # "the branch where the car is picked up": Pickup location
     if not head or says_less or role_cut:  # "the course the student is in now", "the place the user leaves from": the name
         return _capital(name)

@@ -333,7 +333,7 @@ def _volunteered_value(reading: Reading, f: Field, same_kind: dict[str, int], in
     if table_of(reading.spec, f) is not None:
         return record_value(reading, f)
     if kind == "list" and f.type.item is not None and table_of(reading.spec, item := Field(f.name, f.type.item)):
-        records = []  # "a sofa and a fridge from 12 oak st": each record named
+        records: list[Any] = []  # "a sofa and a fridge from 12 oak st": each record named
         while (record := record_value(reading, item)) is not None and len(records) < MAX_LISTED_RECORDS:
             records.append(record)
         return records or None
