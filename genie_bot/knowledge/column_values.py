@@ -26,6 +26,19 @@ class ColumnValues:
     def __init__(self, columns: dict[str, list[Any]]):
         self.columns = {c: sorted((str(v) for v in values), key=len, reverse=True)
                         for c, values in columns.items() if len(values) <= CATEGORICAL_LIMIT}
+        self._numbered = {squashed(v) for values in self.columns.values() for v in values if _NUMBERED.fullmatch(v)}
+
+    def numbered(self, text: str) -> list[tuple[int, int]]:
+        """Where ``text`` says a value that is a number and a word or two ("5 gallon", "20 mg"): its
+        number is that value's, no count of anything."""
+        if not self._numbered:
+            return []
+        out = []
+        for m in _NUMBERED_IN_TEXT.finditer(text):
+            end = next((e for e in _word_ends(m.group(0)) if squashed(m.group(0)[:e]) in self._numbered), None)
+            if end is not None:
+                out.append((m.start(), m.start() + end))
+        return out
 
     def find(self, text: str, skip: set[str] | frozenset[str] = frozenset()) -> dict[str, str]:
         """The value of each categorical column (but those in ``skip``) that ``text`` names."""
@@ -39,6 +52,15 @@ class ColumnValues:
             if value is not None:
                 found[column] = value
         return found
+
+
+_NUMBERED = re.compile(r"\d+(?:[.,]\d+)?\s*[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)?")
+_NUMBERED_IN_TEXT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s*[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)?", re.I)
+
+
+def _word_ends(phrase: str) -> list[int]:
+    """The ends of the phrase's first word after its number, and of the phrase ("5 gallon can": 8, 12)."""
+    return [m.end() for m in re.finditer(r"[A-Za-z][\w.-]*", phrase)]
 
 
 def _phrases(text: str) -> set[str]:

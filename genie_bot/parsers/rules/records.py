@@ -83,7 +83,8 @@ def _chosen(reading: Reading, table: str, mention: Mention) -> dict[str, Any] | 
     the one of those namesakes the rest of the message describes ("spin on thursday": the Thursday
     Spin 45); else none, and the namesakes are listed for the user to choose from."""
     column = mention.by
-    if column is None or column == reading.spec.knowledge[table].primary_key:
+    if column is None or column == reading.spec.knowledge[table].primary_key \
+            or not reading.knowledge.shares_names(table, column):
         return mention.record
     namesakes = reading.knowledge.rows(table, {column: mention.record[column]}, limit=MAX_NAMESAKES)
     if len(namesakes) <= 1:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 
 from ...language import english
+from ...knowledge.mentions import RecordNames
 from ...language.tokens import phrase_pattern
 from ...spec import TaskWorksheet
 from .. import dates, extract
@@ -60,7 +62,10 @@ def _only_task_of(reading: Reading, table: str) -> TaskWorksheet | None:
 
 def _asks(text: str) -> bool:
     """A question ("when is spin?"): it asks about a record, it does not ask for it."""
-    return "?" in text or bool(re.match(phrase_pattern(english.QUESTION_LEADS), text.strip(), re.I))
+    return "?" in text or bool(_QUESTION_LEAD.match(text.strip()))
+
+
+_QUESTION_LEAD = re.compile(phrase_pattern(english.QUESTION_LEADS), re.I)
 
 
 def _record_slots(reading: Reading, text: str, tables: list[str]) -> set[str]:
@@ -72,12 +77,20 @@ def _record_slots(reading: Reading, text: str, tables: list[str]) -> set[str]:
 def _phrase_words(reading: Reading, phrase: str, tables: list[str]) -> frozenset[str]:
     """The content words of a task's description or example, those naming a record replaced by the
     record's slot (:func:`_record_slots`): an example's record is an example of any record."""
-    words = set(extract.content_words(phrase))
+    words = extract.content_words(phrase)
     for t in tables:
-        for mention in reading.knowledge.record_names(t).find(phrase):
-            words -= extract.content_words(phrase[mention.start:mention.end])
-            words.add(f"<{t}>")
-    return frozenset(words)
+        words = _with_slot(reading.knowledge.record_names(t), phrase, words)
+    return words
+
+
+@lru_cache(maxsize=1024)
+def _with_slot(names: RecordNames, phrase: str, words: frozenset[str]) -> frozenset[str]:
+    """``words`` of ``phrase`` with those naming a record of ``names``' table made its slot."""
+    found = names.find(phrase)
+    if not found:
+        return words
+    named = frozenset().union(*(extract.content_words(phrase[m.start:m.end]) for m in found))
+    return (words - named) | {f"<{names.table}>"}
 
 
 def _distinctive_words(reading: Reading) -> dict[str, frozenset[str]]:

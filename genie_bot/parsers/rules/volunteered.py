@@ -434,10 +434,11 @@ def _only_free_number(reading: Reading) -> float | None:
     """The single number of the message that is not part of a date, a time, a record's name, a value of
     a table's column or a format."""
     text = extract.without_pronoun_one(reading.masked())  # "the second one" is no number
+    if not re.search(r"\d", text) and not extract.numbers(text, loose=False):
+        return None
     spans = [(m.start, m.end) for table in _tables(reading) for m in reading.mentions(table)]
-    spans += [found.span() for table in _tables(reading)  # "5 gallon": a can's size, no count
-              for value in reading.knowledge.column_values(table).find(text).values()
-              for found in re.finditer(r"\W*".join(map(re.escape, re.findall(r"[A-Za-z0-9]+", value))), text, re.I)]
+    spans += [span for table in _tables(reading) for span in reading.knowledge.column_values(table).numbered(text)]
+    # "5 gallon": a can's size, no count
     found_dates = dates.find_dates(text, reading.today) if dates.mentions_date(text) else ()
     spans += [(found.start, found.end) for found in found_dates + dates.find_times(text)]
     for f in reading.open_fields():
