@@ -75,6 +75,8 @@ class ImportedTable:
     """Words in the table's longest record name (0 without names): the longest phrase looked up."""
     trigram: tuple[str, ...] = ()
     """Columns with a trigram index (names and short texts): on SQLite, an FTS5 table (``part("trigram")``)."""
+    shared_names: bool = True
+    """Whether two records have the same name (a class held on several days): then a name names them all."""
 
     def part(self, what: str) -> str:
         return part(self.physical, what)
@@ -83,7 +85,8 @@ class ImportedTable:
     def from_row(cls, row: Any) -> "ImportedTable":
         facts = json.loads(row.facts)
         return cls(row.physical, int(row.rows), tuple((str(n), str(k)) for n, k in json.loads(row.columns)),
-                   facts["values"], int(facts["name_words"]), tuple(facts.get("trigram", ())))
+                   facts["values"], int(facts["name_words"]), tuple(facts.get("trigram", ())),
+                   bool(facts.get("shared_names", True)))
 
 
 class KnowledgeDatabase:

@@ -46,7 +46,7 @@ from .spelling import MIN_CHARS, variants
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2
+FORMAT = 3
 SHORT_RANK = 2
 INNER_RANK = 3
 """Keys of words inside a name: never stored, they only make a short name of another name ambiguous."""
@@ -209,7 +209,7 @@ class _Import:
             facts.add(batch)
             self._write(said, ["key", "ref", "rank", "name"], list(_keys(batch, naming)))
             count += len(batch)
-        self._names(said, names)
+        shared_names = self._names(said, names)
         self._write(spelling, ["variant", "word"], [[v, w] for w in sorted(facts.words) for v in variants(w)])
         trigram: list[str] = []
         if not elsewhere:
@@ -217,12 +217,12 @@ class _Import:
             self._view(data, header)
         self._analyze(*([] if elsewhere else [data.name]), names.name, spelling.name)
         imported = ImportedTable(self.source.physical, count, tuple((c, kinds[c]) for c in header),
-                                 facts.kept_values(), facts.longest_name, tuple(trigram))
+                                 facts.kept_values(), facts.longest_name, tuple(trigram), shared_names)
         self.conn.execute(insert(CATALOGUE).values(
             physical=imported.physical, digest=self.source.digest, declared=self.kb.table or self.kb.name,
             source=_source_name(self.source), rows=count, columns=json.dumps(list(imported.columns)),
             facts=json.dumps({"values": imported.values, "name_words": imported.name_words,
-                              "trigram": list(imported.trigram)}),
+                              "trigram": list(imported.trigram), "shared_names": imported.shared_names}),
             imported_at=dt.datetime.now(dt.timezone.utc)))
         self._grant(imported)
         return imported, self.notes
@@ -337,12 +337,15 @@ class _Import:
             for row in rows:
                 copy.write_row(row)
 
-    def _names(self, said: Table, names: Table) -> None:
+    def _names(self, said: Table, names: Table) -> bool:
         """Each key once, naming the first record that has it as written, else the first that has it
         without its "The", else, as a short name, the first record of the one name it is short for
-        (a short name of several names names none): an exact name wins over its namesakes."""
+        (a short name of several names names none): an exact name wins over its namesakes. Returns
+        whether two records have the same name."""
         quote = self.conn.dialect.identifier_preparer.quote
         into, source = quote(names.name), quote(said.name)
+        shared = self.conn.exec_driver_sql(f"SELECT 1 FROM {source} WHERE rank = 0 GROUP BY key "
+                                           f"HAVING COUNT(DISTINCT ref) > 1 LIMIT 1").first() is not None
         short = (f"SELECT key, MIN(ref) FROM {source} WHERE rank >= {SHORT_RANK} GROUP BY key "
                  f"HAVING COUNT(DISTINCT name) = 1 AND MIN(rank) = {SHORT_RANK}")
         if self.dialect == "sqlite":  # rows are inserted in the order selected; later ones with a key taken are ignored
@@ -354,6 +357,7 @@ class _Import:
                                       f"FROM {source} WHERE rank < {SHORT_RANK} ORDER BY key, rank, ref")
             self.conn.exec_driver_sql(f"INSERT INTO {into} (key, ref) {short} ON CONFLICT (key) DO NOTHING")
         said.drop(self.conn)
+        return shared
 
     def _indexes(self, data: Table, kinds: dict[str, str], naming: list[str], facts: "_Facts") -> list[str]:
         """B-tree indexes on the key, names, numbers, short texts and lowered categorical columns, and

@@ -182,30 +182,33 @@ class RecordNames:
         self._cache: OrderedDict[str, list[Mention]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def find(self, text: str) -> list[Mention]:
-        """Non-overlapping mentions of this table's records in ``text``, in text order."""
+    def find(self, text: str, exact: bool = False) -> list[Mention]:
+        """Non-overlapping mentions of this table's records in ``text``, in text order (``exact``: by
+        whole and short names only, as a builder writes them in examples: no typo, no long prefix)."""
+        key = ("=" if exact else "~") + text
         with self._lock:
-            if text in self._cache:
-                self._cache.move_to_end(text)
-                return list(self._cache[text])
-        found = self._find(text)
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return list(self._cache[key])
+        found = self._find(text, exact)
         with self._lock:
-            self._cache[text] = found
+            self._cache[key] = found
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
         return list(found)
 
-    def _find(self, text: str) -> list[Mention]:
+    def _find(self, text: str, exact: bool = False) -> list[Mention]:
         phrases = _phrases(text, self.max_words)
         if not phrases:
             return []
         with self.index.lookups() as index:
-            exact = index.exact({p.key for p in phrases})
-            named: list[tuple[_Phrase, Any, float]] = [(p, exact[p.key], 0.0) for p in phrases if p.key in exact]
-            rest = [p for p in phrases if p.key not in exact and len(p.key) >= EXACT_BELOW]
-            started = _started(index, rest)
-            named += [(p, ref, PREFIX_SCORE) for p, ref in started.items()]
-            named += _misspelled(index, [p for p in rest if p not in started])
+            found = index.exact({p.key for p in phrases})
+            named: list[tuple[_Phrase, Any, float]] = [(p, found[p.key], 0.0) for p in phrases if p.key in found]
+            if not exact:
+                rest = [p for p in phrases if p.key not in found and len(p.key) >= EXACT_BELOW]
+                started = _started(index, rest)
+                named += [(p, ref, PREFIX_SCORE) for p, ref in started.items()]
+                named += _misspelled(index, [p for p in rest if p not in started])
             records = index.records({ref for _, ref, _ in named}) if named else {}
         return _non_overlapping([Mention(self.table, records[ref], *p.span, score or self._exactness(p, records[ref]),
                                          self._named_by(p, records[ref]))

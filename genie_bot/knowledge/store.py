@@ -50,7 +50,6 @@ class KnowledgeStore:
             .alias(spec.knowledge[name].table or name.lower())
             for name, imported in self.imported.items()}
         self._names: dict[str, RecordNames] = {}
-        self._shared: dict[tuple[str, str], bool] = {}
         self._column_values: dict[str, ColumnValues] = {}
 
     @property
@@ -103,16 +102,10 @@ class KnowledgeStore:
         with self.engine_for(worksheet).connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query.limit(limit))]
 
-    def shares_names(self, worksheet: str, column: str) -> bool:
-        """Whether two records of the table have the same value of ``column`` (a class held on several
-        days): asked once per table and column (a table does not change once imported)."""
-        key = (worksheet, column)
-        if key not in self._shared:
-            col = func.lower(self.tables[worksheet].c[column])
-            query = select(col).group_by(col).having(func.count() > 1).limit(1)
-            with self.engine_for(worksheet).connect() as conn:
-                self._shared[key] = conn.execute(query).first() is not None
-        return self._shared[key]
+    def shares_names(self, worksheet: str) -> bool:
+        """Whether two records of the table have the same name (a class held on several days), as
+        the import found."""
+        return self.imported[worksheet].shared_names
 
     def record_names(self, worksheet: str) -> RecordNames:
         """The names of a table's records, for finding them in messages (through its name index)."""

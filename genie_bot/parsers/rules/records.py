@@ -84,7 +84,7 @@ def _chosen(reading: Reading, table: str, mention: Mention) -> dict[str, Any] | 
     Spin 45); else none, and the namesakes are listed for the user to choose from."""
     column = mention.by
     if column is None or column == reading.spec.knowledge[table].primary_key \
-            or not reading.knowledge.shares_names(table, column):
+            or not reading.knowledge.shares_names(table):
         return mention.record
     namesakes = reading.knowledge.rows(table, {column: mention.record[column]}, limit=MAX_NAMESAKES)
     if len(namesakes) <= 1:
@@ -126,10 +126,14 @@ def named_by_values(reading: Reading, table: str, mark: bool = True) -> dict[str
     ``mark``: the words are taken."""
     if reading.knowledge is None:
         return None
-    text = reading.masked() if mark else reading.text
-    said = reading.knowledge.column_values(table).find(text)
     imported = reading.knowledge.imported[table]
-    if not any(len(imported.values.get(c, ())) >= IDENTIFYING_SHARE * imported.rows for c in said):
+    values = reading.knowledge.column_values(table)
+    identifying = {c for c in values.columns if len(imported.values[c]) >= IDENTIFYING_SHARE * imported.rows}
+    if not identifying:
+        return None  # a table with names, or with no column that tells its records apart
+    text = reading.masked() if mark else reading.text
+    said = values.find(text)
+    if not identifying & said.keys():
         return None
     rows = reading.knowledge.rows(table, said, limit=2)
     if len(rows) != 1:

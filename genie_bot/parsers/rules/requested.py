@@ -35,8 +35,7 @@ def task_match(reading: Reading) -> tuple[TaskWorksheet | None, float]:
         tables = _tables_of(reading, ws)
         said = words | _record_slots(reading, reading.text, tables)
         scores = [len(said & phrase_words) / len(phrase_words)
-                  for phrase in (ws.description, *ws.examples)
-                  for phrase_words in [_phrase_words(reading, phrase, tables)] if phrase_words]
+                  for phrase_words in _phrase_words(reading, (ws.description, *ws.examples), tables) if phrase_words]
         if words & distinctive.get(ws.name, frozenset()):
             scores.append(DISTINCTIVE)
         if any(f"<{t}>" in said and _only_task_of(reading, t) is ws for t in tables) and not _asks(reading.text):
@@ -74,23 +73,34 @@ def _record_slots(reading: Reading, text: str, tables: list[str]) -> set[str]:
     return {f"<{t}>" for t in tables if reading.knowledge.record_names(t).find(text)}
 
 
-def _phrase_words(reading: Reading, phrase: str, tables: list[str]) -> frozenset[str]:
-    """The content words of a task's description or example, those naming a record replaced by the
+def _phrase_words(reading: Reading, phrases: tuple[str, ...], tables: list[str]) -> list[frozenset[str]]:
+    """The content words of a task's description and examples, those naming a record replaced by the
     record's slot (:func:`_record_slots`): an example's record is an example of any record."""
-    words = extract.content_words(phrase)
+    words = [extract.content_words(p) for p in phrases]
     for t in tables:
-        words = _with_slot(reading.knowledge.record_names(t), phrase, words)
+        named = _named_in(reading.knowledge.record_names(t), phrases)
+        words = [(w - n) | {f"<{t}>"} if n else w for w, n in zip(words, named)]
     return words
 
 
-@lru_cache(maxsize=1024)
-def _with_slot(names: RecordNames, phrase: str, words: frozenset[str]) -> frozenset[str]:
-    """``words`` of ``phrase`` with those naming a record of ``names``' table made its slot."""
-    found = names.find(phrase)
-    if not found:
-        return words
-    named = frozenset().union(*(extract.content_words(phrase[m.start:m.end]) for m in found))
-    return (words - named) | {f"<{names.table}>"}
+@lru_cache(maxsize=256)
+def _named_in(names: RecordNames, phrases: tuple[str, ...]) -> list[frozenset[str]]:
+    """For each phrase, the content words of the records of ``names``' table it names (looked up
+    at once: the phrases joined, a name across two of them not counted)."""
+    joined = SEPARATOR.join(phrases)
+    bounds, at = [], 0
+    for phrase in phrases:
+        bounds.append((at, at + len(phrase)))
+        at += len(phrase) + len(SEPARATOR)
+    named: list[frozenset[str]] = [frozenset()] * len(phrases)
+    for mention in names.find(joined, exact=True):
+        index = next((i for i, (s, e) in enumerate(bounds) if s <= mention.start and mention.end <= e), None)
+        if index is not None:
+            named[index] = named[index] | extract.content_words(joined[mention.start:mention.end])
+    return named
+
+
+SEPARATOR = " ; "
 
 
 def _distinctive_words(reading: Reading) -> dict[str, frozenset[str]]:

@@ -10,7 +10,7 @@ from .evidence import proposal, whole
 from .fields import top_level_tasks
 from .proposals import NOTHING, ONLY_TASK, TASK, Proposal
 from .reading import Reading
-from .requested import TASK_THRESHOLD, gives_a_typed_value, request_words, task_match
+from .requested import TASK_THRESHOLD, gives_a_typed_value, request_words, task_match, task_match_requested
 from .searches import record_search
 from .volunteered import constructor
 from .words import CHITCHAT, plea_for_help, thanks_only
@@ -35,7 +35,8 @@ def propose_fallbacks(reading: Reading) -> list[Proposal]:
     the task already being filled asks for nothing new. Both explain the whole message, weakly."""
     scratch = reading.fresh()
     out = []
-    if opens_the_only_task(scratch):
+    asked_for = task_match_requested(reading) and not thanks_only(reading.text)  # ``propose`` starts it already
+    if not asked_for and opens_the_only_task(scratch):
         out.append(proposal(scratch, "tasks", scratch.statements, ONLY_TASK, claims=whole(reading), starts=True,
                             phase=4))
     if restates_open_task(reading) and not gives_a_typed_value(reading.text, reading.today):  # a date is a value

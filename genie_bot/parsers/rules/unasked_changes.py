@@ -55,7 +55,7 @@ def _new_value(reading: Reading, f: Field, per_kind: dict[str, int], worksheets:
         if len(said) == 1:
             reading.used.append((said[0].start, said[0].end))
             return said[0].readings[0]
-    if kind in ("int", "float"):  # "about 15 boxes": a number with the field's noun
+    if kind in ("int", "float") and extract.numbers(text):  # "about 15 boxes": a number with the field's noun
         number = extract.number_with_noun(text, f)
         if number is not None:
             reading.take_number(number)
