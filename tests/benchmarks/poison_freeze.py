@@ -24,13 +24,14 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
+from genie_bot.adapters.slack.sessions import message_event_id
 from genie_bot.store import Database
 from tests.conftest import POSTGRES_URL
 from tests.engine.conftest import postgres_schema_url
 from tests.engine.support import ORDER, prepare_database, write_shop
 from tests.engine.test_poison_messages import POISON, POISONED_YAML
 from tests.engine.test_two_process_freeze import bot_replies, deliver, event_status, mention, two_bots
-from tests.fakes.slack_api import MockSlackWebAPI
+from tests.fakes.slack_api import TEAM_ID, MockSlackWebAPI
 
 from .common import percentiles
 
@@ -84,7 +85,7 @@ def scenario(database_url: str, directory: Path, users: int) -> dict:
         db = Database(database_url)
         with db.read() as conn:
             attempts, status = conn.execute(text("SELECT attempts, status FROM genie_events WHERE event_id = :id"),
-                                            {"id": f"C1/{poisoned}"}).one()
+                                            {"id": message_event_id(TEAM_ID, "C1", poisoned)}).one()
         db.dispose()
     return {"poison_ack_ms": round(acked, 1), "health_while_poisoned_ms": percentiles(health),
             "health_checks_while_poisoned": len(health), "other_users_reply_ms_before": percentiles(before),
