@@ -90,7 +90,7 @@ class TemplateResponder:
         f = _field(spec, state, act.instance, act.field)
         if f is None:
             return f"{prefix}{act.description[:1].upper()}{act.description[1:]}?"
-        text = question(f) + _which_one(spec, state, act.instance, f)
+        text = question(f, record=f.type.ref in spec.knowledge) + _which_one(spec, state, act.instance, f)
         if f.type.kind == "enum" and not f.ask:
             text += f" ({join_words([member_label(f, v) for v in f.values], 'or')})"
         if not f.required and "skip" not in text.lower():

@@ -112,10 +112,13 @@ def _name_words(name: str) -> str:
     return " ".join(words)
 
 
-def question(f: Field) -> str:
-    """The question that asks for ``f``: ``ask:``, else a sentence from the description."""
+def question(f: Field, record: bool = False) -> str:
+    """The question that asks for ``f``: ``ask:``, else a sentence from the description (for a
+    ``record`` of a knowledge table, "Which" and its label)."""
     if f.ask:
         return f.ask
+    if record:  # "the study room, a row of the rooms table" -> "Which study room?"
+        return f"Which {label(f)[:1].lower()}{label(f)[1:]}?"
     description = _inner(to_user(f.description.strip().rstrip(".?"))) or f.name.replace("_", " ")
     first, _, rest = description.partition(" ")
     lead = first.lower()

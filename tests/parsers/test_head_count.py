@@ -30,3 +30,9 @@ def test_the_people_listed_are_counted(text, people):
 ])
 def test_no_count_when_someone_cannot_be_counted_or_nobody_is_listed(text):
     assert head_count(text) is None
+
+
+@pytest.mark.parametrize("text, people", [("me and my 3 classmates", 4), ("me plus 4 teammates", 5),
+                                          ("i'm bringing 2 coworkers", 3)])
+def test_people_of_any_kind_listed_with_a_number_beside_the_writer(text, people):
+    assert head_count(text) == people

@@ -8,6 +8,7 @@ import pytest
 
 from genie_bot.language.words import Lexicon, using
 from genie_bot.responders.wording import label, question, to_user
+from genie_bot.spec import Field, FieldType
 from tests.parsers.support import COURSES, RESTAURANT, TICKET, TRIP, loaded
 
 AGENTS = (TICKET, COURSES, RESTAURANT, TRIP, "star/bank_fraud_report", "star/trivia")
@@ -101,3 +102,9 @@ def test_only_the_agents_own_word_for_its_users_is_spoken_to():
     user ("the customer") always are."""
     assert to_user("the student's full name") == "the student's full name"
     assert to_user("the customer's full name") == "your full name"
+
+
+def test_a_record_is_asked_for_by_which():
+    room = Field("room", FieldType("ref", ref="rooms"), description="the study room, a row of the rooms table")
+    assert question(room, record=True) == "Which study room?"
+    assert question(room) == "What is the study room, a row of the rooms table?"  # a nested worksheet's field
