@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from ..spec import NA, AgentSpec, Field, InstanceRef, TaskWorksheet
+from ..spec import NA, AgentSpec, Field, InstanceRef, KnowledgeWorksheet, TaskWorksheet
 from ..state import DialogueState
 from ..language.words import using
 from .wording import label
@@ -41,7 +41,8 @@ def display_value(value: Any, f: Field | None = None, state: DialogueState | Non
         ws = spec.tasks.get(instance.worksheet) if spec is not None else None
         return inline_summary(spec, ws, instance.values) if ws is not None else _plain_pairs(instance.values)
     if isinstance(value, dict):
-        return record_name(value) or _plain_pairs(value)
+        return record_name(value) or _called(value, spec.knowledge.get(f.type.ref or "") if spec and f else None) \
+            or _plain_pairs(value)
     if isinstance(value, (list, tuple)):
         return join_words([display_value(v, None, state, spec) for v in value])
     if isinstance(value, float):
@@ -91,6 +92,21 @@ def record_name(record: dict[str, Any]) -> str | None:
         if record.get(key):
             return str(record[key])
     return None
+
+
+CALLED_BY_VALUES = 2
+"""Text values a record without a name is called by ("Toyota Corolla")."""
+
+
+def _called(record: dict[str, Any], kb: KnowledgeWorksheet | None) -> str | None:
+    """What a record without a name or title is called: its first short text values but its key."""
+    key = kb.primary_key if kb is not None else None
+    said = [v for c, v in record.items() if isinstance(v, str) and c != key and not _ID.search(c)
+            and 0 < len(v.split()) <= 3][:CALLED_BY_VALUES]
+    return " ".join(said) or None
+
+
+_ID = re.compile(r"(?:^|_)id$", re.I)
 
 
 def join_words(items: list[str], conjunction: str = "and") -> str:

@@ -15,6 +15,7 @@ from ...acts import AskField
 from ...runtime.policy import field_applies
 from ...state import InstanceStatus
 from .. import dates, extract
+from ..person_names import names_a_person, person_name
 from .about import MAX_SHORT_ANSWER_WORDS, declines
 from .evidence import proposal, whole
 from .fields import is_free_text
@@ -53,6 +54,10 @@ def answers_a_later_question(reading: Reading) -> list[str]:
         if (f.kind == "input" and is_free_text(f) and f is not asked and instance.values.get(f.name) is None
                 and field_applies(reading.spec, reading.state, instance, f, reading.today)):
             value = extract.role_phrase(text, f) or extract.free_text(text, f)
+            if names_a_person(f):
+                value = person_name(value)  # "an suv" is no driver's name
+                if value is None:
+                    return []
             return [reading.assign(instance, f, value)]
     return []
 
@@ -67,7 +72,9 @@ def _a_day_attempted(kind: str, text: str) -> bool:
 
 
 def _a_typed_value(reading: Reading, text: str) -> bool:
-    """A date, a time or a record's name ("tomorrow", "Enoteca Vigna"): a value of a typed field."""
+    """A date, a time, a record's name or a value of a table's column ("tomorrow", "Enoteca Vigna",
+    "an suv"): a value of a typed field, or a description of records."""
     tables = [k.name for k in reading.spec.knowledge.values() if k.source == "table"]
     return bool(dates.find_times(text) or (dates.mentions_date(text) and dates.find_dates(text, reading.today))
-                or any(reading.mentions(t) for t in tables))
+                or any(reading.mentions(t) for t in tables)
+                or (reading.knowledge is not None and any(reading.knowledge.column_values(t).find(text) for t in tables)))

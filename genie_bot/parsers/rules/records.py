@@ -33,8 +33,10 @@ def table_of(spec: AgentSpec, f: Field) -> str | None:
     return f.values_from
 
 
-def record_value(reading: Reading, f: Field, text: str | None = None) -> Any:
-    """The next value of ``f`` the message names by a table (the record, or the words naming it)."""
+def record_value(reading: Reading, f: Field, text: str | None = None, asked: bool = False) -> Any:
+    """The next value of ``f`` the message names by a table (the record, or the words naming it);
+    ``asked``: the message answers the question for ``f``, so a description that fits one record
+    names it ("Audi" when only one car is an Audi)."""
     table = table_of(reading.spec, f)
     if table is None:
         return None
@@ -51,7 +53,7 @@ def record_value(reading: Reading, f: Field, text: str | None = None) -> Any:
         described = described_among_listed(reading, table)
         if described is not None:
             return described
-        named = named_by_values(reading, table)
+        named = named_by_values(reading, table, asked=asked)
         if named is not None:
             return named
         said = pronoun(reading)
@@ -120,20 +122,21 @@ IDENTIFYING_SHARE = 0.8
 """A column whose values are this share of its table's rows, or more, tells records apart (a car's model)."""
 
 
-def named_by_values(reading: Reading, table: str, mark: bool = True) -> dict[str, Any] | None:
+def named_by_values(reading: Reading, table: str, mark: bool = True, asked: bool = False) -> dict[str, Any] | None:
     """"a corolla", "honda crv": the one record of ``table`` with the values the message names,
-    one of them of a column that tells records apart (a table without names calls its records so);
-    ``mark``: the words are taken."""
+    one of them of a column that tells records apart (a table without names calls its records so),
+    or any values when the message answers a question for such a record (``asked``); ``mark``: the
+    words are taken."""
     if reading.knowledge is None:
         return None
     imported = reading.knowledge.imported[table]
     values = reading.knowledge.column_values(table)
     identifying = {c for c in values.columns if len(imported.values[c]) >= IDENTIFYING_SHARE * imported.rows}
-    if not identifying:
+    if not identifying and not asked:
         return None  # a table with names, or with no column that tells its records apart
     text = reading.masked() if mark else reading.text
     said = values.find(text)
-    if not identifying & said.keys():
+    if not said or not (asked or identifying & said.keys()):
         return None
     rows = reading.knowledge.rows(table, said, limit=2)
     if len(rows) != 1:

@@ -70,7 +70,7 @@ def typed(reading: Reading, f: Field, text: str, whole_answer: bool, instance: W
             return None
         return value
     if table_of(reading.spec, f) is not None:
-        named = record_value(reading, f, text)
+        named = record_value(reading, f, text, asked=whole_answer)
         if named is not None or f.type.is_ref or not whole_answer or not _could_be_a_name(text) \
                 or _names_an_option(reading, f, text) or described_values(reading, text, _tables(reading)):
             return named  # "i wanna take a couple classes", "letter grade pls", "something in winter" name no course

@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from genie_bot.agent import Agent
 from genie_bot.responders.wording import label
 from genie_bot.spec import load_agent
@@ -91,3 +93,24 @@ def test_answers_in_own_words_corrections_and_declines(make_agent):
     assert values["boxes"] == 15  # a number with the field's noun changes it, and the reply says so
     assert "the boxes is now 15" in said["actually about 15 boxes"]
     assert values["large_items"] == "NA"  # declined by its name
+
+
+def test_a_description_that_fits_one_record_answers_the_question_for_it():
+    dialogue = Dialogue(CAR_RENTAL).do("rent_car_0 = RentCar(pickup_location='SFO Airport', pickup_date='2026-12-05', "
+                                       "pickup_time='10:00:00', return_date='2026-12-09', return_location='SFO Airport')")
+    assert "AskField(rent_car_0, car" in dialogue.asked
+    assert "'car_id': 'V044'" in dialogue.parse("Audi and my main driver's age is 23").statements  # the one Audi
+    assert dialogue.parse("an suv").statements.startswith("answer(")  # ten SUVs: a search
+
+
+@pytest.mark.parametrize("text", ["an suv", "Audi"])
+def test_a_car_said_early_is_no_driver_name(text):
+    dialogue = Dialogue(CAR_RENTAL).do("rent_car_0 = RentCar()")
+    assert "driver_name" not in dialogue.parse(text).statements
+
+
+def test_a_record_without_a_name_is_called_by_its_first_values():
+    spec = load_agent(CAR_RENTAL)
+    agent = Agent(spec, clock=lambda: SATURDAY)
+    reply = agent.respond(agent.new_state(), "car from sfo dec 5 10am, back dec 9 same place, a corolla")
+    assert "the car model is Toyota Corolla" in reply.text
