@@ -132,9 +132,10 @@ less than any value."""
 
 
 def _problem(reading: Reading) -> Proposal | None:
-    """Why a value the message gives cannot be taken, found by reading it as the answer and as values
-    (read only when nothing else is understood: it costs as much as the readings themselves)."""
-    for read_as in (answer_question, volunteered.volunteered):
+    """Why a value the message gives cannot be taken (or placed), found by reading it as the answer,
+    as values and as changes (read only when nothing else is understood: it costs as much as the
+    readings themselves)."""
+    for read_as in (answer_question, volunteered.volunteered, corrections.corrections):
         scratch = reading.fresh()
         read_as(scratch)
         if scratch.problem:

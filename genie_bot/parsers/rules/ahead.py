@@ -54,11 +54,8 @@ def answers_a_later_question(reading: Reading) -> list[str]:
         if (f.kind == "input" and is_free_text(f) and f is not asked and instance.values.get(f.name) is None
                 and field_applies(reading.spec, reading.state, instance, f, reading.today)):
             value = extract.role_phrase(text, f) or extract.free_text(text, f)
-            if names_a_person(f):
-                value = person_name(value)  # "an suv" is no driver's name
-                if value is None:
-                    return []
-            return [reading.assign(instance, f, value)]
+            name = person_name(value) if names_a_person(f) else value  # "an suv" is no driver's name
+            return [reading.assign(instance, f, name)] if name is not None else []
     return []
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from ...acts import AskForConfirmation
+from ...responders.display import join_words
 from ...responders.wording import label
 from ...spec import NA, Field
 from ...state import DialogueState, WorksheetInstance
@@ -93,6 +94,7 @@ def corrections(reading: Reading) -> list[str]:
     latest = _latest_of_each_kind(filled) if not named else {}
     given_by_part = {(reading.state.instances[i].worksheet, name) for i, name in reading.assigned
                      if i in reading.state.instances}
+    changes: list[tuple[WorksheetInstance, Field, Any]] = []
     for instance, f in filled:
         if f.name in reading.corrected or (instance.worksheet, f.name) in given_by_part:
             continue  # "the units for cs 236 should be 3" was read for that course
@@ -108,9 +110,34 @@ def corrections(reading: Reading) -> list[str]:
         value = _corrected_value(reading, f, instance, only_of_its_kind=only, named=f in named)
         # ("the time ... should be 9" is no party of 9; "sorry, the 18th" is the date given last)
         if value is not None and value != instance.values.get(f.name):
-            out.append(reading.assign(instance, f, value))
-            reading.corrected.add(f.name)
+            changes.append((instance, f, value))
+    for instance, f, value in _placed(reading, changes):
+        out.append(reading.assign(instance, f, value))
+        reading.corrected.add(f.name)
     return out
+
+
+def _placed(reading: Reading, changes: list[tuple[WorksheetInstance, Field, Any]]) -> list[tuple[WorksheetInstance, Field, Any]]:
+    """The changes, but one option said for two fields that both have it ("it should be palo alto" for
+    the pick-up and the return branch): neither changes, and the user is asked which."""
+    by_option: dict[tuple[str, str], list[Field]] = {}
+    for instance, f, value in changes:
+        if f.type.kind == "enum":
+            by_option.setdefault((instance.name, str(value)), []).append(f)
+    said = extract.content_words(reading.text)
+    unplaced: set[int] = set()
+    for fields in by_option.values():
+        if len(fields) < 2:
+            continue
+        naming = {id(f): len(said & extract.content_words(f"{f.name.replace('_', ' ')} {label(f)}")) for f in fields}
+        best = max(naming.values())
+        if [n for n in naming.values()].count(best) == 1:  # "the pickup location should be palo alto"
+            unplaced |= {id(f) for f in fields if naming[id(f)] < best}
+            continue
+        unplaced |= {id(f) for f in fields}
+        named = join_words([f"the {label(f)[:1].lower()}{label(f)[1:]}" for f in fields], "or")
+        reading.problem = f"Which should change: {named}?"
+    return [(i, f, v) for i, f, v in changes if id(f) not in unplaced]
 
 
 _WRONG = re.compile(r"\b(?:the|my)\s+(?P<label>[a-z][\w ]{1,40}?)\s+(?:is|are|was|were)\s+(?:wrong|incorrect|not right|"

@@ -114,3 +114,17 @@ def test_a_record_without_a_name_is_called_by_its_first_values():
     agent = Agent(spec, clock=lambda: SATURDAY)
     reply = agent.respond(agent.new_state(), "car from sfo dec 5 10am, back dec 9 same place, a corolla")
     assert "the car model is Toyota Corolla" in reply.text
+
+
+def test_an_option_two_fields_share_changes_the_one_named_or_is_asked_about():
+    dialogue = Dialogue(CAR_RENTAL).do(
+        "rent_car_0 = RentCar(pickup_location='SFO Airport', pickup_date='2026-12-05', pickup_time='10:00:00', "
+        "return_date='2026-12-09', return_location='SFO Airport', driver_age=40, extras='NA', "
+        "driver_name='Ann Lee', email='ann@example.com')")
+    dialogue.set("rent_car_0.car", dialogue.store.rows("cars", {"car_id": "V001"})[0])
+    assert "AskForConfirmation" in dialogue.asked
+    assert dialogue.parse("the pickup location should be palo alto").statements == \
+        "rent_car_0.pickup_location = 'Palo Alto'"
+    unplaced = dialogue.parse("the branch is wrong, it should be palo alto")
+    assert "location" not in unplaced.statements  # neither branch changed on a guess
+    assert unplaced.reason == "Which should change: the pickup location or the return location?"
