@@ -158,8 +158,8 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
     free_text = is_free_text(f)
     if free_text and declines(reading, f) and extract.role_phrase(reading.text, f) is None:
         return "NA"  # "I don't know, but near the library" gives one
-    if free_text and not f.required and _plain_no(reading.text):
-        return "NA"  # "no. my name is Jane Doe": nothing else to add (the name is read as volunteered)
+    if not f.required and f.type.kind not in ("bool", "confirm") and _plain_no(reading.text):
+        return "NA"  # "no" to "any extras?"; "no. my name is Jane Doe": nothing to add (the name is volunteered)
     if has_pattern(f):
         text = reading.text  # a format is its own evidence
     elif free_text:  # "poem. Another one please!" answers "poem"; "thanks" or "who are you?" nothing

@@ -128,3 +128,13 @@ def test_an_option_two_fields_share_changes_the_one_named_or_is_asked_about():
     unplaced = dialogue.parse("the branch is wrong, it should be palo alto")
     assert "location" not in unplaced.statements  # neither branch changed on a guess
     assert unplaced.reason == "Which should change: the pickup location or the return location?"
+
+
+@pytest.mark.parametrize("text", ["no", "nope", "no thanks"])
+def test_a_plain_no_declines_an_optional_list_of_options(text):
+    dialogue = Dialogue(CAR_RENTAL)
+    dialogue.do("rent_car_0 = RentCar(pickup_location='SFO Airport', pickup_date='2026-12-05', pickup_time='10:00:00', "
+                "return_date='2026-12-09', return_location='SFO Airport', driver_age=40)")
+    dialogue.set("rent_car_0.car", dialogue.store.rows("cars", {"car_id": "V001"})[0])
+    assert "AskField(rent_car_0, extras" in dialogue.asked
+    assert dialogue.parse(text).statements == "rent_car_0.extras = 'NA'"
