@@ -374,7 +374,14 @@ def number_for(text: str, f: Field | None = None) -> float | None:
         found = [NUMBER_WORDS[w] for w in [_mistyped_number_word(text)] if w]  # "thre", "there" for three
         if found:
             return float(found[0])
+        thing = without_pronoun_one(text)
+        ordinals = [n for t in _WORD_OR_NUMBER.findall(normalise(thing)) if (n := _number_token(t, ordinals=True))]
+        if thing != text and len(ordinals) == 1:
+            return ordinals[0]  # "let's do the 4th one" (not "the 28th": a day)
     return number_with_noun(text, f) if f is not None else None
+
+
+_WORD_OR_NUMBER = re.compile(r"[a-z0-9]+")
 
 
 def _mistyped_number_word(text: str) -> str | None:

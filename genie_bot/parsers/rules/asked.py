@@ -158,7 +158,7 @@ def asked_value(reading: Reading, f: Field, instance: WorksheetInstance):
     free_text = is_free_text(f)
     if free_text and declines(reading, f) and extract.role_phrase(reading.text, f) is None:
         return "NA"  # "I don't know, but near the library" gives one
-    if not f.required and f.type.kind not in ("bool", "confirm") and _plain_no(reading.text):
+    if not f.required and (free_text or f.type.kind == "list") and _plain_no(reading.text):
         return "NA"  # "no" to "any extras?"; "no. my name is Jane Doe": nothing to add (the name is volunteered)
     if has_pattern(f):
         text = reading.text  # a format is its own evidence

@@ -55,9 +55,9 @@ def _new_value(reading: Reading, f: Field, per_kind: dict[str, int], worksheets:
         if len(said) == 1:
             reading.used.append((said[0].start, said[0].end))
             return said[0].readings[0]
-    if kind in ("int", "float") and extract.numbers(text):  # "about 15 boxes": a number with the field's noun
+    if kind in ("int", "float") and not _asks_a_number(reading) and extract.numbers(text):  # "about 15 boxes"
         number = extract.number_with_noun(text, f)
-        if number is not None:
+        if number is not None and not _also_of_an_empty_field(reading, f, number):
             reading.take_number(number)
             return int(number) if kind == "int" and float(number).is_integer() else number
     if kind == "enum":
@@ -68,3 +68,20 @@ def _new_value(reading: Reading, f: Field, per_kind: dict[str, int], worksheets:
             return named[0]
     return None
 
+
+
+def _asks_a_number(reading: Reading) -> bool:
+    """The agent's question asks for a number: one said answers it ("question 4" for the next
+    question), it changes no other number."""
+    instance, name = reading.asked
+    asked = reading.state.instances.get(instance or "")
+    f = reading.spec.tasks[asked.worksheet].fields.get(name or "") if asked is not None else None
+    return f is not None and f.type.kind in ("int", "float")
+
+
+def _also_of_an_empty_field(reading: Reading, f: Field, number: float) -> bool:
+    """Another number field, not given yet, is said by the same words ("question 4" for the next
+    question, not a change of the first): the number is that field's."""
+    return any(g is not f and g.kind == "input" and g.type.kind in ("int", "float") and i.values.get(g.name) is None
+               and extract.number_with_noun(reading.text, g) == number
+               for i in reading.open_instances() for g in reading.spec.tasks[i.worksheet].fields.values())

@@ -138,3 +138,10 @@ def test_a_plain_no_declines_an_optional_list_of_options(text):
     dialogue.set("rent_car_0.car", dialogue.store.rows("cars", {"car_id": "V001"})[0])
     assert "AskField(rent_car_0, extras" in dialogue.asked
     assert dialogue.parse(text).statements == "rent_car_0.extras = 'NA'"
+
+
+def test_a_number_with_a_noun_two_fields_share_goes_to_the_empty_one_and_an_ordinal_answers():
+    dialogue = Dialogue(str(Path(__file__).resolve().parents[3] / "worksheets" / "star" / "trivia"))
+    dialogue.do("game_0 = Game()")
+    assert "start_question" in dialogue.asked
+    assert dialogue.parse("Let's do the 4th one").statements == "game_0.start_question = 4"
