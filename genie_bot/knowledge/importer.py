@@ -46,7 +46,7 @@ from .spelling import MIN_CHARS, variants
 
 log = logging.getLogger(__name__)
 
-FORMAT = 3
+FORMAT = 4
 SHORT_RANK = 2
 INNER_RANK = 3
 """Keys of words inside a name: never stored, they only make a short name of another name ambiguous."""
@@ -360,8 +360,8 @@ class _Import:
         return shared
 
     def _indexes(self, data: Table, kinds: dict[str, str], naming: list[str], facts: "_Facts") -> list[str]:
-        """B-tree indexes on the key, names, numbers, short texts and lowered categorical columns, and
-        trigram indexes on the names and short texts; the columns with one of those."""
+        """B-tree indexes on the key, names (as written and lowered), numbers, short texts and lowered
+        categorical columns, and trigram indexes on the names and short texts; the columns with one of those."""
         key = self.kb.primary_key
         lowered = [c for c, values in facts.values.items() if values is not None and c not in naming]
         short = [c for c in kinds if kinds[c] == "str" and c not in lowered and not self._free_text(c)
@@ -370,6 +370,8 @@ class _Import:
         plain = [c for c in dict.fromkeys([key, *naming, *short, *numbers]) if c and c in data.c]
         indexes = [Index(f"{data.name}_{i}", data.c[c]) for i, c in enumerate(plain)]
         indexes += [Index(f"{data.name}_l{i}", func.lower(data.c[c])) for i, c in enumerate(lowered)]
+        indexes += [Index(f"{data.name}_n{i}", func.lower(data.c[c])) for i, c in enumerate(naming)
+                    if c in data.c and c != key]  # every record with a shared name ("Yin Yoga", any case)
         for index in indexes:
             index.create(self.conn)
         if not short:
