@@ -190,6 +190,9 @@ ASKING_WORDS = ("help", "helping", "need", "want", "wanna", "like", "get", "plea
 WANTING = ("want", "wanna", "would like", "i'd like", "id like", "we'd like", "rather have", "rather take", "rather do", "switch to",
            "switching to", "change to", "changing to", "move to", "get")
 """Words before what is wanted instead ("i want physics 148c instead")."""
+BEFORE_AN_INFINITIVE = ("need", "needs", "want", "wants", "wanna", "like", "love", "have", "has", "going", "trying",
+                        "try", "able", "hoping", "hope", "plan", "planning", "used", "how", "way", "time")
+"""Words after which "to" starts what someone does ("i need to reorder"), not where something goes."""
 NUMBER_LINKS = ("at", "from", "with", "on", "number", "no", "the", "#", "is", "are", "was", "be", "should", "to", "of")
 """Words between a noun and its number ("question number 4", "starting at 5")."""
 SHORTHAND = {"ppl": "people", "pple": "people", "pax": "people", "hrs": "hours", "hr": "hours", "mins": "minutes",

@@ -316,6 +316,9 @@ _WANTING = re.compile(rf"{phrase_pattern(english.WANTING)}\s+(?:to (?:take|do|ge
                       r"(?:the\s+)?", re.I)
 
 
+_INFINITIVE_BEFORE = re.compile(rf"{phrase_pattern(english.BEFORE_AN_INFINITIVE)}\s+$", re.I)
+
+
 def role_phrase(text: str, f: Field) -> str | None:
     """The phrase after a preposition a field's description ends with: "the place the user leaves from"
     takes "Palo Alto" from "I'm driving from Palo Alto to the office"; the last fitting one wins. A
@@ -332,6 +335,8 @@ def role_phrase(text: str, f: Field) -> str | None:
     phrase_at = re.compile(rf"(?:the\s+)?[\"'‘“]?(?P<phrase>[^.!?,;:\"'’”]+?)[\"'’”]?{_PHRASE_END}", re.I)
     lead = rf"{phrase_pattern(english.PRESENT_LEADS)}\s+" if _says_now(f) else ""  # "i'm in history 156 right now"
     for start in re.finditer(rf"\b{lead}(?:{'|'.join(prepositions)})\s+", text, re.I):  # each: "to my date near X"
+        if _INFINITIVE_BEFORE.search(text, 0, start.start()):
+            continue  # "i need to reorder my contacts": what the user does, no place
         match = phrase_at.match(text, start.end())
         phrase = match.group("phrase").strip() if match else ""
         if phrase and phrase.split()[0].lower() not in {*english.COMMON_VERBS, "me", "you", "my", "a", "it", "there", "here"}:

@@ -20,6 +20,7 @@ from .. import dates, extract
 from .reading import Reading
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 MAX_NAMESAKES = 50
 """Records sharing one name that are told apart by the rest of a message, at most."""
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "fifth": 4,
@@ -179,20 +180,26 @@ def _described(reading: Reading, table: str, rows: list[dict[str, Any]], text: s
         if not found.vague and found.readings and isinstance(found.readings[0], dt.date):
             said.append(found.readings[0].strftime("%A"))
             spans.append((found.start, found.end))
-    said += [f"{n:g}" for n in extract.numbers(text, loose=False)]  # "lisinopril 20": a strength of 20
     wanted = {squashed(v) for v in said}
     words = extract.content_words(text)
 
     def values(row: dict[str, Any]) -> list[str]:
         return [str(v) for v in row.values() if v is not None]
 
+    numbers = {float(n) for n in extract.numbers(text, loose=False)}
+
     def fit(row: dict[str, Any]) -> tuple[int, int]:
-        return (len(wanted & {squashed(v) for v in values(row)}),
+        said_numbers = sum(isinstance(v, (int, float)) and not isinstance(v, bool) and float(v) in numbers
+                           for v in row.values())  # "-2.00" is a power of -2.0
+        return (len(wanted & {squashed(v) for v in values(row)}) + said_numbers,
                 len(words & extract.content_words(" ".join(values(row)))))
 
     best = max((fit(r) for r in rows), default=(0, 0))
     had = {squashed(v) for r in rows for v in values(r)}
     said = [v for v in dict.fromkeys(said) if squashed(v) in had]  # "Sunday" for a pick-up day describes no paint
+    held = {float(v) for r in rows for v in r.values() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    said += [f"{n:g}" for n in numbers if n in held]
+    spans += [m.span() for m in _NUMBER.finditer(text) if float(m.group(0)) in held & numbers]
     return _Description([r for r in rows if fit(r) == best] if best != (0, 0) else rows, said, spans)
 
 

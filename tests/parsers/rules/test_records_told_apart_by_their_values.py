@@ -97,3 +97,32 @@ def test_a_number_said_tells_namesakes_apart_by_a_numeric_column(make_agent):
     agent = Agent(spec, clock=lambda: dt.datetime(2026, 11, 21, 12))
     reply = agent.respond(agent.new_state(), "i need some bolts, hex bolt 30 please")
     assert reply.state.instances["order_bolts_0"].values["bolt"]["part"] == "B2"
+
+
+LENSES = """
+name: optics
+description: An optical shop's order desk.
+tasks:
+  - name: ReorderLenses
+    description: Reorder contact lenses
+    examples: [i need to reorder my contacts, reorder clearview daily]
+    fields:
+      - {name: lens, type: lenses, description: "the contact lens, a row of the lenses table (name and power)"}
+      - {name: boxes, type: int, description: how many boxes}
+      - {name: delivery, type: bool, description: whether the lenses are delivered to the patient's home}
+      - {name: address, type: str, description: the home address the lenses are delivered to, predicate: self.delivery == True}
+      - {name: confirm_order, type: confirm, description: whether to place the order}
+knowledge:
+  - {name: lenses, csv: data/lenses.csv, primary_key: lens_id}
+"""
+
+
+def test_a_negative_number_picks_a_namesake_and_to_after_need_is_no_place(make_agent):
+    spec = load_agent(make_agent(LENSES, files={"data/lenses.csv": "lens_id,name,power\nL1,Clearview Daily,-1.00\n"
+                                                                  "L2,Clearview Daily,-2.00\n"}))
+    agent = Agent(spec, clock=lambda: dt.datetime(2026, 11, 21, 12))
+    opening = agent.respond(agent.new_state(), "hi i need to reorder my contacts")
+    assert "address" not in opening.parse.statements  # "to reorder my contacts" is what the user does
+    reply = agent.respond(opening.state, "clearview daily -2.00")
+    values = reply.state.instances["reorder_lenses_0"].values
+    assert values["lens"]["lens_id"] == "L2" and values.get("boxes") is None  # the power is no count of boxes
