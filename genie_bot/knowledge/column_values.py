@@ -34,7 +34,7 @@ class ColumnValues:
         if not self._numbered:
             return []
         out = []
-        for m in _NUMBERED_IN_TEXT.finditer(text):
+        for m in _NUMBERED.finditer(text):
             end = next((e for e in _word_ends(m.group(0)) if squashed(m.group(0)[:e]) in self._numbered), None)
             if end is not None:
                 out.append((m.start(), m.start() + end))
@@ -54,8 +54,7 @@ class ColumnValues:
         return found
 
 
-_NUMBERED = re.compile(r"\d+(?:[.,]\d+)?\s*[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)?")
-_NUMBERED_IN_TEXT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s*[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)?", re.I)
+_NUMBERED = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s*[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)?")
 
 
 def _word_ends(phrase: str) -> list[int]:

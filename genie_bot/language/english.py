@@ -109,6 +109,10 @@ QUESTION_LEADS = ("what", "what's", "whats", "which", "who", "who's", "whos", "w
                   "do", "did", "can", "could", "will", "would", "has", "have", "any", "tell me", "show me", "list", "find",
                   "search", "recommend")
 """Words a question (or a request for information) starts with."""
+RELATIVE_WORDS = ("where", "which", "that", "who", "whose", "when")
+"""Words that start a relative clause ("the branch where the car is picked up")."""
+COUNTING_ONE = ("for", "of", "plus", "and", "just", "only")
+"""Words after which "one" is a number ("a table for one"), not a thing."""
 NONE_OF = ("no", "without", "without a", "without an", "without any", "no need for a", "no need for")
 """Words before a field's name that decline it ("no guest", "without extras")."""
 DECLINE_LEADS = ("i guess", "i think", "well", "ok", "okay", "so", "um", "uh", "hmm")

@@ -99,7 +99,7 @@ def part_of_day(text: str) -> str | None:
 _PRONOUN_ONE = re.compile(rf"{phrase_pattern(english.ONE_STANDS_FOR_A_THING)} one\b", re.I)
 _DESCRIBED_ONE = re.compile(r"\bthe\s+(?:[\w:.'’-]+\s+){1,3}?(?P<one>one)\b"
                             r"(?=\s*(?:[.,!?;)]|$|please\b|pls\b|instead\b|then\b|i\b))", re.I)
-_COUNTS_ONE = re.compile(r"\b(?:for|of|plus|and|just|only)\s+$", re.I)
+_COUNTS_ONE = re.compile(rf"{phrase_pattern(english.COUNTING_ONE)}\s+$", re.I)
 
 
 def without_pronoun_one(text: str) -> str:
@@ -113,3 +113,11 @@ def without_pronoun_one(text: str) -> str:
             return match.group(0)
         return text[match.start():start] + " " * (end - start)
     return _DESCRIBED_ONE.sub(blank, text)
+
+
+_QUESTION_LEAD = re.compile(phrase_pattern(english.QUESTION_LEADS), re.I)
+
+
+def question_lead(text: str) -> re.Match[str] | None:
+    """The question word a message starts with ("who", "tell me"), if any."""
+    return _QUESTION_LEAD.match(text.strip())

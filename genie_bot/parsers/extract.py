@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from ..language import english
-from ..language.tokens import normalise, phrase_pattern
+from ..language.tokens import normalise, phrase_pattern, words
 from ..language.words import content_words, stem, without_pronoun_one
 from ..spec import Field
 from .head_count import head_count
@@ -308,7 +308,7 @@ def role_prepositions(f: Field) -> list[str]:
     return found
 
 
-_ROLE_VERB = {p: re.compile(rf"\b(?:where|which|that|the)\b.*{phrase_pattern(verbs)}", re.I)
+_ROLE_VERB = {p: re.compile(rf"{phrase_pattern((*english.RELATIVE_WORDS, 'the'))}.*{phrase_pattern(verbs)}", re.I)
               for p, verbs in english.ROLE_VERBS.items()}
 
 
@@ -380,13 +380,11 @@ def number_for(text: str, f: Field | None = None) -> float | None:
         if found:
             return float(found[0])
         thing = without_pronoun_one(text)
-        ordinals = [n for t in _WORD_OR_NUMBER.findall(normalise(thing)) if (n := _number_token(t, ordinals=True))]
+        ordinals = [n for t in words(normalise(thing)) if (n := _number_token(t, ordinals=True))]
         if thing != text and len(ordinals) == 1:
             return ordinals[0]  # "let's do the 4th one" (not "the 28th": a day)
     return number_with_noun(text, f) if f is not None else None
 
-
-_WORD_OR_NUMBER = re.compile(r"[a-z0-9]+")
 
 
 def _mistyped_number_word(text: str) -> str | None:

@@ -36,7 +36,7 @@ def _counted_pattern(nouns: Collection[str]) -> re.Pattern:
 
 
 COUNTED = _counted_pattern(())
-LISTED = re.compile(rf"{_LINK}\s*(?:(?:my|our|the|his|her|their)\s+)?({_COUNT})\s+(?:\w+\s+)?([a-z]+s)\b", re.I)
+LISTED = re.compile(rf"{_LINK}\s*(?:{phrase_pattern(english.POSSESSORS)}\s+)?({_COUNT})\s+(?:\w+\s+)?([a-z]+s)\b", re.I)
 """People of any kind said with a number in a list with the writer ("me and my 3 classmates")."""
 UNCOUNTED = re.compile(phrase_pattern(english.UNCOUNTED_PEOPLE), re.I)
 """People in a number the text does not say ("me, my wife and kids"), once the counted ones are taken out."""
@@ -72,15 +72,14 @@ def uncounted(text: str) -> str | None:
 def _counted(text: str, nouns: Collection[str]) -> tuple[int, str]:
     """The people the text counts (by number, pair or one by one), and the text without them."""
     counted, rest = 0, text
-    listed = (LISTED, None) if SELF.search(text) else (_NOTHING, None)
-    for pattern, size in ((_counted_pattern(nouns) if nouns else COUNTED, None), listed, (PAIR, 2), (ONE_PERSON, 1)):
+    patterns: list[tuple[re.Pattern, int | None]] = [(_counted_pattern(nouns) if nouns else COUNTED, None)]
+    if SELF.search(text):
+        patterns.append((LISTED, None))
+    for pattern, size in (*patterns, (PAIR, 2), (ONE_PERSON, 1)):
         for match in pattern.finditer(rest):
             counted += size or _number(match.group(1))
         rest = pattern.sub(" ", rest)
     return counted, rest
-
-
-_NOTHING = re.compile(r"(?!)")
 
 
 def _several_named(text: str, nouns: Collection[str]) -> bool:

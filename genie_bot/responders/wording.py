@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 
 from ..language import english
+from ..language.tokens import phrase_pattern
 from ..language.words import active
 from ..spec import Field, KnowledgeWorksheet, TaskWorksheet
 
@@ -29,7 +30,7 @@ _THIRD_PERSON = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _WH = ("what", "when", "where", "which", "who", "whom", "whose", "why", "how")
 _AUXILIARIES = ("is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should", "do",
                 "does", "did")
-_RELATIVE = re.compile(r"\s*(?:where|which|that|who|whose|when)\b", re.I)
+_RELATIVE = re.compile(rf"\s*{phrase_pattern(english.RELATIVE_WORDS)}", re.I)
 _LABEL_END = re.compile(r"\s*(?:\(|,|;|:|\bto\b|\bfor\b|\bthat\b|\bwhich\b|\bwhere\b|\bwho\b|\bwhose\b|\bwhen\b|\bin\b|"
                         r"\blike\b|\bsuch as\b|\bfrom\b|\bat\b|\bon\b|\bby\b).*$", re.I)
 

@@ -13,6 +13,7 @@ import re
 
 from ...language import english
 from ...language.tokens import phrase_pattern
+from ...language.words import question_lead
 from .evidence import whole
 from .focus import in_focus, resolved, results_listed
 from .proposals import QUESTION_MARK, QUESTION_WORD, Proposal
@@ -20,8 +21,7 @@ from .reading import Reading
 from .requested import gives_a_typed_value
 from .tasks import start_requested_task
 
-_ASKING_WORD = re.compile(rf"^{phrase_pattern(english.QUESTION_LEADS)}", re.I)
-_ASKING = re.compile(rf"\?\s*$|{_ASKING_WORD.pattern}", re.I)
+_ASKING = re.compile(rf"\?\s*$|^{phrase_pattern(english.QUESTION_LEADS)}", re.I)
 _POLITE_LEAD = re.compile(r"^(hey|hi|so|ok(ay)?|oh|and|also|btw|um+|uh+|hm+|quick question)[\s,.!]+|"
                           r"^(can|could|would|will) (you|u) (please )?(tell me|let me know|check|find out|look up|show me)"
                           r"\s+|^do (you|u) know\s+|^(do|does) (you|u) have\s+|^i (want|would like|'?d like) to know\s+|^i wonder\s+", re.I)
@@ -41,7 +41,7 @@ def propose(reading: Reading) -> list[Proposal]:
     asked = knowledge_question(reading)
     if not asked:
         return []
-    worded = _ASKING_WORD.match(_POLITE_LEAD.sub("", reading.text.strip())) is not None
+    worded = question_lead(_POLITE_LEAD.sub("", reading.text.strip())) is not None
     return [Proposal("questions", tuple(asked), QUESTION_WORD if worded else QUESTION_MARK, whole(reading),
                      exclusive=True)]
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from ...language import english
 from ...knowledge.mentions import RecordNames
-from ...language.tokens import phrase_pattern
+from ...language.words import question_lead
 from ...spec import TaskWorksheet
 from .. import dates, extract
 from .fields import top_level_tasks
@@ -61,10 +61,7 @@ def _only_task_of(reading: Reading, table: str) -> TaskWorksheet | None:
 
 def _asks(text: str) -> bool:
     """A question ("when is spin?"): it asks about a record, it does not ask for it."""
-    return "?" in text or bool(_QUESTION_LEAD.match(text.strip()))
-
-
-_QUESTION_LEAD = re.compile(phrase_pattern(english.QUESTION_LEADS), re.I)
+    return "?" in text or question_lead(text) is not None
 
 
 def _record_slots(reading: Reading, text: str, tables: list[str]) -> set[str]:
