@@ -192,10 +192,16 @@ def _naming(spec: AgentSpec, state: DialogueState, changed: list[Change], lead: 
     kinds = {state.instances[n].worksheet for n in groups if n in state.instances}
     if len(groups) > 1 and len(kinds) < len(groups) and all(c.value is not None for c in changed):
         parts = []
-        for part in groups.values():
-            head, *rest = part
+        for name, part in groups.items():
+            instance = state.instances.get(name)
+            first = next((f for f in spec.tasks[instance.worksheet].fields.values()
+                          if f.kind == "input" and instance.values.get(f.name) is not None), None) if instance else None
+            if first is not None and part[0].field is not first:  # "5 units for 106a": named by the course
+                named, rest = display_value(instance.values[first.name], first, state, spec), part
+            else:
+                named, rest = _shown(spec, state, part[0]), part[1:]
             details = ", ".join(f"{_label(c)}: {_shown(spec, state, c)}" for c in rest)
-            parts.append(_shown(spec, state, head) + (f" ({details})" if details else ""))
+            parts.append(named + (f" ({details})" if details else ""))
         return f"{lead}: {join_words(parts)}."
     said = []
     for change in changed:
