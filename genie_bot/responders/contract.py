@@ -196,7 +196,7 @@ def _naming(spec: AgentSpec, state: DialogueState, changed: list[Change], lead: 
             instance = state.instances.get(name)
             first = next((f for f in spec.tasks[instance.worksheet].fields.values()
                           if f.kind == "input" and instance.values.get(f.name) is not None), None) if instance else None
-            if first is not None and part[0].field is not first:  # "5 units for 106a": named by the course
+            if instance is not None and first is not None and part[0].field is not first:  # "5 units for 106a"
                 named, rest = display_value(instance.values[first.name], first, state, spec), part
             else:
                 named, rest = _shown(spec, state, part[0]), part[1:]
