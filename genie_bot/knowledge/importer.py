@@ -18,7 +18,6 @@ A bad value is an error naming the file, line and column; nothing is imported th
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import hashlib
 import json
@@ -36,8 +35,8 @@ from sqlalchemy import (BigInteger, Column, Connection, Float, Index, Integer, M
 from sqlalchemy.exc import NoSuchTableError
 from sqlalchemy.engine import make_url
 
-from ..errors import GenieError
 from ..spec import AgentSpec, KnowledgeWorksheet
+from ..spec.csv_file import TableInvalid, check_width, csv_lines, typed_value
 from .column_values import CATEGORICAL_LIMIT
 from .database import CATALOGUE, ImportedTable, KnowledgeDatabase, open_database, part
 from .mentions import MAX_NAME_WORDS, NAME_COLUMNS, name_keys, name_words, inner_names, naming_columns, short_names
@@ -61,10 +60,6 @@ SHORT_TEXT_CHARS = 80
 _SQL_TYPES = {"int": BigInteger, "float": Float, "str": Text}
 _ROW_TYPE = BigInteger().with_variant(Integer, "sqlite")
 """On SQLite an ``INTEGER PRIMARY KEY`` is the rowid itself, not one more index."""
-
-
-class TableInvalid(GenieError, ValueError):
-    """A table cannot be imported; the message names the file, line and column."""
 
 
 @dataclass(frozen=True)
@@ -288,36 +283,16 @@ class _Import:
             if number == 0:
                 number = 1
                 continue
-            if len(values) > len(header):
-                raise TableInvalid(f"{self.kb.csv}:{line}: {len(values)} values for {len(header)} columns")
+            assert self.kb.csv is not None, "rows are read from a CSV"
+            check_width(self.kb.csv, line, values, header)
             row: dict[str, Any] = {ROW: number}
             for column, value in zip(header, [*values, *[""] * (len(header) - len(values))]):
-                row[column] = self._value(value, kinds[column], line, column)
+                row[column] = typed_value(self.kb.csv, line, column, value, kinds[column])
             number += 1
             yield row
 
     def _lines(self) -> Iterator[tuple[int, list[str]]]:
-        if self.kb.csv is None:
-            return
-        with self.kb.csv.open(newline="", encoding="utf-8") as fh:
-            reader = csv.reader(fh)
-            try:
-                for values in reader:
-                    if values:
-                        yield reader.line_num, values
-            except (csv.Error, UnicodeDecodeError) as exc:
-                raise TableInvalid(f"{self.kb.csv}:{reader.line_num}: {exc}") from None
-
-    def _value(self, value: str, kind: str, line: int, column: str) -> Any:
-        if value == "":
-            return None
-        if kind == "str":
-            return value
-        try:
-            return int(value) if kind == "int" else float(value)
-        except ValueError:
-            raise TableInvalid(f"{self.kb.csv}:{line}: column {column} holds {value!r}, not a{'n' if kind == 'int' else ''} "
-                               f"{kind}") from None
+        return csv_lines(self.kb.csv) if self.kb.csv is not None else iter(())
 
     # -- writing -------------------------------------------------------------------------------------
     def _write(self, table_: Table, columns: list[str], rows: list[list[Any]]) -> None:

@@ -49,7 +49,7 @@ def check_agent(directory: str | Path) -> tuple[AgentSpec | None, list[SpecError
     if not path.is_file():
         return None, [SpecError(Loc(str(path), 1, 1), f"no {AGENT_FILE} in {directory}")]
     text = path.read_text(encoding="utf-8")
-    data, errors = load_located_yaml(text, str(path))
+    data, errors = load_located_yaml(text, str(path), comments_after_one_space=False)
     if data is None:
         return None, errors
     builder = _Builder(directory, path, errors)
