@@ -37,6 +37,18 @@ _LABEL_END = re.compile(r"\s*(?:\(|,|;|:|(?<![\w'’-])(?:to|for|that|which|wher
 is no "check-" before "in")."""
 
 
+_SAYS_OPTIONAL = re.compile(
+    r"(?<![\w-])(?:optional|skip|if any|not required|leave (?:it|this) (?:blank|empty)"
+    r"|(?:you can|you may|feel free to|just) (?:say|answer|reply) (?:no|none|nothing|n/a)"
+    r"|(?:no|none|nothing) is (?:fine|ok|okay))(?![\w-])", re.I)
+"""How a builder's ``ask:`` already says its question may be declined: "(You can say no.)", "any notes? (optional)"."""
+
+
+def says_optional(question_text: str) -> bool:
+    """Whether a question already tells the user they need not answer it (so no hint is added)."""
+    return _SAYS_OPTIONAL.search(question_text) is not None
+
+
 def to_user(text: str) -> str:
     """Speak to the user: "the customer's id" -> "your id", "the student wants" -> "you want" (the
     agent's own word for its users, ``vocabulary: {users: [student]}``, while it is in effect)."""
