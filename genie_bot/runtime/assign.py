@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import GenieError
 from ..interpreter import Evaluator, InterpreterError, TooLarge, measure
-from ..spec import NA, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
+from ..spec import NA, Code, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
 from ..state import DialogueState, InstanceStatus, WorksheetInstance
 from .reading import NewInstance, WorksheetReader, snap_field_name
 from .turn import Rejection, Turn
@@ -361,9 +361,7 @@ def check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: A
         raise AssignmentError(message or _out_of_range(turn, high, "on or before", "at most"))
     if rule.pattern is not None and not re.fullmatch(rule.pattern, str(value)):
         raise AssignmentError(message or "That does not have the expected format.")
-    if rule.expression is not None and all(instance.values.get(name) is not None
-                                           for name in read_fields(turn.worksheet(instance), f)):
-        # a check waits for the fields it reads: it runs again when one is given (check_again_where_read)
+    if rule.expression is not None and not _waits(turn, instance, f, rule.expression):
         scope = WorksheetReader(turn, instance)
         scope.names["value"] = value
         try:
@@ -373,6 +371,14 @@ def check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: A
         if not ok:
             raise AssignmentError(message or "That is not a valid answer here.")
 
+
+
+def _waits(turn: Turn, instance: WorksheetInstance, f: Field, expression: Code) -> bool:
+    """Whether ``f``'s check waits: a field it reads is empty, or declined and the check does not say what
+    a decline means (it names no ``NA``). It runs when that field is given (:func:`check_again_where_read`)."""
+    declined_read = NA in expression.names
+    return any(instance.values.get(name) is None or (instance.values.get(name) == NA and not declined_read)
+               for name in read_fields(turn.worksheet(instance), f))
 
 
 def _bound(turn: Turn, bound: Any, value: Any) -> Any:

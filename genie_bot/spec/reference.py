@@ -205,8 +205,9 @@ SECTIONS: tuple[Section, ...] = (
             "(`len(value) == 4 and value.isdigit()`).", "none",
             "^[^@\\s]+@[^@\\s]+$"),
         Key("expression", CODE, "An expression that must hold; `value` is the new value, `self` the worksheet. "
-            "It waits while a field it reads is empty, and runs again whenever one of them changes: then this "
-            "field is asked again ([worksheet code](#code)).", "none", "value.max_guests >= self.guests"),
+            "It waits while a field it reads is empty (or declined, unless it names `NA`), and runs again whenever "
+            "one of them changes: then this field is asked again ([worksheet code](#code)).", "none",
+            "value.max_guests >= self.guests"),
         Key("message", TEXT, "What the bot says when a value fails.", "a message naming the rule",
             "Between 1 and 20 people, please."),
     )),
@@ -343,8 +344,9 @@ def code_markdown() -> list[str]:
         f"- **Attributes:** {attributes}; a record's columns (`self.room.seats`).",
         f"- **Not allowed:** {'; '.join(refused)}; names and attributes that start with `_`; "
         f"{', '.join(f'`{name}`' for name in sorted(FORBIDDEN_NAMES))}.", "",
-        "A validation `expression` waits while a field it reads (`self.guests`) is empty, and runs again whenever "
-        "one of them changes: a room chosen for 2 is asked again when the party grows to 4, with the check's "
+        "A validation `expression` waits while a field it reads (`self.guests`) is empty, or declined unless the "
+        "check names `NA` (`self.budget == NA or value.price <= self.budget`), and runs again whenever one of "
+        "them changes: a room chosen for 2 is asked again when the party grows to 4, with the check's "
         "`message`. The value just given is kept, and the field the check is declared on is the one asked "
         "again, so declare a check on the field the user should change.", "",
     ]

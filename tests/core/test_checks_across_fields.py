@@ -120,3 +120,15 @@ def test_the_check_belongs_to_the_field_it_is_declared_on(make_agent):
     values = reply.state.instances["book_stay_0"].values
     assert values["room"]["name"] == "Juniper" and "guests" not in values
     assert asked(reply)[0].startswith("AskField(book_stay_0, guests,") and "sleeps fewer people" in reply.text
+
+
+def test_a_check_that_reads_a_declined_field_waits_unless_it_says_what_a_decline_means(make_agent):
+    optional = "required: false\n            validation: {expression: value > 0}"
+    bot = hotel(make_agent, guests_check=optional)
+    reply = talk(bot, "book a room", "Juniper", "skip")  # no number of guests: nothing to check the room against
+    assert reply.state.instances["book_stay_0"].values["room"]["name"] == "Juniper" and reply.confirmation
+    bot = hotel(make_agent, guests_check=optional, room_check="validation: {{expression: self.guests != NA or "
+                "value.max_guests >= 4, message: 'Without a number of guests, pick a room for 4.'}}")
+    reply = talk(bot, "book a room", "Juniper", "skip")
+    assert "room" not in reply.state.instances["book_stay_0"].values
+    assert "Without a number of guests, pick a room for 4." in reply.text
