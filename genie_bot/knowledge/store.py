@@ -87,7 +87,7 @@ class KnowledgeStore:
             columns = set(table_.c.keys())
             naming = naming_columns(dict(self.imported[worksheet].columns), None)
             key = self.spec.knowledge[worksheet].primary_key or next(iter(naming), None)
-            partial = [r for r in rows if key in r and set(r) < columns]
+            partial = [r for r in rows if key in r and set(r) < columns] if key is not None else []
             if key is None or not partial:
                 continue
             values = list(dict.fromkeys(r[key] for r in partial))

@@ -372,7 +372,6 @@ def check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: A
             raise AssignmentError(message or "That is not a valid answer here.")
 
 
-
 def _waits(turn: Turn, instance: WorksheetInstance, f: Field, expression: Code) -> bool:
     """Whether ``f``'s check waits: a field it reads is empty, or declined and the check does not say what
     a decline means (it names no ``NA``). It runs when that field is given (:func:`check_again_where_read`)."""
