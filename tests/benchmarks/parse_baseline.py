@@ -1,22 +1,32 @@
-"""The rule parser's cost per utterance, against a stored baseline: a slower parse fails CI.
+"""The rule parser's cost per utterance, against a stored baseline that only goes down: a slower parse fails CI.
 
-``python -m tests.benchmarks.parse_baseline [--check] [--update] [--repeat 7] [--json OUT]``
+``python -m tests.benchmarks.parse_baseline [--check | --ratchet | --update [--reason TEXT]] [--repeat 7] [--json OUT]``
 
 A fixed list of conversations with the three example agents (:data:`CONVERSATIONS`) is played
 offline, each message parsed in the state the conversation has reached; each parse's CPU time
 is the median of ``--repeat`` plays, each with a new knowledge store (no name lookup cached
-from the play before). Times are stored and compared as ratios to a calibration workload run
-in the same process (:func:`calibration_ms`: pure Python of the kind the parser does), so the
-baseline holds on a faster or slower machine. ``--check`` (run by ``.ci/run``) fails when an
-utterance costs more than :data:`LIMIT` times its baseline (beyond :data:`SLACK` calibration
-units, below which timings are noise); ``--update`` rewrites the baseline
-(``parse_baseline.json`` beside this file) after a change that is meant to cost more.
+from the play before). Times are stored and compared as ratios to a fixed calibration workload
+(:func:`calibration_work`: pure Python of the kind the parser does) measured in the same run,
+before and after the parses, so the baseline holds on a faster or slower machine: a machine
+twice as slow takes twice as long for both, and the ratio stays; a parser twice as slow doubles it.
+
+``--check`` (run by ``.ci/run``) fails when an utterance costs more than the baseline's
+``limit`` times its ratio (beyond ``slack`` calibration units, below which timings are noise),
+when the calibration workload is not the one the baseline was measured with, and when any
+version of the baseline raised the one before it without a recorded reason
+(:mod:`.parse_ratchet`; ``--ratchet`` checks only that, without timing anything).
+``--update`` rewrites the baseline (``parse_baseline.json`` beside this file): when the new
+figures let some parse cost more than the committed baseline, it refuses unless ``--reason``
+says why, and then records the reason with the figures before and after in
+``parse_baseline_raises.json``.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
+import inspect
 import json
 import re
 import statistics
@@ -27,9 +37,13 @@ from typing import Any
 
 from tests.conftest import WORKSHEETS
 
+from . import parse_ratchet as ratchet
+
 BASELINE = Path(__file__).with_name("parse_baseline.json")
+RAISES = Path(__file__).with_name("parse_baseline_raises.json")
 TODAY = dt.date(2026, 11, 21)
 LIMIT = 1.5
+"""A parse may cost this many times its baseline (stored in the baseline: raising it is a raise)."""
 SLACK = 0.02
 """Calibration units (about 0.1 ms) a parse may grow by whatever its baseline: timer and cache noise."""
 CONVERSATIONS: dict[str, list[list[str]]] = {
@@ -61,19 +75,28 @@ CONVERSATIONS: dict[str, list[list[str]]] = {
 }
 
 
-def calibration_ms(repeat: int = 7) -> float:
-    """The median CPU time of a fixed piece of pure Python: regular expressions, dicts, strings."""
+def calibration_work() -> int:
+    """A fixed piece of pure Python of the kind the parser does: regular expressions, dicts, strings.
+
+    Changing it changes every ratio: the baseline records which workload it was measured with
+    (:func:`calibration_fingerprint`), and a baseline measured with another one is a raise.
+    """
     words = re.compile(r"[a-z]+")
     text = "book a table at enoteca vigna for four people tomorrow at seven in the evening please " * 8
+    seen: dict[str, int] = {}
+    for i in range(300):
+        for word in words.findall(text[i % 40:]):
+            seen[word + str(i % 7)] = seen.get(word, 0) + len(word.upper())
+    return len(seen)
 
-    def work() -> int:
-        seen: dict[str, int] = {}
-        for i in range(300):
-            for word in words.findall(text[i % 40:]):
-                seen[word + str(i % 7)] = seen.get(word, 0) + len(word.upper())
-        return len(seen)
 
-    return statistics.median(_cpu_ms(work) for _ in range(repeat))
+def calibration_fingerprint() -> str:
+    return hashlib.sha256(inspect.getsource(calibration_work).encode()).hexdigest()[:16]
+
+
+def calibration_ms(repeat: int = 7) -> float:
+    """The median CPU time of :func:`calibration_work`."""
+    return statistics.median(_cpu_ms(calibration_work) for _ in range(repeat))
 
 
 def parse_costs(repeat: int) -> dict[str, float]:
@@ -97,8 +120,18 @@ def parse_costs(repeat: int) -> dict[str, float]:
     return {key: statistics.median(values) for key, values in times.items()}
 
 
+def figures_of(current: dict[str, float], unit: float) -> dict[str, Any]:
+    """The baseline's figures for parse times ``current`` (ms) measured beside a calibration run of ``unit`` ms."""
+    return {"calibration_ms": round(unit, 3), "calibration_workload": calibration_fingerprint(), "limit": LIMIT,
+            "slack": SLACK, "ratios": {k: round(v / unit, 4) for k, v in current.items()},
+            "median_parse_ms": round(statistics.median(current.values()), 3),
+            "total_parse_ms": round(sum(current.values()), 2)}
+
+
 def compare(baseline: dict[str, Any], current: dict[str, float], unit: float) -> tuple[list[str], list[str]]:
-    """(lines of the report, the utterances over the limit)."""
+    """(lines of the report, the utterances over the limit): ``current`` parse times (ms), normalised
+    by ``unit`` (the calibration's ms in the same run), against the baseline's ratios."""
+    limit, slack = baseline.get("limit", LIMIT), baseline.get("slack", SLACK)
     lines, over = [], []
     for key, ms in current.items():
         ratio = ms / unit
@@ -107,33 +140,75 @@ def compare(baseline: dict[str, Any], current: dict[str, float], unit: float) ->
             lines.append(f"  new   {ms:7.2f} ms  {key}")
             continue
         factor = ratio / before if before else float("inf")
-        mark = "OVER" if ratio > LIMIT * before + SLACK else "ok"
+        mark = "OVER" if ratio > limit * before + slack else "ok"
         lines.append(f"  {mark:4}  {ms:7.2f} ms  {factor:5.2f}x  {key}")
         if mark == "OVER":
-            over.append(f"{key}: {factor:.2f}x its baseline (limit {LIMIT}x)")
+            over.append(f"{key}: {factor:.2f}x its baseline (limit {limit}x)")
     return lines, over
+
+
+def ratchet_problems() -> list[str]:
+    """Raises of the baseline in the repository's history without a recorded reason (:mod:`.parse_ratchet`)."""
+    try:
+        versions = ratchet.history(BASELINE)
+        shallow = ratchet.shallow(BASELINE)
+    except RuntimeError as exc:
+        return [f"cannot read the baseline's history, so cannot tell whether it was raised: {exc}"]
+    if shallow:
+        print("parse_baseline: a shallow clone: raises before its first commit are not seen", file=sys.stderr)
+    return ratchet.problems(versions, ratchet.load_records(RAISES))
+
+
+def update(figures: dict[str, Any], reason: str | None) -> int:
+    """Write ``figures`` as the baseline; a raise over the committed one needs ``reason``, which is recorded."""
+    text = json.dumps(figures, indent=2) + "\n"
+    base = ratchet.committed(BASELINE) or (ratchet.Version("the working tree", BASELINE.read_text(encoding="utf-8"))
+                                           if BASELINE.exists() else None)
+    new = ratchet.Version("the new figures", text)
+    raised = ratchet.raises(base.figures, figures) if base else []
+    if raised and not (reason and reason.strip()):
+        print("parse_baseline: the new figures raise the baseline; say why with --reason:\n  "
+              + "\n  ".join(raised), file=sys.stderr)
+        return 1
+    BASELINE.write_text(text, encoding="utf-8")
+    if raised and base and reason:
+        committed = {v.sha256 for v in ratchet.history(BASELINE) if v.source != "the working tree"}
+        kept = [r for r in ratchet.load_records(RAISES) if r.get("baseline_sha256") in committed]
+        ratchet.save_records(RAISES, [*kept, ratchet.record(base, new, reason.strip())])
+        print(f"parse_baseline: recorded the raise in {RAISES.name}")
+    print(f"parse_baseline: wrote {BASELINE} ({len(figures['ratios'])} utterances)")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help=f"fail above {LIMIT}x the baseline")
+    parser.add_argument("--check", action="store_true",
+                        help="fail above the baseline's limit, or on a raise of the baseline with no recorded reason")
+    parser.add_argument("--ratchet", action="store_true", help="only check that the baseline was never raised silently")
     parser.add_argument("--update", action="store_true", help="write the baseline")
+    parser.add_argument("--reason", help="with --update: why the baseline may rise (recorded beside it)")
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
+    if args.check or args.ratchet:
+        silent = ratchet_problems()
+        for problem in silent:
+            print(f"parse_baseline: {problem}", file=sys.stderr)
+        if silent or args.ratchet:
+            return 1 if silent else 0
+    baseline = json.loads(BASELINE.read_text(encoding="utf-8"))
+    if args.check and baseline.get("calibration_workload") != calibration_fingerprint():
+        print("parse_baseline: the calibration workload is not the one the baseline was measured with; "
+              "measure it again with --update --reason", file=sys.stderr)
+        return 1
     unit = calibration_ms()
     current = parse_costs(args.repeat)
     unit = min(unit, calibration_ms())  # measured again after: the machine's load may have changed
-    figures = {"calibration_ms": round(unit, 3), "ratios": {k: round(v / unit, 4) for k, v in current.items()},
-               "median_parse_ms": round(statistics.median(current.values()), 3),
-               "total_parse_ms": round(sum(current.values()), 2)}
+    figures = figures_of(current, unit)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     if args.update:
-        BASELINE.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-        print(f"parse_baseline: wrote {BASELINE} ({len(current)} utterances, median {figures['median_parse_ms']} ms)")
-        return 0
-    baseline = json.loads(BASELINE.read_text(encoding="utf-8"))
+        return update(figures, args.reason)
     lines, over = compare(baseline, current, unit)
     total = figures["total_parse_ms"] / unit / (sum(baseline["ratios"].values()) or 1)
     print("\n".join(lines))
