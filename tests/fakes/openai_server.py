@@ -22,12 +22,16 @@ Script items (served in order to ``POST /v1/chat/completions``):
 
 Note that the openai client retries 408/409/429/5xx responses *and* timeouts
 (``max_retries=2`` by default), and each retry consumes the next script item.
+
+Connections are kept alive (HTTP/1.1), as OpenAI's and local servers' are, so a client that
+reuses its connections does so here too: ``connections`` counts those accepted.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import socket
 import sys
 import threading
 import time
@@ -123,7 +127,8 @@ class _Handler(BaseHTTPRequestHandler):
     """Routes requests to the owning ``ScriptedOpenAIServer``."""
 
     server: _HTTPServer
-    timeout = 5  # never let a stuck client block server shutdown for long
+    protocol_version = "HTTP/1.1"  # keep-alive, as real servers
+    timeout = 60  # an idle kept-alive connection is closed after this (longer than clients keep them)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         """Keep test output quiet; the fake records requests instead."""
@@ -166,14 +171,40 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class _HTTPServer(ThreadingHTTPServer):
-    """Joins handler threads on close and ignores clients that hung up."""
+    """Joins handler threads on close (hanging up kept-alive connections first) and ignores clients
+    that hung up."""
 
     daemon_threads = False
     block_on_close = True
 
     def __init__(self, owner: ScriptedOpenAIServer) -> None:
         self.owner = owner
+        self.accepted = 0
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
         super().__init__(("127.0.0.1", 0), _Handler)
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        connection, address = super().get_request()
+        with self._open_lock:
+            self.accepted += 1
+            self._open.add(connection)
+        return connection, address
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def hang_up(self) -> None:
+        """End every open connection, so handlers waiting for a next request on one return at once."""
+        with self._open_lock:
+            connections = list(self._open)
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A client that timed out closes its socket before a delayed reply is
@@ -228,6 +259,7 @@ class ScriptedOpenAIServer:
             return
         self._closing.set()
         self._httpd.shutdown()
+        self._httpd.hang_up()
         self._httpd.server_close()
         assert self._thread is not None
         self._thread.join(timeout=10)
@@ -256,6 +288,12 @@ class ScriptedOpenAIServer:
         replies = [_to_reply(item) for item in items]
         with self._lock:
             self._queue.extend(replies)
+
+    @property
+    def connections(self) -> int:
+        """Connections accepted so far (a client reusing its connections opens few)."""
+        assert self._httpd is not None, "ScriptedOpenAIServer is not running"
+        return self._httpd.accepted
 
     @property
     def pending(self) -> int:
@@ -290,6 +328,7 @@ class ScriptedOpenAIServer:
         if reply is None:
             reply = self._ask_responder(body, number)
         if reply.delay and self._closing.wait(reply.delay):
+            handler.close_connection = True
             return  # shutting down: drop the connection instead of answering
         if reply.garbage:
             handler.send_bytes(200, _GARBAGE_BODY, reply.content_type)
@@ -303,6 +342,7 @@ class ScriptedOpenAIServer:
             handler.send_json(200, self._completion(body, reply.content, number))
 
     def _trickle(self, handler: _Handler, body: bytes, interval: float) -> None:
+        handler.close_connection = True  # the body may stop half-way
         handler.send_response(200)
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(body)))
@@ -354,9 +394,11 @@ class ScriptedOpenAIServer:
         }
 
     def _stream(self, handler: _Handler, body: dict[str, Any], content: str, number: int) -> None:
-        """Send server-sent events; the HTTP/1.0 connection close ends the body."""
+        """Send server-sent events; closing the connection ends the body."""
+        handler.close_connection = True
         handler.send_response(200)
         handler.send_header("Content-Type", "text/event-stream")
+        handler.send_header("Connection", "close")
         handler.end_headers()
         for chunk in self._chunks(body, content, number):
             handler.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())

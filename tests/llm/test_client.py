@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from genie_bot.llm import Account, CallRecord, LLMError
@@ -168,3 +170,18 @@ def test_each_role_has_its_own_endpoint_deadline_and_retries(server, script):
             client.complete("parser", HELLO)
         assert len(other.requests) == 2 and script.calls("parser") == 1 and script.calls("responder") == 0
     assert (settings.parser.timeout, settings.responder.timeout, settings.responder.max_retries) == (7, 5, 1)
+
+
+def test_calls_reuse_their_connections_across_roles_threads_and_timeouts(server, script):
+    """One kept-alive connection per call in flight, not one per call: every role, endpoint variant and
+    thread shares the client's pool (the load test once saw a socket opened and closed per call)."""
+    for role in ("parser", "responder", "knowledge"):
+        script.add(role, *["ok"] * 20)
+    client = make_client(make_settings(server, timeout={"responder": 9}))
+    for _ in range(10):
+        for role in ("parser", "responder", "knowledge"):
+            client.complete(role, HELLO)
+    assert server.connections == 1
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda role: client.complete(role, HELLO), ["parser", "responder", "knowledge"] * 10))
+    assert server.connections <= 1 + 4
