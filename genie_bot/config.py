@@ -106,7 +106,8 @@ class EngineSettings:
     lease_seconds: float = 30.0
     """How long a session stays locked by a process that stopped renewing its lock (crashed)."""
     turn_threads: int = 64
-    """Turns (parser and API calls included) running at once in one process."""
+    """Turns (parser and API calls included) running at once in one process; a few of them compute at once,
+    the others wait for their LLM calls (:mod:`genie_bot.engine.admission`)."""
     statement_cpu_seconds: float = 2.0
     """CPU time applying one parser output may use (in a worker process); beyond it the message is parked."""
     statement_memory_mb: int = 512

@@ -1,81 +1,84 @@
-"""How many turns may run at once in this process: ``engine.turn_threads`` at most, fewer while
-the event loop is late.
+"""How many turns may compute at once in this process: :data:`COMPUTING` at most; any number may
+wait for their LLM calls meanwhile (up to ``engine.turn_threads`` turns in all).
 
 The turns' Python work and the event loop share one GIL. A turn spends most of its time waiting
-for the LLM, so many may run at once; but once the process is CPU-bound, every further running
-turn only slows the others down and starves the event loop, and the event loop is what
-acknowledges Slack (within 3 s, or Slack retries and eventually drops the message). Measured
-with the load test at saturation: 64 turn threads, ack p50 2.7 s; 24, ack p50 6.5 ms at the same
-turns per second. No fixed number is right for every LLM latency, so the limit adapts: it shrinks
-by a fifth at every tick the loop is late, and grows by one at every tick it is on time.
-Turns beyond the limit wait for a slot, first come first served (they would have waited for the
-CPU anyway).
+for the LLM, when it needs no CPU at all; between its calls it computes (claiming, parsing,
+applying, committing). Turns that compute at once only queue for the GIL beyond a few, and every
+one of them makes the event loop, which acknowledges Slack (within 3 s, or Slack retries and
+eventually drops the message), wait longer for its turn at the interpreter. So a turn holds one
+of a few computing slots while it computes and gives it back while it waits for a completion
+(:func:`genie_bot.llm.waiting`, which the LLM client calls): the CPU stays busy whatever the
+LLM's latency, however many turns are waiting for it, and the event loop waits behind at most
+:data:`COMPUTING` turns.
+
+An earlier version limited the turns *running* (waiting for the LLM included), shrinking the
+limit while the event loop was late. On a machine busy with other work the loop is late
+whatever this process does, so the limit fell to 4 of 64 turns while the process used a fifth
+of a core, and its replies queued for minutes (the load test at 1,000 users: 9-17 turns/s where
+56.8 had been measured). A late loop is now nobody's signal.
+
+Slots are handed over in order: a turn coming back from its LLM call first (it is closer to its
+reply and holds its session's lease), then new turns, first come first served.
 """
 
 from __future__ import annotations
 
-import asyncio
+import threading
 from collections import deque
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-TICK_SECONDS = 0.1
-LATE_SECONDS = 0.05
-"""The loop is late when a 100 ms sleep overshoots by this much (an acknowledgement waits about that long)."""
-ON_TIME_SECONDS = 0.01
-MINIMUM = 4
+COMPUTING = 4
+"""Turns computing at once: enough to keep the GIL busy while some of them wait for the database
+or the sandbox; more only queue for the GIL, ahead of the event loop."""
 
 
 class TurnAdmission:
-    def __init__(self, maximum: int):
-        self.maximum = maximum
-        self.limit = maximum
-        self.running = 0
-        self._waiting: deque[asyncio.Future[None]] = deque()
+    def __init__(self, limit: int = COMPUTING):
+        self.limit = limit
+        self.computing = 0
+        self._lock = threading.Lock()
+        self._resuming: deque[threading.Lock] = deque()
+        self._starting: deque[threading.Lock] = deque()
 
-    @asynccontextmanager
-    async def slot(self) -> AsyncIterator[None]:
-        """Hold one of the slots while a turn runs; wait in line while none is free."""
-        if self.running < self.limit and not self._waiting:
-            self.running += 1
-        else:
-            handed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiting.append(handed)
-            try:
-                await handed
-            except asyncio.CancelledError:
-                if handed.done() and not handed.cancelled():  # the slot came with the cancellation
-                    self._release()
-                raise
+    @property
+    def waiting(self) -> int:
+        """Turns waiting for a slot (new ones, and ones back from their LLM calls)."""
+        return len(self._resuming) + len(self._starting)
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        """Hold a slot while this thread computes a turn (blocking until one is free); see :meth:`waits`."""
+        self._take(self._starting)
         try:
             yield
         finally:
-            self._release()
+            self._give()
 
-    def observe(self, lag_seconds: float) -> None:
-        """Adapt the limit to how late the event loop was at the last tick."""
-        if lag_seconds > LATE_SECONDS:
-            self.limit = max(min(MINIMUM, self.maximum), int(self.limit * 0.8))
-        elif lag_seconds < ON_TIME_SECONDS:
-            self.limit = min(self.maximum, self.limit + 1)
-            self._hand_over()
+    @contextmanager
+    def waits(self) -> Iterator[None]:
+        """Inside :meth:`turn`: give the slot back while this thread waits, and take one again after,
+        before any new turn."""
+        self._give()
+        try:
+            yield
+        finally:
+            self._take(self._resuming)
 
-    async def watch(self) -> None:
-        """Measure the event loop's lateness every tick, for ever (run it as a task)."""
-        loop = asyncio.get_running_loop()
-        while True:
-            started = loop.time()
-            await asyncio.sleep(TICK_SECONDS)
-            self.observe(loop.time() - started - TICK_SECONDS)
+    def _take(self, line: deque[threading.Lock]) -> None:
+        with self._lock:
+            if self.computing < self.limit:
+                self.computing += 1
+                return
+            handed = threading.Lock()
+            handed.acquire()
+            line.append(handed)
+        handed.acquire()  # released by _give, which passes its slot on
 
-    def _release(self) -> None:
-        self.running -= 1
-        self._hand_over()
-
-    def _hand_over(self) -> None:
-        """Give free slots to the turns waiting longest."""
-        while self._waiting and self.running < self.limit:
-            handed = self._waiting.popleft()
-            if not handed.done():  # a cancelled waiter is skipped
-                self.running += 1
-                handed.set_result(None)
+    def _give(self) -> None:
+        with self._lock:
+            line = self._resuming or self._starting
+            if line:
+                line.popleft().release()
+            else:
+                self.computing -= 1

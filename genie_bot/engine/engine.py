@@ -43,6 +43,7 @@ from ..agent import AgentBuilder, agent_builder
 from ..knowledge import open_database
 from ..config import Config
 from ..keyed_locks import KeyedLocks
+from ..llm import waits_in
 from ..observability import Metrics, TurnObserver
 from ..runtime.sandbox import Sandbox, SandboxLimits
 from ..store import Database, check_schema, current_revision, engines, sessions
@@ -133,13 +134,14 @@ class Engine:
         self.outbox = RetrySchedule(clock)
         """When this process posts again the replies still in the outbox."""
         self._turn_pool = ThreadPoolExecutor(config.engine.turn_threads, thread_name_prefix="genie-turn")
-        self.admission = TurnAdmission(config.engine.turn_threads)
-        self.metrics.turn_limit.set_function(lambda: self.admission.limit)
+        self.admission = TurnAdmission()
+        """Few turns compute at once; any number (of the turn threads) wait for their LLM calls."""
+        self.metrics.turns_computing.set_function(lambda: self.admission.computing)
+        self.metrics.turns_waiting_to_compute.set_function(lambda: self.admission.waiting)
         self._db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="genie-db")
         self._accept_pool = ThreadPoolExecutor(ACCEPT_THREADS, thread_name_prefix="genie-accept")
         self._heartbeat: asyncio.Task | None = None
         self._adoption: asyncio.Task | None = None
-        self._admission_watch: asyncio.Task | None = None
         self._alive = False
         """This process wrote its liveness row (so stopping removes it)."""
         self._started = time.monotonic()
@@ -153,12 +155,11 @@ class Engine:
         await self.in_db(self._beat)
         self._alive = True
         self._heartbeat = asyncio.create_task(self._beating())
-        self._admission_watch = asyncio.create_task(self.admission.watch())
         if recover:
             await self.recover()
 
     async def stop(self) -> None:
-        for task in (self._heartbeat, self._adoption, self._admission_watch):
+        for task in (self._heartbeat, self._adoption):
             if task:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
@@ -469,9 +470,7 @@ class Engine:
         """Run waiting events of ``key`` while this process holds its lease; False if another does."""
         while True:
             await self._arrivals.recorded(key)
-            async with self.admission.slot():
-                claim, outcome = await asyncio.get_running_loop().run_in_executor(self._turn_pool, self._next_turn,
-                                                                                  key)
+            claim, outcome = await asyncio.get_running_loop().run_in_executor(self._turn_pool, self._next_turn, key)
             if claim.busy:
                 return False
             if claim.claimed is None or outcome is None:  # nothing ran
@@ -495,9 +494,11 @@ class Engine:
                 return True
 
     def _next_turn(self, key: str) -> tuple[Claim, TurnOutcome | None]:
-        """Claim the session's next event and run it, in one worker thread (one hand-off per turn)."""
-        claim = self.inbox.claim(key)
-        return claim, self.turns.run(claim.claimed) if claim.claimed is not None else None
+        """Claim the session's next event and run it, in one worker thread (one hand-off per turn), in
+        one of the few computing slots, given back while the turn waits for its LLM calls."""
+        with self.admission.turn(), waits_in(self.admission.waits):
+            claim = self.inbox.claim(key)
+            return claim, self.turns.run(claim.claimed) if claim.claimed is not None else None
 
     async def _deliver(self, event: EventRow, replies: list[Reply]) -> None:
         future = self._waiters.get(event.pk)

@@ -8,6 +8,7 @@ from .account import Account, CallRecord
 from .client import Completion, LLMClient, LLMError, Message
 from .clients import make_client
 from .settings import LLMSettings, RoleSettings, load_settings
+from .waiting import waiting, waits_in
 
 __all__ = ["Account", "CallRecord", "Completion", "LLMClient", "LLMError", "LLMSettings", "Message", "RoleSettings",
-           "load_settings", "make_client"]
+           "load_settings", "make_client", "waiting", "waits_in"]

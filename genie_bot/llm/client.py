@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from ..errors import GenieError
 from .account import Account, CallRecord
 from .settings import LLMSettings
+from .waiting import waiting
 
 Message = dict[str, str]
 
@@ -87,7 +88,8 @@ class LLMClient:
                               config.base_url, config.timeout, config.max_retries, dict(extra or {}))
         started = time.perf_counter()
         try:
-            completion = self.transport.send(request)
+            with waiting():
+                completion = self.transport.send(request)
             if not completion.text.strip():
                 raise LLMError("empty", "the completion has no text")
         except LLMError as exc:

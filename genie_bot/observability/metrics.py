@@ -54,8 +54,10 @@ class Metrics:
                                      ["status"], registry=r)
         self.active_sessions = Gauge("genie_active_sessions", "Sessions with a conversation in progress "
                                      "(whole database), by agent", ["agent"], registry=r)
-        self.turn_limit = Gauge("genie_turn_limit", "Turns this process lets run at once: engine.turn_threads, "
-                                "lower while its event loop is late (CPU-bound)", registry=r)
+        self.turns_computing = Gauge("genie_turns_computing", "Turns computing now in this process (at most a few; "
+                                     "turns waiting for their LLM calls are not counted)", registry=r)
+        self.turns_waiting_to_compute = Gauge("genie_turns_waiting_to_compute", "Turns of this process waiting "
+                                              "for one of the computing slots", registry=r)
 
     def turn(self, trace: TraceRow) -> None:
         self.turns.labels(trace.agent or "", trace.kind, trace.outcome).inc()

@@ -1,95 +1,126 @@
-"""Turns admitted at once: the configured maximum while the event loop is on time, fewer while it is late."""
+"""Turns computing at once: a few at most, any number waiting for their LLM calls meanwhile; a turn back
+from its call computes before new turns start, and new turns start in the order they came."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
+from collections.abc import Callable
 
-from genie_bot.engine.admission import LATE_SECONDS, MINIMUM, TurnAdmission
+from genie_bot.engine import Engine, SessionKey
+from genie_bot.engine.admission import TurnAdmission
+from genie_bot.engine.turns import APOLOGY
+from genie_bot.llm import waiting, waits_in
 
-from .support import run
-
-
-def test_a_late_loop_shrinks_the_limit_and_turns_beyond_it_wait_until_it_grows_back():
-    async def scenario():
-        admission = TurnAdmission(maximum=10)
-        for _ in range(20):
-            admission.observe(LATE_SECONDS * 2)
-        shrunk = admission.limit
-        held = [admission.slot() for _ in range(shrunk)]
-        for slot in held:
-            await slot.__aenter__()
-        waiting = asyncio.create_task(_take(admission))
-        await asyncio.sleep(0.01)
-        blocked = not waiting.done()
-        admission.observe(0.0)  # on time again: one more slot
-        await asyncio.wait_for(waiting, 1)
-        for slot in held:
-            await slot.__aexit__(None, None, None)
-        grown = [_observe(admission, 0.0) for _ in range(20)][-1]
-        return shrunk, blocked, grown, admission.running
-
-    shrunk, blocked, grown, running = run(scenario())
-    assert shrunk == MINIMUM and blocked
-    assert grown == 10 and running == 0  # never above the configured maximum
+from .support import build_agent, make_config, run
 
 
-def test_a_loop_neither_late_nor_quite_on_time_keeps_the_limit():
-    async def scenario():
-        admission = TurnAdmission(maximum=10)
-        admission.observe(LATE_SECONDS * 2)
-        before = admission.limit
-        admission.observe(LATE_SECONDS / 2)
-        return before, admission.limit
-
-    assert run(scenario()) == (8, 8)
+def started(target: Callable[[], None]) -> threading.Thread:
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    return thread
 
 
-def test_a_maximum_below_the_minimum_is_kept():
-    async def scenario():
-        admission = TurnAdmission(maximum=2)
-        admission.observe(LATE_SECONDS * 2)
-        return admission.limit
+def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait for another thread to get somewhere (no timing is asserted: only the order of events)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the other thread never got there"
+        time.sleep(0.001)
 
-    assert run(scenario()) == 2
+
+def test_turns_beyond_the_limit_wait_and_take_the_slots_in_the_order_they_came():
+    admission = TurnAdmission(limit=2)
+    release = {"a": threading.Event(), "b": threading.Event()}
+    order: list[str] = []
+    most = []
+
+    def turn(name: str) -> None:
+        with admission.turn():
+            order.append(name)
+            most.append(admission.computing)
+            if name in release:
+                release[name].wait()
+
+    holders = [started(lambda n=n: turn(n)) for n in ("a", "b")]
+    until(lambda: admission.computing == 2)
+    queued = []
+    for name in ("c", "d", "e"):
+        queued.append(started(lambda n=name: turn(n)))
+        until(lambda n=len(queued): admission.waiting == n)
+    assert order == ["a", "b"]
+    release["a"].set()  # one slot frees: c, d and e take it one after the other, in the order they came
+    for thread in queued:
+        thread.join(10)
+    assert order == ["a", "b", "c", "d", "e"] and max(most) == 2
+    release["b"].set()
+    holders[1].join(10)
+    assert (admission.computing, admission.waiting) == (0, 0)
 
 
-async def _take(admission: TurnAdmission) -> None:
-    async with admission.slot():
+def test_a_turn_waiting_for_its_llm_gives_its_slot_and_gets_one_back_before_new_turns():
+    admission = TurnAdmission(limit=1)
+    answered = threading.Event()
+    order: list[str] = []
+
+    def asking() -> None:
+        with admission.turn(), waits_in(admission.waits):
+            order.append("asking computes")
+            with waiting():  # the LLM call
+                answered.wait()
+            order.append("asking computes again")
+
+    def new(name: str) -> None:
+        with admission.turn():
+            order.append(name)
+            if name == "new 1":
+                answered.set()  # the completion arrives while "new 1" computes
+                until(lambda: admission.waiting == 2)  # "asking" is back, behind "new 1", beside "new 2"
+
+    first = started(asking)
+    until(lambda: "asking computes" in order and admission.computing == 0)
+    one = started(lambda: new("new 1"))
+    until(lambda: answered.is_set())
+    two = started(lambda: new("new 2"))
+    for thread in (first, one, two):
+        thread.join(10)
+    assert order == ["asking computes", "new 1", "asking computes again", "new 2"]
+
+
+def test_waiting_outside_a_turn_is_plain_waiting():
+    with waiting():
         pass
 
 
-def _observe(admission: TurnAdmission, lag: float) -> int:
-    admission.observe(lag)
-    return admission.limit
+def test_an_engine_runs_more_turns_at_once_than_it_lets_compute(store_url, shop, monkeypatch):
+    """Every turn's parser waits (as for an LLM) until all of them are waiting: with one computing slot
+    and eight sessions, that only happens if each gives its slot back while it waits."""
+    sessions = 8
+    all_waiting = threading.Barrier(sessions, timeout=20)
 
+    def build(spec):
+        agent = build_agent(spec)
+        rules = agent.parser
 
-def test_waiting_turns_get_slots_first_come_first_served_and_a_cancelled_one_gives_its_place_up():
-    order = []
+        class Waits:
+            def parse(self, *args):
+                with waiting():
+                    all_waiting.wait()
+                return rules.parse(*args)
 
-    async def scenario():
-        admission = TurnAdmission(maximum=1)
-        first = admission.slot()
-        await first.__aenter__()
-        waiters = [asyncio.create_task(_take_noting(admission, name, order)) for name in ("a", "b", "c")]
-        await asyncio.sleep(0.01)
-        waiters[1].cancel()
-        late = admission.slot()  # arrives while others wait: it must not jump the line
-        late_task = asyncio.create_task(_enter_noting(late, "late", order))
-        await first.__aexit__(None, None, None)
-        await asyncio.gather(waiters[0], waiters[2], late_task, return_exceptions=True)
-        return admission.running
+        agent.parser = Waits()
+        return agent
 
-    assert run(scenario()) == 0
-    assert order == ["a", "c", "late"]
+    monkeypatch.setattr("genie_bot.engine.engine.TurnAdmission", lambda: TurnAdmission(limit=1))
 
+    async def main():
+        async with Engine(make_config(store_url, shop), build_agent=build) as engine:
+            replies = await asyncio.gather(*(engine.handle_message(SessionKey("t", "T", "C", str(n)), "u",
+                                                                   "order_0.dish = 'Pizza'", f"e{n}")
+                                             for n in range(sessions)))
+            return [r.text for (r,) in replies], engine.admission.computing
 
-async def _take_noting(admission: TurnAdmission, name: str, order: list[str]) -> None:
-    async with admission.slot():
-        order.append(name)
-        await asyncio.sleep(0)
-
-
-async def _enter_noting(slot, name: str, order: list[str]) -> None:
-    await slot.__aenter__()
-    order.append(name)
-    await slot.__aexit__(None, None, None)
+    texts, computing = run(main())
+    assert not all_waiting.broken, "the turns were never all waiting at once"
+    assert not any(APOLOGY in text for text in texts) and computing == 0
