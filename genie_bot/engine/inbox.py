@@ -26,18 +26,21 @@ from ..store import Database, sessions
 from ..store import inbox as events
 from ..store import pending as actions
 from ..store.inbox import FINISHED, EventRow
-from ..store.pending import PendingRow
+from ..store.pending import ActionStatus, PendingRow
 from ..store.sessions import SessionRow
 from .types import Reply, SessionKey, replies_from_json
 
 
 @dataclass(frozen=True)
 class Claimed:
-    """An event to run now, the session it belongs to and the session's open actions."""
+    """An event to run now, the session it belongs to, its open actions and its interrupted attempts."""
 
     event: EventRow
     session: SessionRow
     open_actions: list[PendingRow] = field(default_factory=list)
+    interrupted: list[PendingRow] = field(default_factory=list)
+    """Attempts whose outcome is unknown: a new confirmation of their task takes their idempotency key.
+    Read with the claim: while this process holds the lease, only its turns change them."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,8 @@ class Inbox:
     def claim(self, session_key: str) -> Claim:
         with self.db.write() as conn:
             now = self.clock()
-            if not sessions.acquire(conn, session_key, self.engine_id, now, now + self.lease):
+            session = sessions.take(conn, session_key, self.engine_id, now, now + self.lease)
+            if session is None:
                 return Claim(busy=True)
             waiting = events.waiting(conn, session_key)
             if not waiting:
@@ -91,10 +95,10 @@ class Inbox:
                 return Claim(wait_seconds=(opens_at - now).total_seconds())
             event = waiting[0]
             events.start(conn, event)
-            session = sessions.load(conn, session_key)
-            assert session is not None, "its lease was just acquired, on its row"
+            kept = actions.pending_or_interrupted(conn, session_key)
             return Claim(Claimed(replace(event, attempts=event.attempts + 1), session,
-                                 actions.of_session(conn, session_key)))
+                                 [a for a in kept if a.status == ActionStatus.PENDING],
+                                 [a for a in kept if a.status == ActionStatus.INTERRUPTED]))
 
     def replies(self, pk: tuple[str, str]) -> list[Reply] | None:
         """The replies of a finished event (whoever ran it), or None while it is not finished."""

@@ -47,7 +47,7 @@ from ..store import pending as actions
 from ..store import sessions
 from ..store.inbox import EventStatus
 from ..store.pending import ActionStatus, PendingRow
-from ..store.sessions import SessionUpdate
+from ..store.sessions import Saved, SessionUpdate
 from ..store.traces import TraceRow, insert_trace
 from .agents import AgentRegistry, LoadedAgent
 from .confirmations import ConfirmationPlan, plan_confirmations, view_of
@@ -370,7 +370,7 @@ class TurnRunner:
         plan = plan_confirmations(ctx.loaded, reply.state, reply.acts, ctx.claim.open_actions, session_key=ctx.key,
                                   owner=ctx.owner, now=self.clock(), settings=self.config.confirmation,
                                   settled={*settled, *gate.executed, *gate.closed},
-                                  interrupted=self._interrupted(ctx.key) if asked else [])
+                                  interrupted=ctx.claim.interrupted if asked else [])
         view = view_of(plan.shown, ctx.loaded, self.config.confirmation) if plan.shown and asked else None
         unknown = plan.unknown if plan.create else None
         warning = UNKNOWN_BEFORE_OFFER.format(api=unknown.api or unknown.worksheet, id=unknown.id) if unknown else None
@@ -394,11 +394,6 @@ class TurnRunner:
         trace.outcome, trace.reply = "parked", text
         trace.errors.append(why)
         return _Result([Reply(text, outcome=ClickOutcome.FAILED)], trace, event_status=EventStatus.PARKED)
-
-    def _interrupted(self, session_key: str) -> list[PendingRow]:
-        """The session's attempts whose outcome is unknown (a new confirmation of their task takes their key)."""
-        with self.db.read() as conn:
-            return actions.of_session(conn, session_key, (ActionStatus.INTERRUPTED,))
 
     def _refusal(self, ctx: _Context, text: str) -> _Result:
         ctx.trace.outcome, ctx.trace.reply = "refused", text
@@ -430,14 +425,15 @@ class TurnRunner:
 
     # -- writing -----------------------------------------------------------------------------------
     def _commit(self, claim: Claimed, result: _Result) -> bool:
-        """Save the turn; when no other event waits, give the lease back in the same transaction."""
+        """Save the turn; when no other event waits, give the lease back in the same statement."""
         event = claim.event
         with self.db.write() as conn:
             now = self.clock()
             change = SessionUpdate(state=result.state.to_json() if result.state is not None else None,
                                    spec_version=result.spec_version, owner=event.user_id, sequence=event.sequence,
                                    counts_as_turn=result.state is not None)
-            if not sessions.save(conn, claim.session.key, self.engine_id, change, now, now + self.lease):
+            saved = sessions.save(conn, claim.session.key, self.engine_id, change, now, now + self.lease, event.pk)
+            if saved is Saved.LOST:
                 raise LeaseLost()
             events.finish(conn, event.pk, result.event_status, replies_to_json(result.replies), now,
                           delivered=event.platform not in self.acknowledging)
@@ -446,10 +442,7 @@ class TurnRunner:
                 actions.transition(conn, action_id, (ActionStatus.PENDING,), status, now, reason=reason)
             actions.insert_rows(conn, result.plan.create)
             insert_trace(conn, result.trace)
-            if events.waiting(conn, claim.session.key):
-                return False
-            sessions.release(conn, claim.session.key, self.engine_id)
-            return True
+            return saved is Saved.RELEASED
 
     def _failure_trace(self, claim: Claimed, exc: BaseException, replies: list[Reply], started: float) -> TraceRow:
         event = claim.event

@@ -34,6 +34,8 @@ class EventStatus(StrEnum):
 
 FINISHED = (EventStatus.DONE, EventStatus.FAILED, EventStatus.PARKED)
 """The statuses of an event whose replies are known."""
+UNFINISHED = (EventStatus.QUEUED, EventStatus.RUNNING)
+"""The statuses of an event waiting to run (or cut short while running)."""
 
 @dataclass(frozen=True)
 class EventRow:
@@ -57,7 +59,7 @@ class EventRow:
 
 
 _THIS = (t.c.platform == bindparam("b_platform"), t.c.event_id == bindparam("b_event"))
-_UNFINISHED = t.c.status.in_((EventStatus.QUEUED, EventStatus.RUNNING))
+_UNFINISHED = t.c.status.in_(UNFINISHED)
 _WAITING = select(*(t.c[f.name] for f in fields(EventRow))).where(
     t.c.session_key == bindparam("b_key"), _UNFINISHED
 ).order_by(t.c.sequence, t.c.received_at, t.c.event_id)

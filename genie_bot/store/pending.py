@@ -72,6 +72,8 @@ _COLUMNS = [pending_actions.c[f.name] for f in fields(PendingRow)]
 _T = pending_actions
 _OF_SESSION = select(*_COLUMNS).where(_T.c.session_key == bindparam("b_key"),
                                       _T.c.status.in_(bindparam("b_statuses", expanding=True))).order_by(_T.c.created_at)
+_KEPT = select(*_COLUMNS).where(_T.c.session_key == bindparam("b_key"),
+                                _T.c.status.in_((ActionStatus.PENDING, ActionStatus.INTERRUPTED))).order_by(_T.c.created_at)
 _TRANSITION = update(_T).where(_T.c.id == bindparam("b_id"), _T.c.status.in_(bindparam("b_from", expanding=True))) \
     .values(status=bindparam("b_to"), updated_at=bindparam("b_now"),
             reason=func.coalesce(bindparam("b_reason", type_=_T.c.reason.type), _T.c.reason),
@@ -98,6 +100,12 @@ def get(conn: Connection, action_id: str) -> PendingRow | None:
 def of_session(conn: Connection, session_key: str,
                statuses: tuple[str, ...] = (ActionStatus.PENDING,)) -> list[PendingRow]:
     return _rows(conn.execute(_OF_SESSION, {"b_key": session_key, "b_statuses": list(statuses)}))
+
+
+def pending_or_interrupted(conn: Connection, session_key: str) -> list[PendingRow]:
+    """:func:`of_session` with those two statuses, what a turn reads: the confirmations open, and the
+    attempts whose outcome is unknown (a new confirmation of their task takes their key)."""
+    return _rows(conn.execute(_KEPT, {"b_key": session_key}))
 
 
 def transition(conn: Connection, action_id: str, from_statuses: tuple[str, ...], to_status: str, now: dt.datetime,

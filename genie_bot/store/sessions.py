@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, fields
-from enum import StrEnum
+from enum import Enum, StrEnum
 
 from sqlalchemy import Connection, bindparam, case, delete, func, or_, select, update
+from sqlalchemy import exists as sql_exists
 
 from .database import Database
+from .inbox import UNFINISHED
+from .schema import events
 from .schema import sessions as t
 
 
@@ -48,6 +51,17 @@ class SessionRow:
     updated_at: dt.datetime
 
 
+class Saved(Enum):
+    """What :func:`save` did with a turn's result and the session's lease."""
+
+    LOST = "lost"
+    """Nothing: another process holds the lease now (the fence)."""
+    HELD = "held"
+    """Saved; the lease is kept, as other events of the session wait."""
+    RELEASED = "released"
+    """Saved, and the lease given back: nothing else waits."""
+
+
 @dataclass(frozen=True)
 class SessionUpdate:
     """What a turn writes back; ``state=None`` leaves the dialogue state as it was."""
@@ -59,11 +73,17 @@ class SessionUpdate:
     counts_as_turn: bool = True
 
 
-_LOAD = select(*(t.c[f.name] for f in fields(SessionRow))).where(t.c.key == bindparam("b_key"))
+_ROW = [t.c[f.name] for f in fields(SessionRow)]
+_LOAD = select(*_ROW).where(t.c.key == bindparam("b_key"))
 _ACQUIRE = update(t).where(
     t.c.key == bindparam("b_key"),
     or_(t.c.lease_owner.is_(None), t.c.lease_owner == bindparam("b_owner"), t.c.lease_until < bindparam("b_now")),
 ).values(lease_owner=bindparam("b_owner"), lease_until=bindparam("b_until"))
+_TAKE = _ACQUIRE.returning(*_ROW)
+_OTHERS_WAITING = sql_exists().where(
+    events.c.session_key == t.c.key, events.c.status.in_(UNFINISHED),
+    or_(events.c.platform != bindparam("b_platform"), events.c.event_id != bindparam("b_event")))
+"""Some event of the session other than the one whose turn is saved waits to run."""
 _RELEASE = update(t).where(t.c.key == bindparam("b_key"), t.c.lease_owner == bindparam("b_owner")) \
     .values(lease_owner=None, lease_until=None)
 _RENEW = update(t).where(t.c.lease_owner == bindparam("b_owner")).values(lease_until=bindparam("b_until"))
@@ -75,8 +95,10 @@ _SAVE = update(t).where(t.c.key == bindparam("b_key"), t.c.lease_owner == bindpa
     turns=t.c.turns + bindparam("b_turns"),
     last_sequence=case((or_(t.c.last_sequence.is_(None), t.c.last_sequence < _SEQUENCE), _SEQUENCE),
                        else_=t.c.last_sequence),
-    updated_at=bindparam("b_now"), lease_until=bindparam("b_until"), reminded_at=None, status=SessionStatus.ACTIVE,
-)
+    updated_at=bindparam("b_now"), reminded_at=None, status=SessionStatus.ACTIVE,
+    lease_owner=case((_OTHERS_WAITING, t.c.lease_owner), else_=None),
+    lease_until=case((_OTHERS_WAITING, bindparam("b_until")), else_=None),
+).returning(t.c.lease_owner)
 
 
 def ensure(db: Database, conn: Connection, key: str, parts: tuple[str, str, str, str], agent: str,
@@ -101,6 +123,13 @@ def acquire(conn: Connection, key: str, owner: str, now: dt.datetime, until: dt.
     return conn.execute(_ACQUIRE, params).rowcount == 1
 
 
+def take(conn: Connection, key: str, owner: str, now: dt.datetime, until: dt.datetime) -> SessionRow | None:
+    """:func:`acquire` and :func:`load` in one statement: the session's row with its lease taken, or None
+    while another live owner holds it."""
+    row = conn.execute(_TAKE, {"b_key": key, "b_owner": owner, "b_now": now, "b_until": until}).first()
+    return SessionRow(**row._mapping) if row else None
+
+
 def release(conn: Connection, key: str, owner: str) -> None:
     conn.execute(_RELEASE, {"b_key": key, "b_owner": owner})
 
@@ -122,12 +151,19 @@ def lease_owners(conn: Connection) -> list[str]:
     return list(conn.scalars(select(t.c.lease_owner).where(t.c.lease_owner.is_not(None)).distinct()))
 
 
-def save(conn: Connection, key: str, owner: str, change: SessionUpdate, now: dt.datetime, until: dt.datetime) -> bool:
-    """Write a turn's result if ``owner`` still holds the lease (the fence); False otherwise."""
-    params = {"b_key": key, "b_owner": owner, "b_state": change.state,
+def save(conn: Connection, key: str, owner: str, change: SessionUpdate, now: dt.datetime, until: dt.datetime,
+         event: tuple[str, str]) -> Saved:
+    """Write the result of the turn of ``event`` (platform, event id) if ``owner`` still holds the lease
+    (the fence), in one statement that also gives the lease back when no other event of the session
+    waits, and renews it otherwise. The first write of a turn's commit: the session's row is locked
+    before its event's, as a claim locks them."""
+    params = {"b_key": key, "b_owner": owner, "b_platform": event[0], "b_event": event[1], "b_state": change.state,
               "b_version": change.spec_version if change.state is not None else None, "b_user": change.owner,
               "b_turns": int(change.counts_as_turn), "b_sequence": change.sequence, "b_now": now, "b_until": until}
-    return conn.execute(_SAVE, params).rowcount == 1
+    row = conn.execute(_SAVE, params).first()
+    if row is None:
+        return Saved.LOST
+    return Saved.HELD if row.lease_owner is not None else Saved.RELEASED
 
 
 def close(conn: Connection, key: str, now: dt.datetime) -> None:
