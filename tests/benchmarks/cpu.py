@@ -56,9 +56,9 @@ class CpuReading:
 
     def since(self, before: "CpuReading") -> dict[str, object]:
         """CPU seconds used between ``before`` and this reading, and how busy the machine was."""
-        used = {name: round(seconds - before.processes[name], 1)
+        used = {name: round(seconds - before.processes[name], 2)
                 for name, seconds in self.processes.items()
                 if seconds is not None and before.processes.get(name) is not None}
         busy, total = (a - b for a, b in zip(self.machine, before.machine))
-        return {"cpu_seconds": {**used, "postgres": round(self.postgres - before.postgres, 1)},
+        return {"cpu_seconds": {**used, "postgres": round(self.postgres - before.postgres, 2)},
                 "machine_busy_share": round(busy / total, 3) if total else None, "cores": os.cpu_count()}

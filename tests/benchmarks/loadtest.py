@@ -23,7 +23,9 @@ duplicated, side effects (tickets in the ledger ``$GENIE_DATA_DIR/submissions.sq
 user, the state of every session, pending action and event after the run, and the CPU
 seconds each part used while users were driven (bots, LLM server, this driver with the mock
 Slack, PostgreSQL) with how busy the machine was: the ceiling any scale-out figure hits; the
-bots' CPU per turn answered (``bot_cpu_ms_per_turn``) is the figure to compare across versions.
+bots' CPU per turn answered (``bot_cpu_ms_per_turn``) is the figure to compare across versions,
+and ``bot_cpu_ms_per_turn_warm`` the same once the first fifth of the turns are answered (a new
+process pays for imports and caches first), which :mod:`.load_growth` compares across loads.
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ from .loadtest_users import Figures, HostileUser, SimulatedUser, UserSettings, c
 
 KILL_AT = 0.4
 """The share of all turns answered when the first process is killed in the ``kill`` run."""
+WARM_AT = 0.2
+"""The share of all turns answered before the bots' CPU per turn is measured again
+(``bot_cpu_ms_per_turn_warm``): the first turns of a process pay for imports and caches."""
 
 
 @dataclass
@@ -158,8 +163,9 @@ def free_port() -> int:
 
 # -- one run --------------------------------------------------------------------------------------------------
 async def drive(options: Options, slack: RecordingSlack, targets: list[str],
-                killer: Any, hostile: Figures) -> tuple[Figures, list[SimulatedUser], int]:
+                watchers: list[Any], hostile: Figures) -> tuple[Figures, list[SimulatedUser], int]:
     """Run every user to the end; returns the figures, the users and the failed delivery attempts.
+    ``watchers`` (functions of the figures, run as tasks meanwhile) kill a process or read the CPU.
     Hostile users (``options.hostile``) run until the others are done; their figures go to ``hostile``."""
     figures = Figures()
     settings = UserSettings(options.channels, options.think_s, options.ramp_s, options.duplicate_share,
@@ -171,12 +177,12 @@ async def drive(options: Options, slack: RecordingSlack, targets: list[str],
         attackers = [HostileUser(options.users + n, slack, deliveries, settings, hostile, options.seed, stop=stop)
                      for n in range(options.hostile)]
         attacking = [asyncio.create_task(a.run()) for a in attackers]
-        watcher = asyncio.create_task(killer(figures)) if killer else None
+        watching = [asyncio.create_task(watcher(figures)) for watcher in watchers]
         await asyncio.gather(*(u.run() for u in users))
         stop.set()
         await asyncio.gather(*attacking)
-        if watcher:
-            watcher.cancel()
+        for task in watching:
+            task.cancel()
     return figures, users, deliveries.failed_attempts
 
 
@@ -217,12 +223,20 @@ def run(options: Options, processes_count: int, kill: bool) -> dict[str, Any]:
 
         pids = {"driver_and_mock_slack": os.getpid(), "llm_server": processes.llm.pid,
                 **{f"bot_{n}": bot.pid for n, bot in enumerate(processes.bots)}}
+        warm: dict[str, Any] = {}
+
+        async def warmed(figures: Figures) -> None:
+            while figures.replies < WARM_AT * expected_turns:
+                await asyncio.sleep(0.05)
+            warm.update(cpu=CpuReading.now(pids), replies=figures.replies)
+
         cpu_before = CpuReading.now(pids)
         started = time.monotonic()
         hostile = Figures()
         figures, users, failed_attempts = loop.run_until_complete(
-            drive(options, slack, targets, killer if kill else None, hostile))
-        cpu = CpuReading.now(pids).since(cpu_before)
+            drive(options, slack, targets, [warmed, *([killer] if kill else [])], hostile))
+        cpu_after = CpuReading.now(pids)
+        cpu = cpu_after.since(cpu_before)
         elapsed = figures.last_reply - figures.first_sent
         settled = settle(database_url)
         time.sleep(1.0)  # the last recovered notifications reach the mock
@@ -243,8 +257,10 @@ def run(options: Options, processes_count: int, kill: bool) -> dict[str, Any]:
         distinct_events = figures.turns_sent + figures.double_clicks
         report["acked_but_never_recorded"] = max(0, distinct_events - figures.never_acked
                                                  - sum(report["events"].values()))
-        bots = sum(v for k, v in cpu["cpu_seconds"].items() if k.startswith("bot_"))
-        report["bot_cpu_ms_per_turn"] = round(bots * 1000 / figures.replies, 1) if figures.replies else None
+        report["bot_cpu_ms_per_turn"] = bot_ms_per_turn(cpu, figures.replies)
+        if warm and not kill:
+            report["bot_cpu_ms_per_turn_warm"] = bot_ms_per_turn(cpu_after.since(warm["cpu"]),
+                                                                 figures.replies - warm["replies"])
         if kill:
             report["killed_after_seconds"] = round(killed.get("at", started) - started, 1)
         report["placeholders_left"] = len(slack.placeholders)
@@ -261,6 +277,12 @@ def run(options: Options, processes_count: int, kill: bool) -> dict[str, Any]:
             conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
         print(f"(logs of this run: {directory})", file=sys.stderr)
+
+
+def bot_ms_per_turn(cpu: dict[str, Any], replies: int) -> float | None:
+    """The bots' CPU milliseconds per turn answered, from a :meth:`CpuReading.since`."""
+    bots = sum(v for k, v in cpu["cpu_seconds"].items() if k.startswith("bot_"))
+    return round(bots * 1000 / replies, 1) if replies > 0 else None
 
 
 def settle(database_url: str, timeout: float = 60) -> bool:
