@@ -6,6 +6,14 @@ time would hold the call open indefinitely; the request therefore runs on the as
 on one event loop thread shared by every transport, under ``asyncio.wait_for``, which
 cancels it (closing its connection) when the deadline passes. The calling thread just waits.
 
+Every client of the process sends through one HTTP client on that thread, the ``openai``
+package's aiohttp transport (``openai.DefaultAioHttpClient``): its connection pool is shared by
+every role, endpoint and agent (reloads included), and taking a kept-alive connection from it
+costs the same however many are open. httpx's own pool checks every idle connection on each
+request and each response, so a call cost more the more calls were in flight (a turn thread
+each, while users wait): ``python -m tests.benchmarks.llm_client`` measured 5.1-5.8 ms of CPU per
+call with 48 in flight through httpx, 3.5 ms through aiohttp, on the same busy machine.
+
 Retries with exponential backoff on 408/409/429/5xx and timeouts are the client's own
 (``max_retries``; it honours ``retry-after``). This module turns everything that can still go
 wrong into an :class:`LLMError`: exceptions, and also replies that are not completions at
@@ -16,6 +24,7 @@ prompt exceeds the model's context is its own kind, ``context_length``.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import re
 import threading
 import time
@@ -37,7 +46,8 @@ _CONTEXT_LENGTH = re.compile(r"context[ _](length|size|window)|maximum context|t
 
 def make_openai_client(settings: LLMSettings) -> openai.AsyncOpenAI:
     """The async client for the settings' provider (per-role endpoints and deadlines are applied per call)."""
-    common: dict[str, Any] = {"timeout": settings.timeout, "max_retries": settings.max_retries}
+    common: dict[str, Any] = {"timeout": settings.timeout, "max_retries": settings.max_retries,
+                              "http_client": _LoopThread.http_client()}
     if settings.provider == "azure":
         common["azure_endpoint"] = settings.azure_endpoint  # None: AZURE_OPENAI_ENDPOINT
         return openai.AsyncAzureOpenAI(api_version=settings.api_version, api_key=settings.api_key, **common)
@@ -45,14 +55,34 @@ def make_openai_client(settings: LLMSettings) -> openai.AsyncOpenAI:
 
 
 class _LoopThread:
-    """One event loop in a daemon thread, running the LLM calls of every transport."""
+    """One event loop in a daemon thread, running the LLM calls of every transport through one HTTP client."""
 
     _lock = threading.Lock()
     _loop: asyncio.AbstractEventLoop | None = None
+    _http: openai.DefaultAioHttpClient | None = None
 
     @classmethod
     def run(cls, coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, cls._get()).result()
+
+    @classmethod
+    def http_client(cls) -> openai.DefaultAioHttpClient:
+        """The process's HTTP client for LLM calls (its aiohttp session is opened by the first call, on
+        the loop thread), closed when the interpreter exits."""
+        with cls._lock:
+            if cls._http is None:
+                cls._http = openai.DefaultAioHttpClient()
+                atexit.register(cls._close)
+            return cls._http
+
+    @classmethod
+    def _close(cls) -> None:
+        loop, http = cls._loop, cls._http
+        if loop is not None and http is not None and loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(http.aclose(), loop).result(timeout=5)
+            except Exception:  # noqa: BLE001 - exiting anyway; the connections close with the process
+                pass
 
     @classmethod
     def _get(cls) -> asyncio.AbstractEventLoop:
@@ -77,7 +107,7 @@ class OpenAITransport:
         except asyncio.TimeoutError as exc:  # the whole-call deadline
             raise LLMError("timeout", f"no completion within {request.timeout:g} s") from exc
         except openai.APITimeoutError as exc:
-            raise LLMError("timeout", str(exc)) from exc
+            raise LLMError("connection" if _refused(exc) else "timeout", str(exc)) from exc
         except openai.APIConnectionError as exc:
             raise LLMError("connection", str(exc)) from exc
         except openai.APIStatusError as exc:
@@ -109,6 +139,18 @@ class OpenAITransport:
                     options["timeout"] = request.timeout
                 self._variants[key] = self.client.with_options(**options)
             return self._variants[key]
+
+
+def _refused(exc: BaseException) -> bool:
+    """A connection that failed (refused, unreachable) rather than timed out: the aiohttp transport's
+    exception map reports both as a connect timeout, so the kind is read from the cause, an
+    ``OSError`` that is no ``TimeoutError``."""
+    cause = exc.__cause__
+    while cause is not None:
+        if isinstance(cause, OSError) and not isinstance(cause, TimeoutError):
+            return True
+        cause = cause.__cause__
+    return False
 
 
 def _status_kind(exc: openai.APIStatusError) -> str:
