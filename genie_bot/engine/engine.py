@@ -136,12 +136,14 @@ class Engine:
         self._turn_pool = ThreadPoolExecutor(config.engine.turn_threads, thread_name_prefix="genie-turn")
         self.admission = TurnAdmission()
         """Few turns compute at once; any number (of the turn threads) wait for their LLM calls."""
+        self.metrics.turn_limit.set_function(lambda: self.admission.limit)
         self.metrics.turns_computing.set_function(lambda: self.admission.computing)
         self.metrics.turns_waiting_to_compute.set_function(lambda: self.admission.waiting)
         self._db_pool = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="genie-db")
         self._accept_pool = ThreadPoolExecutor(ACCEPT_THREADS, thread_name_prefix="genie-accept")
         self._heartbeat: asyncio.Task | None = None
         self._adoption: asyncio.Task | None = None
+        self._admission_watch: asyncio.Task | None = None
         self._alive = False
         """This process wrote its liveness row (so stopping removes it)."""
         self._started = time.monotonic()
@@ -155,11 +157,12 @@ class Engine:
         await self.in_db(self._beat)
         self._alive = True
         self._heartbeat = asyncio.create_task(self._beating())
+        self._admission_watch = asyncio.create_task(self.admission.watch())
         if recover:
             await self.recover()
 
     async def stop(self) -> None:
-        for task in (self._heartbeat, self._adoption):
+        for task in (self._heartbeat, self._adoption, self._admission_watch):
             if task:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)

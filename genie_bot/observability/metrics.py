@@ -54,6 +54,9 @@ class Metrics:
                                      ["status"], registry=r)
         self.active_sessions = Gauge("genie_active_sessions", "Sessions with a conversation in progress "
                                      "(whole database), by agent", ["agent"], registry=r)
+        self.turn_limit = Gauge("genie_turn_limit", "Turns this process lets compute at once (4 to 16: more while "
+                                "its event loop is on time and turns wait; turns waiting for their LLM calls do "
+                                "not count)", registry=r)
         self.turns_computing = Gauge("genie_turns_computing", "Turns computing now in this process (at most a few; "
                                      "turns waiting for their LLM calls are not counted)", registry=r)
         self.turns_waiting_to_compute = Gauge("genie_turns_waiting_to_compute", "Turns of this process waiting "

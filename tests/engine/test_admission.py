@@ -1,5 +1,7 @@
 """Turns computing at once: a few at most, any number waiting for their LLM calls meanwhile; a turn back
-from its call computes before new turns start, and new turns start in the order they came."""
+from its call computes before new turns start, and new turns start in the order they came. The limit
+grows while the event loop is on time and turns wait, and shrinks while it is late, never below the
+minimum."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from genie_bot.engine import Engine, SessionKey
-from genie_bot.engine.admission import TurnAdmission
+from genie_bot.engine.admission import LATE_SECONDS, MAXIMUM, MINIMUM, TurnAdmission
 from genie_bot.engine.turns import APOLOGY
 from genie_bot.llm import waiting, waits_in
 
@@ -88,6 +90,47 @@ def test_a_turn_waiting_for_its_llm_gives_its_slot_and_gets_one_back_before_new_
     assert order == ["asking computes", "new 1", "asking computes again", "new 2"]
 
 
+def test_an_on_time_loop_lets_more_turns_compute_while_some_wait_and_a_late_one_fewer_down_to_the_minimum():
+    admission = TurnAdmission()
+    assert admission.limit == MINIMUM
+    admission.observe(0.0)
+    assert admission.limit == MINIMUM, "nobody waits: no reason to grow"
+    release = threading.Event()
+
+    def turn() -> None:
+        with admission.turn():
+            release.wait()
+
+    threads = [started(turn) for _ in range(MINIMUM + 2)]
+    until(lambda: admission.computing == MINIMUM and admission.waiting == 2)
+    admission.observe(0.0)  # on time, turns waiting: one more slot, handed to the first in line
+    assert (admission.limit, admission.computing, admission.waiting) == (MINIMUM + 1, MINIMUM + 1, 1)
+    admission.observe(LATE_SECONDS * 2)  # late: the limit shrinks; the running turns go on
+    admission.observe(LATE_SECONDS * 2)
+    assert (admission.limit, admission.computing, admission.waiting) == (MINIMUM, MINIMUM + 1, 1)
+    for _ in range(3 * MAXIMUM):
+        admission.observe(LATE_SECONDS * 2)
+    assert admission.limit == MINIMUM, "never fewer than the minimum, however late the loop"
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert (admission.computing, admission.waiting) == (0, 0)
+    crowded, done = TurnAdmission(), threading.Event()
+
+    def crowding() -> None:
+        with crowded.turn():
+            done.wait()
+
+    threads = [started(crowding) for _ in range(2 * MAXIMUM)]
+    until(lambda: crowded.waiting == 2 * MAXIMUM - MINIMUM)
+    for _ in range(2 * MAXIMUM):
+        crowded.observe(0.0)
+    assert (crowded.limit, crowded.computing) == (MAXIMUM, MAXIMUM), "never more than the maximum"
+    done.set()
+    for thread in threads:
+        thread.join(10)
+
+
 def test_waiting_outside_a_turn_is_plain_waiting():
     with waiting():
         pass
@@ -112,7 +155,7 @@ def test_an_engine_runs_more_turns_at_once_than_it_lets_compute(store_url, shop,
         agent.parser = Waits()
         return agent
 
-    monkeypatch.setattr("genie_bot.engine.engine.TurnAdmission", lambda: TurnAdmission(limit=1))
+    monkeypatch.setattr("genie_bot.engine.engine.TurnAdmission", lambda: TurnAdmission(limit=1, maximum=1))
 
     async def main():
         async with Engine(make_config(store_url, shop), build_agent=build) as engine:
