@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select
@@ -41,10 +41,13 @@ _JSON_FIELDS: dict[str, type] = {"acts": list, "latencies": dict, "errors": list
 
 
 _INSERT = insert(turns)
+_FIELDS = tuple(f.name for f in fields(TraceRow))
 
 
 def insert_trace(conn: Connection, trace: TraceRow) -> None:
-    values: dict[str, Any] = asdict(trace)
+    # Read field by field: dataclasses.asdict copies every list and dict deeply first, which cost
+    # more than the INSERT itself (about 6% of a turn in a profile of the engine benchmark).
+    values: dict[str, Any] = {name: getattr(trace, name) for name in _FIELDS}
     for name in _JSON_FIELDS:
         values[name] = json.dumps(values[name], ensure_ascii=False)
     conn.execute(_INSERT, values)
