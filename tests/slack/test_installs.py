@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import re
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -128,7 +129,7 @@ def test_an_install_the_settings_refuse_is_undone_and_the_installer_told_why(sla
     assert not [c for c in slack.calls_to("chat.postMessage") if c.token in uninstalled]
 
 
-def test_a_forged_a_replayed_and_an_expired_oauth_state_are_refused(slack, deployment):
+def test_a_forged_a_tampered_a_replayed_and_an_expired_oauth_state_are_refused(slack, deployment):
     async def scenario():
         async with deployment() as h:
             redirect = f"{h.base}/slack/oauth_redirect"
@@ -138,21 +139,41 @@ def test_a_forged_a_replayed_and_an_expired_oauth_state_are_refused(slack, deplo
             page = await h.http.get(f"{h.base}/slack/install", params={"team": "TA"})
             stolen = await _visit(h, redirect, None, {"code": "code-x",
                                                       "state": page.cookies[STATE_COOKIE].value})
+            # an issued state with a later expiry written in (its signature no longer fits)
+            nonce, expiry, signature = page.cookies[STATE_COOKIE].value.split(".")
+            tampered = f"{nonce}.{int(expiry) + 86400}.{signature}"
+            later = await _visit(h, redirect, tampered, {"code": "code-x", "state": tampered})
             installed = await h.install("TA")
             replayed = await _visit(h, installed.redirect, installed.state)  # the same redirect, again
             page = await h.http.get(f"{h.base}/slack/install", params={"team": "TA"})
             state = page.cookies[STATE_COOKIE].value
-            await h.sql(f"UPDATE slack_oauth_states SET expire_at = "
-                        f"'{utcnow() - dt.timedelta(seconds=1):%Y-%m-%d %H:%M:%S}' WHERE state = '{state}'")
+            h.adapter.installs.states.clock = lambda: time.time() + 601  # state_expiration_seconds: 600
             expired = await _visit(h, redirect, state, {"code": "code-late", "state": state})
-            return forged, stolen, installed, replayed, expired, await installed_teams(h)
+            return forged, stolen, later, installed, replayed, expired, await installed_teams(h)
 
-    forged, stolen, installed, replayed, expired, teams = run(scenario())
+    forged, stolen, later, installed, replayed, expired, teams = run(scenario())
     assert forged[0] == 401 and "invalid_state" in forged[1]
     assert stolen[0] == 400 and "invalid_browser" in stolen[1]
+    assert later[0] == 401 and "invalid_state" in later[1]
     assert installed.status == 200 and replayed[0] == 401 and "invalid_state" in replayed[1]
     assert expired[0] == 401 and "invalid_state" in expired[1]
     assert teams == ["TA"] and len(slack.calls_to("oauth.v2.access")) == 1  # the one install's code only
+
+
+def test_anonymous_visits_of_the_install_page_write_nothing_and_its_cookie_is_same_site(slack, deployment):
+    async def scenario():
+        async with deployment() as h:
+            pages = [await h.http.get(f"{h.base}/slack/install") for _ in range(50)]
+            states = {page.cookies[STATE_COOKIE].value for page in pages}
+            written = await rows(h, "SELECT state FROM slack_oauth_states")
+            installed = await h.install("TA")
+            return pages, states, written, installed, await rows(h, "SELECT state FROM slack_oauth_states")
+
+    pages, states, written, installed, used = run(scenario())
+    assert all(page.status == 200 for page in pages) and len(states) == 50 and written == []
+    cookie = pages[0].headers["Set-Cookie"]
+    assert "SameSite=Lax" in cookie and "HttpOnly" in cookie and "Secure" in cookie
+    assert installed.status == 200 and used == [(installed.state,)]  # a state is written once used
 
 
 async def _visit(h: SlackHarness, url: str, cookie: str | None, params: dict[str, str] | None = None
@@ -272,7 +293,8 @@ def test_two_processes_refreshing_one_token_at_once_end_with_the_same_fresh_toke
         async with deployment("TA") as h:
             await _expiring(h, minutes=30)
             oauth = h.adapter.settings.oauth
-            other = InstalledWorkspaces(Installations(oauth.client_id, h.engine.db), oauth, h.adapter.client)
+            other = InstalledWorkspaces(Installations(oauth.client_id, h.engine.db, h.adapter.sealer), oauth,
+                                        h.adapter.client)
             release = slack.hold("oauth.v2.access")
             both = asyncio.gather(h.adapter.workspaces.get("TA"), other.get("TA"))
             await asyncio.to_thread(slack.wait_for_held, "oauth.v2.access", 2)  # both read the same token
