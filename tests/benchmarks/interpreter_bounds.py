@@ -24,6 +24,10 @@ from tests.core.hostile import hostile_statement
 from .common import percentiles
 
 
+REPEATED = ("for i in range(2000):\n    x = round(1, -99999)", "for i in range(2000):\n    x = round(1, -1233)")
+"""Costly calls repeated up to the step limit (issue 38: 2,000 roundings to a huge power of ten)."""
+
+
 def run_once(source: str) -> None:
     try:
         Evaluator(Scope({}, {"today": SafeFunction("today", lambda: dt.date(2026, 11, 21))})).run(source)
@@ -45,7 +49,7 @@ def main() -> None:
     parser.add_argument("--max-mb", type=float, default=64.0)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    sources = list(dict.fromkeys(hostile_statement(rng.choice) for _ in range(args.statements)))
+    sources = list(dict.fromkeys([*REPEATED, *(hostile_statement(rng.choice) for _ in range(args.statements))]))
     timed, peaks = [], []
     for source in sources:
         timed.append((min(timed_run(source) for _ in range(3)), source))

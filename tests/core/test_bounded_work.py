@@ -132,6 +132,17 @@ def test_work_is_counted_per_run_and_refused_beyond_the_budget():
         Evaluator(Scope({}), Limits(max_work=100_000)).run(source)
 
 
+@pytest.mark.parametrize("digits", [99999, 1233])
+def test_rounding_to_a_huge_power_of_ten_over_and_over_is_refused_early(digits):
+    """``round(1, -n)`` 2,000 times: refused at once beyond the largest number allowed, and within the
+    work budget below it (the division is quadratic in the digits), long before the step limit."""
+    evaluator = Evaluator(Scope({}))
+    with pytest.raises(TooLarge) as refused:
+        evaluator.run(f"for i in range(2000):\n    x = round(1, -{digits})")
+    assert evaluator.steps < Limits().max_steps // 4
+    assert "too large" in str(refused.value) if digits == 99999 else "too much work" in str(refused.value)
+
+
 def test_errors_quote_values_briefly():
     with pytest.raises(InterpreterError) as info:
         run("k = ('a' * 1000,) * 90\nx = {'b': 1}[k]")
