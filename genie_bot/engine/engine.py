@@ -50,7 +50,7 @@ from ..store import inbox as events
 from ..store import pending as actions
 from ..store.inbox import EventRow, EventStatus
 from .admission import TurnAdmission
-from .agents import AgentRegistry
+from .agents import RELOAD_SECONDS, AgentRegistry
 from .deliveries import RecentDeliveries
 from .erasure import erase_session
 from .identity import dead_among, new_engine_id
@@ -116,6 +116,8 @@ class Engine:
         """Where the statements of this process's turns are applied (worker processes shared in the process)."""
         self.turns = TurnRunner(self.db, self.registry, config, clock, self.id, self.observer, sandbox=self.sandbox)
         self.maintenance = Maintenance(self)
+        self.reload_seconds = RELOAD_SECONDS
+        """How long ``/genie reload`` may take before the admin is answered that it did not finish."""
         self.undelivered: deque[Notification] = deque(maxlen=1000)
         """Notifications for a platform without a sink (no adapter running for it)."""
         self.turns_run = 0
@@ -299,9 +301,10 @@ class Engine:
 
     async def reload(self, agent: str | None = None) -> ReloadReport:
         """Load the spec of ``agent`` (or all agents) again; on any error the running versions stay."""
-        # a thread of its own: loading runs the agent's api.py (bounded, see spec.api_module),
-        # never on a database thread that turns, deliveries and /healthz wait for
-        versions, errors = await asyncio.to_thread(self.registry.reload, agent)
+        # a thread of its own: loading runs the agent's api.py (bounded, see spec.api_module, and
+        # answered within reload_seconds), never on a database thread that turns, deliveries and
+        # /healthz wait for
+        versions, errors = await self.registry.reload_within(agent, self.reload_seconds)
         if errors:
             return ReloadReport(False, errors)
 
