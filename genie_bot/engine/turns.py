@@ -87,6 +87,7 @@ _WHY_CLOSED: dict[str, str] = {
     ActionStatus.INVALIDATED: "the details changed after the summary was shown",
     ActionStatus.CANCELLED: "it was cancelled",
 }
+GONE = "That confirmation no longer exists (this conversation was erased or is too old); nothing was done."
 _STATUS_TEXT: dict[str, str] = {
     ActionStatus.DONE: "That was already done.",
     ActionStatus.EXECUTING: "That is being done right now.",
@@ -303,7 +304,10 @@ class TurnRunner:
         event = ctx.claim.event
         with self.db.read() as conn:
             clicked = actions.get(conn, event.action_id or "")
-        if clicked is None or clicked.session_key != ctx.key:
+        if clicked is None:  # deleted with its conversation (erased, or kept past retention): its card is stale
+            ctx.trace.reply = GONE
+            return _Result([Reply(GONE, outcome=ClickOutcome.STALE, outcome_detail="it no longer exists")], ctx.trace)
+        if clicked.session_key != ctx.key:
             return self._refusal(ctx, "I can't find that action any more.")
         if self.config.confirmation.owner_only and clicked.owner not in (None, ctx.user):
             return self._refusal(ctx, NOT_OWNER)

@@ -19,12 +19,14 @@ import pytest
 from genie_bot.adapters.slack.installations import Installations
 from genie_bot.adapters.slack.workspaces import InstalledWorkspaces
 from genie_bot.engine.engine import utcnow
+from genie_bot.engine.turns import GONE
 from tests.engine.conftest import pg_url, store_url  # noqa: F401 - every test on SQLite and on PostgreSQL
 from tests.engine.support import ORDER, build_agent, calls, run, write_shop
 from tests.fakes.slack_api import MockSlackWebAPI
 
 from .harness import STATE_COOKIE, SlackHarness, ask, has_buttons
 from .installs import BOB, SAME_TS, bot_tokens, installed_teams, oauth_settings, rows, sessions_of, two_workspaces
+from .test_confirmations import card_updates
 
 
 @pytest.fixture
@@ -226,6 +228,27 @@ def test_a_workspace_that_uninstalls_mid_conversation_gets_nothing_more_and_the_
     a_sessions = {key for key in sessions if key[0] == "TA"}
     assert len(a_sessions) == (2 if uninstalled_sessions == "keep" else 0)
     assert {key for key in sessions if key[0] == "TB"} == {("TB", "C1", b_thread)}
+
+
+def test_after_a_purge_and_a_reinstall_a_click_on_an_old_card_is_answered_and_the_card_settled(slack, deployment):
+    async def scenario():
+        async with deployment("TA", uninstalled_sessions="purge") as h:
+            thread, card = await ask(h, team="TA")
+            slack.uninstall("TA")
+            await h.event({"type": "app_uninstalled"}, team="TA")
+            await h.settle()
+            purged = await sessions_of(h)
+            assert (await h.install("TA")).status == 200
+            status = await h.click(card, "confirm", team="TA")
+            await h.settle()
+            return purged, status, card_updates(slack, card), await h.thread(thread, "TA")
+
+    purged, status, updates, messages = run(scenario())
+    assert purged == {} and status == 200 and calls() == []
+    [update] = updates
+    assert update["blocks"][-1]["text"]["text"] == ":hourglass: *No longer valid* (it no longer exists)"
+    assert not has_buttons(update)
+    assert messages[-1]["text"] == GONE
 
 
 async def _until(read, expected, tries: int = 500) -> None:
