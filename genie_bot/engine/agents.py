@@ -13,6 +13,7 @@ from typing import Any
 from ..agent import Agent, AgentBuilder
 from ..config import AgentConfig
 from ..errors import GenieError
+from ..knowledge.importer import TableInvalid
 from ..spec import AgentSpec, TaskWorksheet, check_agent
 
 RELOAD_SECONDS = 60.0
@@ -64,6 +65,10 @@ class AgentRegistry:
 
     def versions(self) -> dict[str, str]:
         return {name: loaded.version for name, loaded in self._agents.items()}
+
+    def data_files(self) -> dict[str, dict[str, str]]:
+        """agent -> its data files and their hashes, as loaded."""
+        return {name: loaded.spec.data for name, loaded in self._agents.items()}
 
     def reload(self, name: str | None = None) -> tuple[dict[str, tuple[str, str]], list[str]]:
         """Load ``name`` (or every agent) again; switch only if all of them load without errors.
@@ -122,7 +127,12 @@ class AgentRegistry:
             if problems or spec is None:
                 errors.extend(str(p) for p in problems)
                 continue
-            loaded[name] = LoadedAgent(config, spec, self.build(spec),
+            try:
+                agent = self.build(spec)
+            except TableInvalid as exc:  # a table of the agent does not import (its file and line said)
+                errors.append(str(exc))
+                continue
+            loaded[name] = LoadedAgent(config, spec, agent,
                                        {ws.name: api_fingerprint(spec, ws) for ws in spec.tasks.values()})
         return loaded, errors
 

@@ -304,9 +304,11 @@ class Engine:
         # a thread of its own: loading runs the agent's api.py (bounded, see spec.api_module, and
         # answered within reload_seconds), never on a database thread that turns, deliveries and
         # /healthz wait for
+        data_before = self.registry.data_files()
         versions, errors = await self.registry.reload_within(agent, self.reload_seconds)
         if errors:
             return ReloadReport(False, errors)
+        data_now = self.registry.data_files()
 
         def live() -> dict[tuple[str, str | None], int]:
             with self.db.read() as conn:
@@ -315,7 +317,9 @@ class Engine:
         counts = await self.in_db(live)
         return ReloadReport(True, [], versions, {
             name: sum(n for (a, v), n in counts.items() if a == name and v != new)
-            for name, (old, new) in versions.items()})
+            for name, (old, new) in versions.items()}, {
+            name: sorted(path for path in {*data_before[name], *data_now[name]}
+                         if data_before[name].get(path) != data_now[name].get(path)) for name in versions})
 
     async def status(self) -> EngineStatus:
         def read() -> EngineStatus:
