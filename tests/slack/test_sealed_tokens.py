@@ -21,7 +21,7 @@ from genie_bot.cli import main
 from genie_bot.store import Database, current_revision, schema, upgrade
 from genie_bot.store.migrations import MIGRATIONS
 from genie_bot.store.sealing import KEYS_ENV, KeysMissing, SealBroken, Sealer
-from tests.engine.conftest import REPO, pg_url  # noqa: F401 - the PostgreSQL database of the tests below
+from tests.engine.conftest import REPO, pg_url, store_url  # noqa: F401 - SQLite and PostgreSQL
 from tests.fakes.slack_oauth import CLIENT_ID
 
 from .test_installations_cli import genie_yaml
@@ -133,3 +133,24 @@ def test_db_upgrade_without_keys_says_so_in_one_line(tmp_path, monkeypatch, caps
         "to a key (make one: genie-bot installations new-key)"]
     assert main(["installations", "new-key"]) == 0
     Sealer([capsys.readouterr().out.strip()])  # a key that seals
+
+
+def test_installations_reseal_seals_every_token_with_the_new_key(tmp_path, store_url, slack, monkeypatch, capsys,
+                                                                  secret_keys):
+    path = genie_yaml(tmp_path, store_url, slack)
+    db = Database(store_url)
+    try:
+        Installations(CLIENT_ID, db, Sealer([secret_keys])).writes.save(_installation("TA"))
+        new = Sealer.new_key()
+        monkeypatch.setenv(KEYS_ENV, f"{new},{secret_keys}")
+        assert main(["installations", "reseal", "--config", str(path)]) == 0
+        opened = Installations(CLIENT_ID, db, Sealer([new])).latest_of_team("TA")
+        monkeypatch.setenv(KEYS_ENV, secret_keys)  # the new key dropped too soon
+        assert main(["installations", "reseal", "--config", str(path)]) == 1
+    finally:
+        db.dispose()
+    out, err = capsys.readouterr()
+    assert out == "2 installation row(s) sealed again with the first key of GENIE_SECRET_KEYS\n"
+    assert opened is not None and opened.bot_token == ROTATING_TOKEN
+    assert err.strip() == (f"a secret in the database does not open with the keys of {KEYS_ENV} (sealed with a key no "
+                           "longer listed, or altered); nothing was sealed again")
