@@ -1,12 +1,11 @@
 """Slack's tokens at rest: sealed with GENIE_SECRET_KEYS, read through the installation store only;
 revision 0006 seals the tokens an older version stored in clear (and refuses to run without the
-keys); a key is rotated by putting a new one first and sealing again; no keys, no start."""
+keys); a key is rotated by putting a new one first and sealing again. (No keys, no start:
+tests/ops/test_operator_starts.py.)"""
 
 from __future__ import annotations
 
 import datetime as dt
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from genie_bot.cli import main
 from genie_bot.store import Database, current_revision, schema, upgrade
 from genie_bot.store.migrations import MIGRATIONS
 from genie_bot.store.sealing import KEYS_ENV, KeysMissing, SealBroken, Sealer
-from tests.engine.conftest import REPO, pg_url, store_url  # noqa: F401 - SQLite and PostgreSQL
+from tests.engine.conftest import pg_url, store_url  # noqa: F401 - SQLite and PostgreSQL
 from tests.fakes.slack_oauth import CLIENT_ID
 
 from .test_installations_cli import genie_yaml
@@ -106,17 +105,6 @@ def test_tokens_are_sealed_and_a_key_is_rotated_by_sealing_again(store_url):
     assert resealed == 2  # the installation row and its bot row
     assert after is not None and (after.bot_token, after.bot_refresh_token) == (ROTATING_TOKEN, REFRESH_TOKEN)
     assert f"does not open with the keys of {KEYS_ENV}" in str(broken.value)
-
-
-def test_a_deployment_with_add_to_slack_and_no_keys_does_not_start_and_says_what_to_set(tmp_path, store_url, slack):
-    path = genie_yaml(tmp_path, store_url, slack)
-    environment = {"PATH": "/usr/bin:/bin", "GENIE_DATA_DIR": str(tmp_path)}  # no GENIE_SECRET_KEYS
-    result = subprocess.run([sys.executable, "-m", "genie_bot.cli", "run", "--config", str(path)], cwd=REPO,
-                            env=environment, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert result.stderr.strip().splitlines() == [
-        "cannot start a configured platform: platforms.slack: 'oauth' keeps each workspace's Slack tokens sealed "
-        f"in the database: set {KEYS_ENV} to a key (make one: genie-bot installations new-key)"]
 
 
 def test_db_upgrade_without_keys_says_so_in_one_line(tmp_path, monkeypatch, capsys):
