@@ -25,7 +25,8 @@ from tests.engine.support import ORDER, build_agent, calls, run, write_shop
 from tests.fakes.slack_api import MockSlackWebAPI
 
 from .harness import STATE_COOKIE, SlackHarness, ask, has_buttons
-from .installs import BOB, SAME_TS, bot_tokens, installed_teams, oauth_settings, rows, sessions_of, two_workspaces
+from .installs import (BOB, SAME_TS, bot_tokens, installed_teams, oauth_settings, rows, sessions_of, stored_tokens,
+                       two_workspaces)
 from .test_confirmations import card_updates
 
 
@@ -76,9 +77,9 @@ def test_two_workspaces_installed_with_add_to_slack_each_complete_a_confirmed_ta
             return (pages, statuses, await h.texts(a_thread, "TA"), await h.texts(b_thread, "TB"),
                     await sessions_of(h), await installed_teams(h),
                     await rows(h, "SELECT session_key, status FROM genie_pending_actions"),
-                    await rows(h, "SELECT event_id FROM genie_events WHERE kind = 'message'"))
+                    await rows(h, "SELECT event_id FROM genie_events WHERE kind = 'message'"), await stored_tokens(h))
 
-    pages, statuses, a_texts, b_texts, sessions, teams, actions, events = run(scenario())
+    pages, statuses, a_texts, b_texts, sessions, teams, actions, events, stored = run(scenario())
     assert [p.status for p in pages] == [200, 200] and all("Thank you!" in p.page for p in pages)
     assert teams == ["TA", "TB"] and statuses == [200, 200]
     assert a_texts[-1] == "Order Pizza-2-Ann placed" and b_texts[-1] == "Order Pasta-1-Bob placed"
@@ -92,6 +93,9 @@ def test_two_workspaces_installed_with_add_to_slack_each_complete_a_confirmed_ta
     assert posted and all(c.token in tokens["TA"] | tokens["TB"] for c in posted)
     assert all(m["user"] == slack.installs.workspaces["TA"].bot_user_id
                for m in slack.messages("C1", "TA") if "bot_id" in m)
+    # the database holds every token sealed: none in clear, none readable without the key
+    assert len(stored) == 4 and all(value.startswith("gAAAAA") for value in stored)
+    assert not [value for value in stored for token in tokens["TA"] | tokens["TB"] if token in value]
 
 
 def test_a_click_on_another_workspaces_card_changes_nothing_there(slack, deployment):
