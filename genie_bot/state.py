@@ -119,6 +119,8 @@ class KnowledgeAnswer:
     missing: str | None = None
     searched: Searched | None = None
     """What ``query`` looked for, when the back-end that ran it said so."""
+    records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """worksheet -> the whole rows of the records ``result`` shows with only some of their columns."""
 
 
 @dataclass
@@ -210,6 +212,7 @@ class DialogueState:
                 "query": self.answer.query, "result": encode_value(self.answer.result), "status": self.answer.status,
                 "target": list(self.answer.target) if self.answer.target else None, "missing": self.answer.missing,
                 "searched": self.answer.searched.to_dict() if self.answer.searched else None,
+                **({"records": encode_value(self.answer.records)} if self.answer.records else {}),
             },
             "last_acts": [a.to_dict() for a in self.last_acts],
             "clock": self.clock,
@@ -226,7 +229,7 @@ class DialogueState:
                 question=answer["question"], params=decode_value(answer["params"]), table=answer["table"],
                 query=answer["query"], result=decode_value(answer["result"]), status=AnswerStatus(answer["status"]),
                 target=tuple(answer["target"]) if answer["target"] else None, missing=answer["missing"],
-                searched=Searched.from_dict(answer.get("searched")),
+                searched=Searched.from_dict(answer.get("searched")), records=decode_value(answer.get("records", {})),
             ),
             last_acts=[act_from_dict(a) for a in data.get("last_acts", [])],
             clock=data.get("clock", 0),

@@ -30,6 +30,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from ..spec.csv_file import TableInvalid
 from . import agents, chat, console, genie, installations, knowledge, prompt, serve, sessions, star
 from .common import CommandFailed
 
@@ -47,3 +48,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandFailed as exc:
         print(exc, file=sys.stderr)
         return exc.status
+    except TableInvalid as exc:  # a table the agent needs cannot be imported: its file and line, no traceback
+        print(f"genie-bot: {exc}", file=sys.stderr)
+        return 1

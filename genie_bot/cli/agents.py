@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..spec import check_agent, reference
+from ..spec.csv_file import csv_problems
 from .common import clock_for, load_spec
 from .llm_options import add_llm_arguments, llm_settings
 
@@ -58,10 +59,13 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def _validate(args: argparse.Namespace) -> int:
     spec, errors = check_agent(args.agent_dir)
-    for error in errors:
-        print(error)
-    if errors or spec is None:
-        print(f"{len(errors)} problem(s) found", file=sys.stderr)
+    problems = [str(e) for e in errors]
+    if spec is not None:  # every row of every table, as its import will read them (agents load only headers)
+        problems += [str(p) for kb in spec.knowledge.values() for p in csv_problems(kb)]
+    for problem in problems:
+        print(problem)
+    if problems or spec is None:
+        print(f"{len(problems)} problem{'' if len(problems) == 1 else 's'} found")
         return 1
     print(f"ok: {spec.summary()}")
     return 0

@@ -13,7 +13,7 @@ from typing import Any
 from ..agent import Agent, AgentBuilder
 from ..config import AgentConfig
 from ..errors import GenieError
-from ..knowledge.importer import TableInvalid
+from ..spec.csv_file import TableInvalid
 from ..spec import AgentSpec, TaskWorksheet, check_agent
 
 RELOAD_SECONDS = 60.0

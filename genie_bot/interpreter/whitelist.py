@@ -16,17 +16,40 @@ from .errors import InterpreterError
 MAX_SOURCE_CHARS = 20_000
 MAX_DEPTH = 60
 
-_ALLOWED = (
-    ast.Module, ast.Expr, ast.Assign, ast.AugAssign, ast.If, ast.For, ast.Pass, ast.Break, ast.Continue,
-    ast.Constant, ast.Name, ast.Attribute, ast.Subscript, ast.Slice, ast.Call, ast.keyword,
-    ast.List, ast.Tuple, ast.Dict, ast.Set, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp,
-    ast.JoinedStr, ast.FormattedValue, ast.Load, ast.Store,
-    ast.And, ast.Or, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
-    ast.Not, ast.USub, ast.UAdd, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
-    ast.In, ast.NotIn, ast.Is, ast.IsNot,
-)
+STATEMENT, EXPRESSION, OPERATOR, PART = "statement", "expression", "operator", ""
+ALLOWED: dict[type[ast.AST], tuple[str, str]] = {
+    ast.Module: (PART, ""), ast.Load: (PART, ""), ast.Store: (PART, ""), ast.keyword: (PART, ""),
+    ast.Slice: (PART, ""), ast.FormattedValue: (PART, ""),
+    ast.BoolOp: (PART, ""), ast.BinOp: (PART, ""), ast.UnaryOp: (PART, ""), ast.Compare: (PART, ""),
+    ast.Expr: (STATEMENT, "an expression on a line of its own (a call: `say(...)`)"),
+    ast.Assign: (STATEMENT, "assignment to a name or an attribute (`total = ...`, `self.field = ...`)"),
+    ast.AugAssign: (STATEMENT, "`+=` and the other augmented assignments"),
+    ast.If: (STATEMENT, "`if` / `elif` / `else`"),
+    ast.For: (STATEMENT, "`for item in ...:` binding one name, without `else`"),
+    ast.Break: (STATEMENT, "`break`"), ast.Continue: (STATEMENT, "`continue`"), ast.Pass: (STATEMENT, "`pass`"),
+    ast.Constant: (EXPRESSION, "numbers, text, `True`, `False`, `None`"),
+    ast.Name: (EXPRESSION, "names"),
+    ast.Attribute: (EXPRESSION, "attributes (`self.room.seats`)"),
+    ast.Subscript: (EXPRESSION, "indexing and slices (`value[:3]`, `self.room['name']`)"),
+    ast.Call: (EXPRESSION, "calls, with positional and keyword arguments"),
+    ast.List: (EXPRESSION, "lists `[...]`"), ast.Tuple: (EXPRESSION, "tuples `(...)`"),
+    ast.Dict: (EXPRESSION, "dicts `{...: ...}`"), ast.Set: (EXPRESSION, "sets `{...}`"),
+    ast.IfExp: (EXPRESSION, "`a if condition else b`"),
+    ast.JoinedStr: (EXPRESSION, "f-strings (`f\"{self.name}\"`, with `!s` and `!r` only)"),
+    ast.And: (OPERATOR, "and"), ast.Or: (OPERATOR, "or"), ast.Not: (OPERATOR, "not"),
+    ast.Add: (OPERATOR, "+"), ast.Sub: (OPERATOR, "-"), ast.Mult: (OPERATOR, "*"), ast.Div: (OPERATOR, "/"),
+    ast.FloorDiv: (OPERATOR, "//"), ast.Mod: (OPERATOR, "%"), ast.Pow: (OPERATOR, "**"),
+    ast.USub: (OPERATOR, "-x"), ast.UAdd: (OPERATOR, "+x"),
+    ast.Eq: (OPERATOR, "=="), ast.NotEq: (OPERATOR, "!="), ast.Lt: (OPERATOR, "<"), ast.LtE: (OPERATOR, "<="),
+    ast.Gt: (OPERATOR, ">"), ast.GtE: (OPERATOR, ">="), ast.In: (OPERATOR, "in"), ast.NotIn: (OPERATOR, "not in"),
+    ast.Is: (OPERATOR, "is"), ast.IsNot: (OPERATOR, "is not"),
+}
+"""The syntax worksheet code and parser statements may use, each node kind with what it is in the
+reference's words (:func:`genie_bot.spec.reference.markdown` writes the page from this table, so the
+documented subset is the checked one); ``PART``: pieces of the others."""
+_ALLOWED = tuple(ALLOWED)
 
-_REASONS = {
+NOT_ALLOWED = {
     ast.Import: "imports are not allowed",
     ast.ImportFrom: "imports are not allowed",
     ast.While: "while loops are not allowed (use for over a list)",
@@ -94,7 +117,7 @@ def _check(tree: ast.AST) -> None:
         if depth > MAX_DEPTH:
             raise _reject(node, f"code is nested too deeply (more than {MAX_DEPTH} levels)")
         if not isinstance(node, _ALLOWED):
-            raise _reject(node, _REASONS.get(type(node), f"{type(node).__name__} is not allowed"))
+            raise _reject(node, NOT_ALLOWED.get(type(node), f"{type(node).__name__} is not allowed"))
         if isinstance(node, (ast.Break, ast.Continue)) and not in_loop:
             raise _reject(node, f"'{type(node).__name__.lower()}' outside a loop")
         _check_node(node)

@@ -9,7 +9,7 @@ upgrade`` import ahead of time; otherwise the first process that needs a table i
 
 The CSV is read twice, streaming (types first, then rows), from one open file, so importing
 costs memory for one batch of rows, not for the table, and both passes read the bytes whose hash
-the agent was loaded with (:class:`~genie_bot.spec.data_files.CsvFile`): a file edited meanwhile
+the agent was loaded with (:class:`~genie_bot.spec.csv_file.CsvFile`): a file edited meanwhile
 is an error, never a table stored under the hash of what the file held before. One transaction
 per table writes the rows (``_genie_row`` numbers them in file order), B-tree indexes on the key,
 the naming columns, the short text columns and the lowered categorical columns, the name index
@@ -18,7 +18,7 @@ GIN indexes on PostgreSQL (names and short text columns, for those queries' ``IL
 and last the catalogue row: readers see all or nothing.
 
 The rules are the same on SQLite and PostgreSQL, and each problem is an error naming the file
-and line, with nothing imported: what the file cannot be read as (see :mod:`~genie_bot.spec.data_files`),
+and line, with nothing imported: what the file cannot be read as (see :mod:`~genie_bot.spec.csv_file`),
 a value of the wrong type, a record without a primary key or with one another record has, a name
 (a naming column's value) longer than :data:`MAX_NAME_CHARS` or of more than
 :data:`~.mentions.MAX_NAME_WORDS` words. A text column is B-tree indexed only if none of its values
@@ -45,9 +45,8 @@ from sqlalchemy import (BigInteger, Column, Connection, Float, Index, Integer, M
 from sqlalchemy.exc import NoSuchTableError
 from sqlalchemy.engine import make_url
 
-from ..errors import GenieError
 from ..spec import AgentSpec, KnowledgeWorksheet
-from ..spec.data_files import CsvFile, DataFileInvalid, file_sha256
+from ..spec.csv_file import CsvFile, TableInvalid, check_width, file_sha256, typed_value
 from .column_values import CATEGORICAL_LIMIT
 from .database import CATALOGUE, ImportedTable, KnowledgeDatabase, open_database, part
 from .mentions import MAX_NAME_WORDS, NAME_COLUMNS, name_keys, name_words, inner_names, naming_columns, short_names
@@ -79,10 +78,6 @@ SHORT_TEXT_CHARS = 80
 _SQL_TYPES = {"int": BigInteger, "float": Float, "str": Text}
 _ROW_TYPE = BigInteger().with_variant(Integer, "sqlite")
 """On SQLite an ``INTEGER PRIMARY KEY`` is the rowid itself, not one more index."""
-
-
-class TableInvalid(GenieError, ValueError):
-    """A table cannot be imported; the message names the file, line and column."""
 
 
 @dataclass(frozen=True)
@@ -326,11 +321,11 @@ class _Import:
             if number == 0:
                 number = 1
                 continue
-            if len(values) > len(header):
-                raise TableInvalid(f"{self.kb.csv}:{line}: {len(values)} values for {len(header)} columns")
+            assert self.kb.csv is not None, "rows are read from a CSV"
+            check_width(self.kb.csv, line, values, header)
             row: dict[str, Any] = {ROW: number, LINE: line}
             for column, value in zip(header, [*values, *[""] * (len(header) - len(values))]):
-                row[column] = self._value(value, kinds[column], line, column)
+                row[column] = typed_value(self.kb.csv, line, column, value, kinds[column])
             if key is not None and row[key] is None:
                 raise TableInvalid(f"{self.kb.csv}:{line}: no value for the primary key {key}")
             number += 1
@@ -340,10 +335,7 @@ class _Import:
         """The CSV's rows (the header first) with their lines, from the bytes the agent was loaded with."""
         if self.file is None:
             return
-        try:
-            yield from self.file.rows()
-        except DataFileInvalid as exc:
-            raise TableInvalid(str(exc)) from None
+        yield from self.file.rows()
         if self.file.sha256 != self.source.csv_sha256:
             raise TableInvalid(f"{self.kb.csv}: the file changed since the agent was loaded, or while it was being "
                                "imported: nothing was imported; load the agent again")
@@ -355,17 +347,6 @@ class _Import:
             if number in rows:
                 lines[number] = line
         return [lines[r] for r in rows]
-
-    def _value(self, value: str, kind: str, line: int, column: str) -> Any:
-        if value == "":
-            return None
-        if kind == "str":
-            return value
-        try:
-            return int(value) if kind == "int" else float(value)
-        except ValueError:
-            raise TableInvalid(f"{self.kb.csv}:{line}: column {column} holds {value!r}, not a{'n' if kind == 'int' else ''} "
-                               f"{kind}") from None
 
     # -- writing -------------------------------------------------------------------------------------
     def _write(self, table_: Table, columns: list[str], rows: list[list[Any]]) -> None:

@@ -107,7 +107,8 @@ class KeywordQuery:
         with self.store.engine_for(best.table).connect() as conn:
             rows = [dict(r._mapping) for r in conn.execute(statement)]
         conditions = tuple((c, str(v)) for c, v in best.filters.items() if not isinstance(v, list))
-        return KnowledgeResult(sql, rows, Searched((self.store.tables[best.table].name,), conditions))
+        return KnowledgeResult(sql, rows, Searched((self.store.tables[best.table].name,), conditions),
+                               self.store.whole_records(rows, [best.table]))
 
     # -- reading a question against one table --------------------------------------------------------
     def _read(self, name: str, answer: KnowledgeAnswer, common: set[str]) -> _Reading:

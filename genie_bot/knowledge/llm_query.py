@@ -144,7 +144,8 @@ class LLMKnowledge:
             return _Failure(query.sql, str(exc))
         except DBAPIError as exc:
             return _Failure(query.sql, f"the database rejected it: {exc.orig}")
-        return KnowledgeResult(query.sql, rows, query.searched)
+        return KnowledgeResult(query.sql, rows, query.searched,
+                               self.store.whole_records(rows, self.store.worksheets_of(query.tables)))
 
     def _search(self, collection: str, question: str, keywords: str) -> KnowledgeResult:
         assert self.documents is not None, "asked only when the agent has document collections"

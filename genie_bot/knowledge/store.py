@@ -68,9 +68,37 @@ class KnowledgeStore:
     def engine_for_tables(self, tables: Iterable[str]) -> Any | None:
         """The connections that read all of ``tables`` (declared names), or None when they live in different
         databases (no query can join them)."""
-        by_name = {alias.name.lower(): name for name, alias in self.tables.items()}
-        engines = {id(e): e for e in (self.engine_for(by_name[t.lower()]) for t in tables if t.lower() in by_name)}
+        engines = {id(e): e for e in (self.engine_for(w) for w in self.worksheets_of(tables))}
         return next(iter(engines.values())) if len(engines) == 1 else self.engine if not engines else None
+
+    def worksheets_of(self, tables: Iterable[str]) -> list[str]:
+        """The worksheets whose tables a query names (declared SQL names, in any case)."""
+        by_name = {alias.name.lower(): name for name, alias in self.tables.items()}
+        return [by_name[t.lower()] for t in tables if t.lower() in by_name]
+
+    def whole_records(self, rows: Any, worksheets: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+        """worksheet -> the whole rows of the records ``rows`` show with only some of their columns (an answer
+        that showed ``id, name, price``), so that a record chosen from it holds every column.
+
+        A record is found by its table's key: the primary key, else the column that names records; rows
+        showing a column the table lacks (a join, an alias) are not its records. Tables whose rows are
+        whole already are left out; one query per other table.
+        """
+        out: dict[str, list[dict[str, Any]]] = {}
+        rows = [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+        for worksheet in dict.fromkeys(worksheets):
+            table_ = self.tables[worksheet]
+            columns = set(table_.c.keys())
+            naming = naming_columns(dict(self.imported[worksheet].columns), None)
+            key = self.spec.knowledge[worksheet].primary_key or next(iter(naming), None)
+            partial = [r for r in rows if key in r and set(r) < columns] if key is not None else []
+            if key is None or not partial:
+                continue
+            values = list(dict.fromkeys(r[key] for r in partial))
+            with self.engine_for(worksheet).connect() as conn:
+                found = conn.execute(select(table_).where(table_.c[key].in_(values)).limit(MAX_ROWS))
+                out[worksheet] = [dict(r._mapping) for r in found]
+        return out
 
     def physical_names(self) -> dict[str, str]:
         """Declared table name -> what queries written by an LLM read: the view of an imported table's

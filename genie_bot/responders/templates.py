@@ -21,7 +21,7 @@ from ..language.words import using
 from .contract import changed_paths
 from .display import display_value, join_words, member_label, quoted, record_name, summary_lines
 from .knowledge_report import knowledge_report
-from .wording import label, plural, question, task_phrase
+from .wording import label, plural, question, says_optional, task_phrase
 
 FALLBACK = "Is there anything else I can help you with?"
 NOT_UNDERSTOOD = "Sorry, I didn't catch that."
@@ -93,7 +93,7 @@ class TemplateResponder:
         text = question(f, record=f.type.ref in spec.knowledge) + _which_one(spec, state, act.instance, f)
         if f.type.kind == "enum" and not f.ask:
             text += f" ({join_words([member_label(f, v) for v in f.values], 'or')})"
-        if not f.required and "skip" not in text.lower():
+        if not f.required and not says_optional(text):
             text += " (optional: you can say skip)"
         if f.type.kind == "confirm":  # "is this list correct?" shows the list
             instance = state.instances[act.instance]

@@ -31,8 +31,22 @@ _WH = ("what", "when", "where", "which", "who", "whom", "whose", "why", "how")
 _AUXILIARIES = ("is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should", "do",
                 "does", "did")
 _RELATIVE = re.compile(rf"\s*{phrase_pattern(english.RELATIVE_WORDS)}", re.I)
-_LABEL_END = re.compile(r"\s*(?:\(|,|;|:|\bto\b|\bfor\b|\bthat\b|\bwhich\b|\bwhere\b|\bwho\b|\bwhose\b|\bwhen\b|\bin\b|"
-                        r"\blike\b|\bsuch as\b|\bfrom\b|\bat\b|\bon\b|\bby\b).*$", re.I)
+_LABEL_END = re.compile(r"\s*(?:\(|,|;|:|(?<![\w'’-])(?:to|for|that|which|where|who|whose|when|in|like|such as|from|at|on|by)"
+                        r"(?![\w'’-])).*$", re.I)
+"""Where the head of a description ends: a clause or a preposition, as a whole word ("the check-in date"
+is no "check-" before "in")."""
+
+
+_SAYS_OPTIONAL = re.compile(
+    r"(?<![\w-])(?:optional|skip|if any|not required|leave (?:it|this) (?:blank|empty)"
+    r"|(?:you can|you may|feel free to|just) (?:say|answer|reply) (?:no|none|nothing|n/a)"
+    r"|(?:no|none|nothing) is (?:fine|ok|okay))(?![\w-])", re.I)
+"""How a builder's ``ask:`` already says its question may be declined: "(You can say no.)", "any notes? (optional)"."""
+
+
+def says_optional(question_text: str) -> bool:
+    """Whether a question already tells the user they need not answer it (so no hint is added)."""
+    return _SAYS_OPTIONAL.search(question_text) is not None
 
 
 def to_user(text: str) -> str:

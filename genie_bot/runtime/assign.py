@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import GenieError
 from ..interpreter import Evaluator, InterpreterError, TooLarge, measure
-from ..spec import NA, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
+from ..spec import NA, Code, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
 from ..state import DialogueState, InstanceStatus, WorksheetInstance
 from .reading import NewInstance, WorksheetReader, snap_field_name
 from .turn import Rejection, Turn
@@ -60,6 +60,45 @@ def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) 
     mark_changed(turn, instance, f.name)
     turn.update.assigned.append((instance.name, f.name))
     return True
+
+
+def check_again_where_read(turn: Turn, instance: WorksheetInstance, changed: str) -> None:
+    """The checks of the instance's other fields that read ``changed`` must hold with its new value.
+
+    A check belongs to the field it is declared on: when a value of another field it reads breaks
+    it, that value is kept (the user just gave it) and the field of the check is emptied, with a
+    rejection that asks it again with the check's message. A room for 2 chosen before the party
+    grew to 4 is asked again.
+    """
+    ws = turn.worksheet(instance)
+    if instance.values.get(changed) is None:
+        return  # emptied: the checks that read it wait for its next value
+    for g in ws.fields.values():
+        held = instance.values.get(g.name)
+        if g.name == changed or held is None or held == NA or changed not in read_fields(ws, g):
+            continue
+        try:
+            check_validation(turn, instance, g, held)
+        except AssignmentError as exc:
+            reason = str(exc) if g.validation and g.validation.message else \
+                f"That does not go with {_described(ws.fields[changed])}."
+            del instance.values[g.name]
+            _release_replaced(turn, held, None)
+            mark_changed(turn, instance, g.name)
+            turn.update.assigned.append((instance.name, g.name))
+            turn.update.rejected.append(Rejection(instance.name, g.name, held, reason))
+
+
+def read_fields(ws: TaskWorksheet, f: Field) -> frozenset[str]:
+    """The other fields of ``ws`` that ``f``'s validation expression reads (``self.guests``, ``self.room.seats``)."""
+    expression = f.validation.expression if f.validation else None
+    if expression is None:
+        return frozenset()
+    return frozenset(name for name in expression.names if name in ws.fields and name not in (f.name, "value"))
+
+
+def _described(f: Field) -> str:
+    return f.description or f"the {f.name.replace('_', ' ')}"
 
 
 def _refs(value: Any) -> list[InstanceRef]:
@@ -284,7 +323,8 @@ def fill_instance(turn: Turn, instance: WorksheetInstance, kwargs: dict[str, Any
 
 
 def _record(turn: Turn, worksheet: str, value: Any) -> dict[str, Any]:
-    """A knowledge record: a dict, or a constructor naming columns, completed from the last answer."""
+    """A knowledge record: a dict, or a constructor naming columns, completed from the last answer: the
+    whole row, also when the answer showed only some of its columns."""
     if isinstance(value, NewInstance):
         value = value.kwargs
     if not isinstance(value, dict):
@@ -294,9 +334,12 @@ def _record(turn: Turn, worksheet: str, value: Any) -> dict[str, Any]:
             raise AssignmentError(f"expected a {worksheet} record")
         value = {key: value}
     answer = turn.state.answer
-    rows = answer.result if answer and isinstance(answer.result, list) else []
-    matches = [row for row in rows if isinstance(row, dict) and all(_same(row.get(k), v) for k, v in value.items())]
-    return dict(matches[0]) if len(matches) == 1 else dict(value)
+    shown = answer.result if answer and isinstance(answer.result, list) else []
+    for rows in (answer.records.get(worksheet, []) if answer else [], shown):
+        matches = [row for row in rows if isinstance(row, dict) and all(_same(row.get(k), v) for k, v in value.items())]
+        if len(matches) == 1:
+            return dict(matches[0])
+    return dict(value)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -318,7 +361,7 @@ def check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: A
         raise AssignmentError(message or _out_of_range(turn, high, "on or before", "at most"))
     if rule.pattern is not None and not re.fullmatch(rule.pattern, str(value)):
         raise AssignmentError(message or "That does not have the expected format.")
-    if rule.expression is not None:
+    if rule.expression is not None and not _waits(turn, instance, f, rule.expression):
         scope = WorksheetReader(turn, instance)
         scope.names["value"] = value
         try:
@@ -328,6 +371,13 @@ def check_validation(turn: Turn, instance: WorksheetInstance, f: Field, value: A
         if not ok:
             raise AssignmentError(message or "That is not a valid answer here.")
 
+
+def _waits(turn: Turn, instance: WorksheetInstance, f: Field, expression: Code) -> bool:
+    """Whether ``f``'s check waits: a field it reads is empty, or declined and the check does not say what
+    a decline means (it names no ``NA``). It runs when that field is given (:func:`check_again_where_read`)."""
+    declined_read = NA in expression.names
+    return any(instance.values.get(name) is None or (instance.values.get(name) == NA and not declined_read)
+               for name in read_fields(turn.worksheet(instance), f))
 
 
 def _bound(turn: Turn, bound: Any, value: Any) -> Any:

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..errors import GenieError
-from ..spec import AgentSpec
+from ..spec import NA, AgentSpec, InstanceRef
 from ..spec.api_module import IDEMPOTENCY_PARAMETER
 from .searched import searched_in
-from ..state import KnowledgeAnswer, Searched
+from ..state import DialogueState, KnowledgeAnswer, Searched
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,29 @@ class ApiRequest:
     side_effects: bool
 
 
+def api_arguments(state: DialogueState, args: dict[str, Any]) -> dict[str, Any]:
+    """Arguments as API functions receive them: plain values. A nested worksheet is the dict of its
+    values, and a declined optional field is None (``"NA"`` is the parser's spelling of a decline,
+    never an API's)."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, InstanceRef):
+            child = state.instances.get(value.name)
+            return {k: plain(v) for k, v in child.values.items()} if child else None
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        return None if isinstance(value, str) and value == NA else value
+    return {k: plain(v) for k, v in args.items()}
+
+
 @dataclass(frozen=True)
 class KnowledgeResult:
     query: str | None
     result: Any
     searched: Searched | None = None
     """What the query looked for, when the back-end read it from the query it made (the reply says it)."""
+    records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """worksheet -> the whole rows of records the result shows with only some columns: a record chosen
+    from the answer is the whole row (``self.room.max_guests`` after an answer that showed the price)."""
 
 
 class KnowledgeUnavailable(GenieError):

@@ -30,12 +30,12 @@ from ..errors import GenieError
 from ..interpreter import Evaluator, InterpreterError
 from ..spec import NA, AgentSpec, Code, Field, InstanceRef
 from ..state import AnswerStatus, DialogueState, InstanceStatus, WorksheetInstance
-from .assign import assign_field, confirm_fields, release
+from .assign import assign_field, check_again_where_read, confirm_fields, release
 from .plausible import implausible
-from .executor import ApiRequest, KnowledgeUnavailable, LocalApiExecutor
+from .executor import ApiRequest, KnowledgeUnavailable, LocalApiExecutor, api_arguments
 from .reading import NewInstance, WorksheetReader
 from .scopes import WorksheetScope
-from .turn import Turn
+from .turn import Rejection, Turn
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +56,9 @@ def run_policy(turn: Turn) -> list:
     if _cancellations(turn):
         return turn.acts
     _knowledge_query(turn)
-    _rejections(turn)
+    _rejections(turn, turn.update.rejected)
     _field_updates(turn)
+    _checks_across_fields(turn)
     _set_aside_what_no_longer_applies(turn)
     if _complete_worksheets(turn) and not turn.has_question():
         _ask_next(turn)
@@ -101,7 +102,7 @@ def _knowledge_query(turn: Turn) -> None:
         turn.acts.append(Report(label, answer.result))
         return
     answer.query, answer.result, answer.status = outcome.query, outcome.result, AnswerStatus.DONE
-    answer.searched = outcome.searched
+    answer.searched, answer.records = outcome.searched, outcome.records
     turn.acts.append(Report(label, outcome.result))
     rows = outcome.result if isinstance(outcome.result, list) else []
     if answer.target and len(rows) == 1:
@@ -111,8 +112,8 @@ def _knowledge_query(turn: Turn) -> None:
 
 
 # -- rejected values are asked again with the reason ---------------------------------------------------
-def _rejections(turn: Turn) -> None:
-    for rejection in turn.update.rejected:
+def _rejections(turn: Turn, rejections: list[Rejection]) -> None:
+    for rejection in rejections:
         instance = turn.state.instances.get(rejection.instance)
         if instance is None:
             continue
@@ -166,6 +167,17 @@ def _field_updates(turn: Turn) -> None:
             if not value and f.actions is None:
                 turn.update.declined.append(name)
         _run_field_actions(turn, instance, f, done)
+
+
+def _checks_across_fields(turn: Turn) -> None:
+    """Checks that read a field changed this turn hold again, after the field actions (which may
+    settle it their own way); a field whose check fails is emptied and asked again with the reason."""
+    start = len(turn.update.rejected)
+    for name, field_name in dict.fromkeys(turn.update.assigned):
+        instance = turn.state.instances.get(name)
+        if instance is not None and instance.open:
+            check_again_where_read(turn, instance, field_name)
+    _rejections(turn, turn.update.rejected[start:])
 
 
 def _set_aside_what_no_longer_applies(turn: Turn) -> None:
@@ -250,8 +262,8 @@ def _run_worksheet(turn: Turn, instance: WorksheetInstance) -> None:
         scope = WorksheetReader(turn, instance)
         try:
             args = {name: Evaluator(scope).evaluate(code.tree) for name, code in api.args.items()}
-            result = turn.executor.call_api(ApiRequest(instance.name, ws.name, api.function, _plain(turn, args),
-                                                       api.side_effects))
+            result = turn.executor.call_api(ApiRequest(instance.name, ws.name, api.function,
+                                                       api_arguments(turn.state, args), api.side_effects))
         except Exception as exc:  # noqa: BLE001 - an API failure is reported to the user, not raised
             # its message is the API's and may quote what users gave it: the user and the trace get it, the log not
             log.warning("API %s of %s failed: %s", api.function, instance.name, type(exc).__name__)
@@ -287,18 +299,6 @@ def _store_outputs(turn: Turn, instance: WorksheetInstance, result: Any) -> None
                 assign_field(turn, instance, f, result[f.name])
     elif len(outputs) == 1 and result is not None:
         assign_field(turn, instance, outputs[0], result)
-
-
-def _plain(turn: Turn, args: dict[str, Any]) -> dict[str, Any]:
-    """API functions receive plain values: nested instances become dicts of their values."""
-    def plain(value: Any) -> Any:
-        if isinstance(value, InstanceRef):
-            child = turn.state.instances.get(value.name)
-            return {k: plain(v) for k, v in child.values.items()} if child else None
-        if isinstance(value, list):
-            return [plain(v) for v in value]
-        return value
-    return {k: plain(v) for k, v in args.items()}
 
 
 # -- step 4 --------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from ..names import closest, snake_case
 from ..spec import InstanceRef
 from ..state import InstanceStatus, WorksheetInstance
 from .assign import abandon, assign_field, fill_instance
-from .executor import ApiRequest
+from .executor import ApiRequest, api_arguments
 from .reading import StateScope, WorksheetReader, constructor, snap_field_name
 from .turn import Turn
 
@@ -62,7 +62,8 @@ class WorksheetScope(WorksheetReader):
 
     def _call_api(self, name: str, kwargs: dict[str, Any]) -> Any:
         api = self.turn.spec.apis[name]
-        request = ApiRequest(self.this.name, self.this.worksheet, name, kwargs, api.side_effects)
+        request = ApiRequest(self.this.name, self.this.worksheet, name, api_arguments(self.turn.state, kwargs),
+                             api.side_effects)
         try:
             return self.turn.executor.call_api(request)
         except Exception as exc:  # noqa: BLE001 - developer code failing is reported, never a crashed turn

@@ -77,7 +77,8 @@ _MISSING = object()
 
 
 def state_value(state: DialogueState, path: str) -> Any:
-    """``main_0.courses.course_0.course_name``: a value, following nested instances."""
+    """``main_0.courses.course_0.course_name``: a value, following nested instances; a number picks an
+    item of a list, from 0 (``order_0.pizzas.1.size``)."""
     name, *attributes = path.split(".")
     current: Any = state.instances.get(name, _MISSING)
     for attribute in attributes:
@@ -85,6 +86,9 @@ def state_value(state: DialogueState, path: str) -> Any:
             current = state.instances.get(current.name, _MISSING)
         if current is _MISSING or current is None:
             return None
+        if isinstance(current, list):
+            current = current[int(attribute)] if attribute.isdigit() and int(attribute) < len(current) else None
+            continue
         if hasattr(current, "values") and isinstance(current.values, dict):
             if attribute in ("status", "confirmed", "result", "worksheet"):
                 current = getattr(current, attribute)

@@ -20,7 +20,7 @@ from ..interpreter import InterpreterError, parse_checked
 from ..interpreter.allowed import BUILTINS, RECORD_METHODS
 from ..names import closest
 from .api_module import IDEMPOTENCY_PARAMETER, ApiModuleError, check_call, import_api_module, parameters
-from .data_files import CsvFacts, DataFileInvalid, file_sha256, read_csv_facts
+from .csv_file import CsvFacts, DataFileInvalid, file_sha256, read_csv_facts
 from .diagnostics import Loc, SpecError, SpecInvalid
 from .reference import keys_of
 from .model import (
@@ -50,7 +50,7 @@ def check_agent(directory: str | Path) -> tuple[AgentSpec | None, list[SpecError
     if not path.is_file():
         return None, [SpecError(Loc(str(path), 1, 1), f"no {AGENT_FILE} in {directory}")]
     text = path.read_text(encoding="utf-8")
-    data, errors = load_located_yaml(text, str(path))
+    data, errors = load_located_yaml(text, str(path), comments_after_one_space=False)
     if data is None:
         return None, errors
     builder = _Builder(directory, path, errors)

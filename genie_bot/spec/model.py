@@ -11,6 +11,7 @@ import ast
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,8 @@ class Code:
     tree: ast.Module = field(repr=False, compare=False)
     loc: Loc | None = None
 
-    @property
-    def names(self) -> set[str]:
+    @cached_property
+    def names(self) -> frozenset[str]:
         """The names the code reads: bare names and fields of ``self`` (``self.kind`` -> "kind")."""
         found = set()
         for node in ast.walk(self.tree):
@@ -40,7 +41,7 @@ class Code:
                 found.add(node.id)
             elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
                 found.add(node.attr)
-        return found
+        return frozenset(found)
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,15 @@ reference is written from them (:func:`markdown`). Adding a key to the language 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .model import FIELD_KINDS, PolicySettings
+from ..interpreter.allowed import BUILTINS, DATA_ATTRIBUTES, METHODS
+from ..interpreter.whitelist import ALLOWED, EXPRESSION, FORBIDDEN_NAMES, NOT_ALLOWED, OPERATOR, STATEMENT
+from .model import FIELD_KINDS, WORKSHEET_CODE_FUNCTIONS, PolicySettings
 from .types import BASE_TYPES
 
 SCHEMA_FILE = Path(__file__).with_name("agent.schema.json")
@@ -135,7 +138,8 @@ SECTIONS: tuple[Section, ...] = (
         Key("side_effects", FLAG, "The call changes something (a booking, a ticket): the user sees a summary and "
             "confirms first, and it runs exactly once.", "false", True),
         Key("args", {"type": "object", "additionalProperties": CODE}, "Parameter: expression, for parameters whose "
-            "value is not the field of the same name.", "each parameter from the field of its name",
+            "value is not the field of the same name. A nested task is passed as a dict of its values, a record as "
+            "a dict of its columns, a declined optional field as None.", "each parameter from the field of its name",
             {"details": "self.extra or 'none'"}),
         Key("when", CODE, "Call the API only if this holds when the worksheet completes.", "always",
             "self.amount > 0"),
@@ -167,7 +171,8 @@ SECTIONS: tuple[Section, ...] = (
         Key("predicate", CODE, "When the field applies (an expression over the worksheet's fields).", "always",
             "self.kind == 'Group'"),
         Key("required", FLAG, "An input the task cannot do without. Optional fields are still asked, and may be "
-            "declined (\"skip\").", "true for inputs", False),
+            "declined (\"skip\"): a declined field is `NA` in worksheet code and in the conversation's state, and "
+            "None in the arguments of an API function.", "true for inputs", False),
         Key("dont_ask", FLAG, "Never asked; set when the user volunteers it.", "false", True),
         Key("confirm", FLAG, "Ask the user to confirm the value once it is set.", "false", True),
         Key("actions", CODE, "Code run when the field is set.", "none", "say('Got it')"),
@@ -193,10 +198,16 @@ SECTIONS: tuple[Section, ...] = (
             "The least value; for a date, a date or `today` (the day of the conversation).", "none", "today"),
         Key("max", {"anyOf": [{"type": "number"}, {"type": "string", "format": "date"}, {"const": "today"}]},
             "The greatest value; for a date, a date or `today`.", "none", 20),
-        Key("pattern", TEXT, "A regular expression the whole text must match (an email, an id).", "none",
+        Key("pattern", TEXT, "A regular expression the whole text must match (an email, an id). It is also how the "
+            "offline parser finds the value: any word or number of a message that matches it is taken for the "
+            "field, asked or not, so keep it as tight as the values are (a loose `\\d{4}` takes a house number as a "
+            "gate code); check a format that other values share with `expression` instead "
+            "(`len(value) == 4 and value.isdigit()`).", "none",
             "^[^@\\s]+@[^@\\s]+$"),
-        Key("expression", CODE, "An expression that must hold; `value` is the new value, `self` the worksheet.",
-            "none", "value.weekday() < 5"),
+        Key("expression", CODE, "An expression that must hold; `value` is the new value, `self` the worksheet. "
+            "It waits while a field it reads is empty (or declined, unless it names `NA`), and runs again whenever "
+            "one of them changes: then this field is asked again ([worksheet code](#code)).", "none",
+            "value.max_guests >= self.guests"),
         Key("message", TEXT, "What the bot says when a value fails.", "a message naming the rule",
             "Between 1 and 20 people, please."),
     )),
@@ -274,6 +285,7 @@ def markdown() -> str:
             default = "**required**" if key.required else key.default
             out.append(f"| `{key.name}` | {_type_words(key.schema)} | {key.meaning} | {default} | {example} |")
         out.append("")
+    out += code_markdown()
     out += ["## Editor set-up", "",
             "`genie-bot schema` prints the JSON Schema of `agent.yaml` (the same file ships in the package as "
             "`genie_bot/spec/agent.schema.json`). Editors with the YAML language server (VS Code's YAML "
@@ -289,6 +301,57 @@ def markdown() -> str:
     return "\n".join(out)
 
 
+_VALUE_WORDS = {str: "text", list: "lists", dict: "records (a knowledge record, a dict)", dt.datetime: "date-times",
+                dt.date: "dates", dt.time: "times", dt.timedelta: "durations (`value - self.first_day`)"}
+_RUNTIME_WORDS = {
+    "say": "`say(text)` adds a message to the reply (actions)",
+    "propose": "`propose(Task, {field: value})` offers another task (actions)",
+    "exitws": "`exitws()` drops the task (actions)",
+    "today": "`today()` the day of the conversation",
+    "now": "`now()` its date and time",
+}
+
+
+def code_markdown() -> list[str]:
+    """The section on worksheet code: what of Python it may use, written from the interpreter's own
+    allow-lists (:mod:`genie_bot.interpreter.whitelist`, :mod:`genie_bot.interpreter.allowed`), so that
+    what the page says is what the loader and the interpreter accept."""
+    def words(kind: str) -> list[str]:
+        return [text for category, text in ALLOWED.values() if category == kind]
+
+    methods = "; ".join(f"{_VALUE_WORDS[kind]}: {', '.join(f'`{m}`' for m in names)}" for kind, names in METHODS.items())
+    attributes = "; ".join(f"{_VALUE_WORDS[kind]}: {', '.join(f'`{a}`' for a in sorted(names))}"
+                           for kind, names in DATA_ATTRIBUTES.items())
+    refused = sorted({reason.replace(" is not allowed", "").replace(" are not allowed", "")
+                      for reason in NOT_ALLOWED.values()})
+    return [
+        "## Worksheet code {#code}", "",
+        "Predicates, actions, validation expressions and API arguments are a small subset of Python, checked when "
+        "the agent loads (`genie-bot validate` names the line and column of what is not allowed) and run by "
+        "genie-bot's own interpreter, never by `eval`. A `predicate`, a validation `expression`, `api.args` and "
+        "`api.when` are one expression; `actions` and `on_decline` may be several statements. Loops and calls "
+        "are bounded: code that would run too long or make too large a value stops with a reason.", "",
+        f"- **Statements:** {'; '.join(words(STATEMENT))}.",
+        f"- **Expressions:** {'; '.join(words(EXPRESSION))}.",
+        f"- **Operators:** {' '.join(f'`{o}`' for o in words(OPERATOR))}.",
+        "- **Names:** `self` (the task), its fields (`self.guests`, or `guests` alone), `value` in a validation "
+        "(the value being checked), `NA` (an optional field the user declined), the task and table names "
+        "(`Guest(name='Ann')` makes a nested task), and in actions the agent's API functions by name, called "
+        "with keyword arguments (a declined field is passed as None).",
+        f"- **Functions of the runtime:** {'; '.join(_RUNTIME_WORDS[name] for name in WORKSHEET_CODE_FUNCTIONS)}.",
+        f"- **Built-in functions:** {', '.join(f'`{name}`' for name in sorted(BUILTINS))}.",
+        f"- **Methods:** {methods}.",
+        f"- **Attributes:** {attributes}; a record's columns (`self.room.seats`).",
+        f"- **Not allowed:** {'; '.join(refused)}; names and attributes that start with `_`; "
+        f"{', '.join(f'`{name}`' for name in sorted(FORBIDDEN_NAMES))}.", "",
+        "A validation `expression` waits while a field it reads (`self.guests`) is empty, or declined unless the "
+        "check names `NA` (`self.budget == NA or value.price <= self.budget`), and runs again whenever one of "
+        "them changes: a room chosen for 2 is asked again when the party grows to 4, with the check's "
+        "`message`. The value just given is kept, and the field the check is declared on is the one asked "
+        "again, so declare a check on the field the user should change.", "",
+    ]
+
+
 def _type_words(schema: Schema) -> str:
     if "$ref" in schema:
         name = schema['$ref'].rsplit('/', 1)[1]
@@ -298,7 +361,7 @@ def _type_words(schema: Schema) -> str:
     if "anyOf" in schema:
         return " or ".join(dict.fromkeys(_type_words(s) for s in schema["anyOf"]))
     if schema is CODE:
-        return "code"
+        return "[code](#code)"
     kind = schema.get("type")
     if kind == "array":
         return f"list of {_type_words(schema['items'])}"

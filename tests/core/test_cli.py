@@ -22,9 +22,10 @@ def test_validate_broken_agent_lists_every_error_and_exits_1(genie, make_agent):
     result = genie("validate", str(directory))
     assert result.returncode == 1
     lines = result.stdout.strip().splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
     assert lines[0].startswith(f"{directory}/agent.yaml:5:25: unknown type 'nope'")
     assert lines[1] == f"{directory}/agent.yaml:6:16: duplicate field 'a' in A (first declared at line 5)"
+    assert lines[2] == "2 problems found"  # on a line of its own, in the same stream as the problems
 
 
 def test_replay_writes_acts_state_and_errors_per_turn(genie, tmp_path):

@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 
 from genie_bot.runtime import Runtime
+from genie_bot.scenarios import state_value
 from genie_bot.spec import InstanceRef, load_agent
 
 PIZZERIA = """
@@ -84,3 +85,13 @@ def test_worksheet_actions_append_through_the_checks_too(chat):
     result = chat.say("order_0.name = 'Ann'\norder_0.guests = NA")
     assert chat.values()["toppings"] == ["Cheese"]
     assert any(r.field == "toppings" for r in result.update.rejected)
+
+
+def test_a_conversation_test_checks_an_item_of_a_list_by_its_number(chat):
+    """``state: {order_0.toppings.1: Ham, order_0.guests.0.guest_name: Ann}``, as docs/testing.md shows."""
+    chat.say("order_0.toppings = ['Cheese', 'Ham']\norder_0.guests = [Guest(guest_name='Ann'), Guest(guest_name='Bo')]")
+    assert state_value(chat.state, "order_0.toppings.1") == "Ham"
+    assert state_value(chat.state, "order_0.guests.0.guest_name") == "Ann"
+    assert state_value(chat.state, "order_0.guests.1.guest_name") == "Bo"
+    assert state_value(chat.state, "order_0.guests.2.guest_name") is None  # no third guest
+    assert state_value(chat.state, "order_0.status") == "active"

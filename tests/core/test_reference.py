@@ -122,3 +122,14 @@ def test_genie_bot_schema_prints_the_shipped_schema_and_the_reference():
         with redirect_stdout(out):
             assert main(argv) == 0
         assert out.getvalue() == expected
+
+
+def test_the_reference_says_what_python_worksheet_code_may_use_from_the_interpreters_own_lists():
+    from genie_bot.interpreter.allowed import BUILTINS, METHODS
+    from genie_bot.interpreter.whitelist import ALLOWED, FORBIDDEN_NAMES, PART, parse_checked
+
+    section = reference.markdown().split("## Worksheet code")[1].split("## Editor set-up")[0]
+    documented = [words for category, words in ALLOWED.values() if category != PART]
+    assert documented and all(words in section for words in documented)
+    assert all(f"`{name}`" in section for name in [*BUILTINS, *FORBIDDEN_NAMES, *(m for ms in METHODS.values() for m in ms)])
+    parse_checked("for item in self.items:\n    if item > 2:\n        break\n    total += item")  # as documented

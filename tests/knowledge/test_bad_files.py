@@ -15,7 +15,7 @@ from genie_bot.knowledge import KnowledgeStore
 from genie_bot.knowledge import importer
 from genie_bot.knowledge.importer import MAX_NAME_CHARS, TableInvalid, load_tables
 from genie_bot.spec import load_agent
-from genie_bot.spec.data_files import MAX_COLUMN_NAME_BYTES
+from genie_bot.spec.csv_file import MAX_COLUMN_NAME_BYTES
 from tests.engine.conftest import pg_url, store_url  # noqa: F401 - the engine's database, SQLite and PostgreSQL
 from tests.engine.support import SHOP_YAML, make_engine, run, write_shop
 

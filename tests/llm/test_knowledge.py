@@ -217,6 +217,19 @@ def test_the_llm_routes_a_question_to_documents_with_search(server, script, make
     assert knowledge.query(ask("a room for 8 people")).result == [{"room": "B"}]
 
 
+def test_a_query_showing_some_columns_keeps_the_whole_rows_of_its_records(server, script, make_agent):
+    """A record chosen from the answer is the whole row (issue 36, item 4): the result carries them."""
+    rooms = ("  - name: rooms\n    csv: data/rooms.csv\n    primary_key: id\n"
+             "    columns: {id: the code, name: the room, seats: {type: int}, floor: {type: int}}\n")
+    spec = load_agent(make_agent(HELPDESK + rooms, files={**HANDBOOK, "data/rooms.csv": "id,name,seats,floor\n"
+                                                                                        "R1,Aspen,4,1\nR2,Birch,10,2\n"}))
+    knowledge = LLMKnowledge(spec, make_client(make_settings(server)), KnowledgeStore(spec), today=lambda: TODAY)
+    script.add("knowledge", "SELECT id, name FROM rooms WHERE seats >= 8")
+    result = knowledge.query(ask("a room for 8 people"))
+    assert result.result == [{"id": "R2", "name": "Birch"}]
+    assert result.records == {"rooms": [{"id": "R2", "name": "Birch", "seats": 10, "floor": 2}]}
+
+
 def test_documents_without_an_llm_answer_return_the_passages(server, script, make_agent):
     spec = load_agent(make_agent(HELPDESK, files=HANDBOOK))
     knowledge = LLMKnowledge(spec, make_client(make_settings(server)), None, documents=DocumentIndex(spec))

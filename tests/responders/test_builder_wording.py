@@ -111,3 +111,34 @@ def test_plural(noun, expected):
 @pytest.mark.parametrize("value, expected", [(1149.0, "1149"), (4.25, "4.25"), (2 / 3, "0.67"), (0.5, "0.5")])
 def test_numbers_by_type(value, expected):
     assert number_text(value) == expected == display_value(value)
+
+
+OPTIONAL = """
+    name: clinic
+    description: Books vet visits.
+    start: Visit
+    tasks:
+      - name: Visit
+        description: Book a vet visit
+        fields:
+          - name: notes
+            type: str
+            description: anything the vet should know
+            required: false
+            ask: {ask}
+"""
+
+
+@pytest.mark.parametrize("ask", ["Anything the vet should know? (You can say no.)", "Any notes (optional)?",
+                                 "Any notes? You can skip this.", "Any allergies, if any?",
+                                 "Any notes? Just say none if not."])
+def test_an_ask_that_says_it_may_be_declined_gets_no_second_hint(make_agent, ask):
+    bot = Agent(load_agent(make_agent(OPTIONAL.format(ask=f'"{ask}"'))), clock=lambda: dt.datetime(2026, 11, 21, 12))
+    greeting = bot.greeting(bot.new_state())
+    assert ask in greeting and "(optional: you can say skip)" not in greeting
+
+
+def test_an_ask_that_does_not_say_so_gets_the_hint_once(make_agent):
+    bot = Agent(load_agent(make_agent(OPTIONAL.format(ask="Anything the vet should know?"))),
+                clock=lambda: dt.datetime(2026, 11, 21, 12))
+    assert bot.greeting(bot.new_state()).count("(optional: you can say skip)") == 1

@@ -108,3 +108,14 @@ def test_a_record_is_asked_for_by_which():
     room = Field("room", FieldType("ref", ref="rooms"), description="the study room, a row of the rooms table")
     assert question(room, record=True) == "Which study room?"
     assert question(room) == "What is the study room, a row of the rooms table?"  # a nested worksheet's field
+
+
+@pytest.mark.parametrize("description, expected", [
+    ("the check-in date", "Check-in date"),
+    ("the drop-off time at the airport", "Drop-off time"),
+    ("a sign-on name for the portal", "Sign-on name"),
+    ("the follow-up call, if any", "Follow-up call"),
+])
+def test_a_label_made_from_a_description_ends_at_a_whole_word(description, expected):
+    """A hyphen joins a word: "the check-in date" is "Check-in date", not "Check-" cut before "in"."""
+    assert label(Field("stay_start", FieldType("str"), description=description)) == expected

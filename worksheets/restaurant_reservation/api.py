@@ -25,7 +25,7 @@ def book_restaurant(restaurant: dict[str, Any] | str, date: dt.date | str, time:
         "date": _iso(date),
         "time": _iso(time, minutes=True),
         "num_people": num_people,
-        "special_request": special_request if special_request not in (None, "NA") else None,
+        "special_request": special_request,
     }
     code = record_submission("restaurant_booking", booking, idempotency_key, prefix="RES-")
     return {"confirmation_code": code, "status": "booked", **booking}

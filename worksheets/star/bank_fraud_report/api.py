@@ -19,7 +19,7 @@ def bank_fraud_report(full_name: str, fraud_report: str, account_number: str | N
                       childhood_pet_name: str | None = None) -> dict[str, str]:
     """File the report; ``{"confirmation": ...}`` on success, ``{"message": ...}`` otherwise."""
     def given(*values: object) -> bool:
-        return all(v not in (None, "", "NA") for v in values)
+        return all(v not in (None, "") for v in values)
 
     if given(full_name) and (given(account_number, pin)
                              or given(date_of_birth, mothers_maiden_name, childhood_pet_name)):

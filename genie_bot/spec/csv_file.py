@@ -1,12 +1,17 @@
-"""Reading an agent's data files: what the spec loader checks and hashes, and what the importer reads.
+"""Reading a knowledge table's CSV file as its import reads it, and the problems that would stop the import.
 
 A CSV file is UTF-8, with or without a byte order mark (Excel's "CSV UTF-8" writes one); any
-other encoding, a NUL character, an empty file or a header that cannot name columns (an empty
-or repeated name, one longer than :data:`MAX_COLUMN_NAME_BYTES`) is a :class:`DataFileInvalid`
-naming the file and line. Each pass over a file hashes the bytes it reads (:class:`CsvFile`),
-so the loader's hash, which is part of the agent's version, and the rows the importer writes
-can be checked to come from the same bytes: a file edited meanwhile is refused, not imported
-under the hash of what it held before. Every check costs one pass over the bytes.
+other encoding, a NUL character, an empty file or a header that cannot name columns (an empty or
+repeated name, one longer than :data:`MAX_COLUMN_NAME_BYTES`) is a :class:`DataFileInvalid`
+naming the file, line and column. The spec loader reads each CSV once, checking that and hashing
+its bytes (:func:`read_csv_facts`): the hash is part of the agent's version. The importer
+(:mod:`genie_bot.knowledge.importer`) and ``genie-bot validate`` read the rows through
+:class:`CsvFile` and the functions below, so a file that validates imports: a row with more values
+than columns (often an unquoted comma in a value) or a value that is not of its column's declared
+type is reported as ``file:line`` by both. Each pass of a :class:`CsvFile` hashes the bytes it
+reads, so the rows the importer writes can be checked to be the bytes the agent was loaded with: a
+file edited meanwhile is refused, not imported under the hash of what it held before. Reading
+streams the file: it costs memory for one line, and time linear in its size, whatever the table.
 """
 
 from __future__ import annotations
@@ -20,6 +25,15 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..errors import GenieError
+from .model import KnowledgeWorksheet
+
+TYPED = ("int", "float")
+"""Declared column types whose every value must parse as one."""
+
+
+class TableInvalid(GenieError, ValueError):
+    """A table cannot be imported; the message names the file, line and column."""
+
 
 BOM = "\ufeff"
 NUL = "a NUL character: text files hold none (is it saved as UTF-16?)"
@@ -28,8 +42,8 @@ MAX_COLUMN_NAME_BYTES = 63
 _CHUNK = 1 << 20
 
 
-class DataFileInvalid(GenieError, ValueError):
-    """A data file that cannot be read as declared: ``file:line:column: problem``."""
+class DataFileInvalid(TableInvalid):
+    """A CSV file that cannot be read as text, or whose header names no columns: ``file:line:column: problem``."""
 
     def __init__(self, path: Path, line: int, problem: str, column: int = 1):
         super().__init__(f"{path}:{line}:{column}: {problem}")
@@ -156,3 +170,60 @@ def _check_header(path: Path, line: int, header: list[str]) -> None:
         if name in seen:
             raise DataFileInvalid(path, line, f"two columns are named {name!r}")
         seen.add(name)
+
+
+def check_width(path: Path, line: int, values: list[str], header: list[str]) -> None:
+    """A row has at most one value per column (fewer: the rest are empty)."""
+    if len(values) > len(header):
+        raise TableInvalid(f"{path}:{line}: {len(values)} values for {len(header)} columns "
+                           f"({', '.join(header)}); a value with a comma in it must be quoted (\"a, b\")")
+
+
+def typed_value(path: Path, line: int, column: str, value: str, kind: str) -> Any:
+    """``value`` of a column of type ``kind`` (``int``, ``float``, ``str``); an empty value is None."""
+    if value == "":
+        return None
+    if kind not in TYPED:
+        return value
+    try:
+        return int(value) if kind == "int" else float(value)
+    except ValueError:
+        raise TableInvalid(f"{path}:{line}: column {column} holds {value!r}, not a{'n' if kind == 'int' else ''} "
+                           f"{kind}") from None
+
+
+MAX_PROBLEMS = 10
+"""Bad rows reported per file, at most: the first ones show what is wrong with the rest."""
+
+
+def csv_problems(kb: KnowledgeWorksheet) -> list[TableInvalid]:
+    """Why importing ``kb``'s CSV would fail: each bad row with its file and line (at most
+    :data:`MAX_PROBLEMS`), or none."""
+    if kb.csv is None or kb.csv_sha256 is None:  # no CSV, or one the spec loader found unreadable (and said why)
+        return []
+    header: list[str] | None = None
+    problems: list[TableInvalid] = []
+    try:
+        with CsvFile(kb.csv) as file:
+            for line, values in file.rows():
+                if header is None:
+                    header = values
+                    continue
+                try:
+                    _check_row(kb, line, values, header)
+                except TableInvalid as exc:
+                    problems.append(exc)
+                if len(problems) == MAX_PROBLEMS:
+                    break
+    except TableInvalid as exc:  # the file cannot be read on from here (changed since the loader read it)
+        problems.append(exc)
+    return problems
+
+
+def _check_row(kb: KnowledgeWorksheet, line: int, values: list[str], header: list[str]) -> None:
+    assert kb.csv is not None, "a CSV's row"
+    check_width(kb.csv, line, values, header)
+    for column, value in zip(header, values):
+        declared = kb.columns.get(column)
+        if declared is not None and declared.type in TYPED:
+            typed_value(kb.csv, line, column, value, declared.type)
