@@ -194,7 +194,7 @@ def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> No
         instance.changed.remove(field_name)
     instance.changed.append(field_name)
     current: WorksheetInstance | None = instance
-    while current is not None:
+    while current is not None and not current.discarded:  # a cancelled or dropped task is never reopened
         instance = current
         if instance.status == InstanceStatus.PROPOSED:
             instance.status = InstanceStatus.ACTIVE
@@ -307,8 +307,11 @@ def _reference(turn: Turn, instance: WorksheetInstance, f: Field, worksheet: str
         if value.worksheet != worksheet:
             raise AssignmentError(f"{f.name} takes a {worksheet}, not a {value.worksheet}")
         current = turn.state.resolve(instance.values.get(f.name))
-        child = current if isinstance(current, WorksheetInstance) and not current.discarded else \
-            turn.new_instance(worksheet, parent=(instance.name, f.name))
+        if isinstance(current, WorksheetInstance) and not current.discarded:
+            child = current
+        else:  # nothing is created inside an instance that cannot change (it would hold it, and be changed by it)
+            _check_not_submitted(turn, instance)
+            child = turn.new_instance(worksheet, parent=(instance.name, f.name))
         fill_instance(turn, child, value.kwargs)
         return InstanceRef(child.name)
     raise AssignmentError(f"{f.name} takes a {worksheet}")
