@@ -287,7 +287,35 @@ class _Applier:
                 raise InterpreterError("knowledge query parameters are set as answer.param = value")
             ws = self.turn.worksheet(owner)
             return owner, snap_field_name(ws.fields, node.attr, ws.name)
-        raise InterpreterError("assignment targets must be names and attributes")
+        if isinstance(node, ast.Subscript):
+            return self._item(node), None
+        raise InterpreterError("assignment targets must be names, attributes and items (x.items[0].field)")
+
+    def _item(self, node: ast.Subscript) -> WorksheetInstance:
+        """``x.items[i]``: the ``i``-th instance of a list field, counted from 0. A field or name holding
+        one instance is read as a list of it (``main.courses_to_take[0]``: the LLM was shown a list there)."""
+        owner, field_name = self._resolve(node.value)
+        if isinstance(owner, KnowledgeAnswer):
+            raise InterpreterError("knowledge query parameters are set as answer.param = value")
+        where = ast.unparse(node.value)
+        index = self.evaluator.eval(node.slice)
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise InterpreterError(f"an item is chosen by its position from 0: {where}[0] is the first")
+        if field_name is None or self.turn.worksheet(owner).fields[field_name].type.kind != "list":
+            if index != 0:
+                raise InterpreterError(f"{where} holds one instance, not a list: write {where}.field = value")
+            return owner if field_name is None else self._child(owner, field_name)
+        items = list(owner.values.get(field_name) or [])
+        count = f"{len(items)} item{'' if len(items) == 1 else 's'}"
+        if index < 0:
+            raise InterpreterError(f"items are counted from 0, not from the end: {where}[0] is the first of its {count}")
+        if index >= len(items):
+            last = f"{where}[{len(items) - 1}] is the last" if items else "it is empty"
+            raise InterpreterError(f"{where} has {count} ({last}); add one with {where}.append(...)")
+        item = self.turn.state.resolve(items[index])
+        if not isinstance(item, WorksheetInstance):
+            raise InterpreterError(f"{where}[{index}] is a value, not a worksheet: set {where} = [...] to change it")
+        return item
 
     def _start_task(self, name: str) -> WorksheetInstance | None:
         """``main.x = ...`` before the start worksheet was opened (``policy.start_task``) opens it."""

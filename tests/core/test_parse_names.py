@@ -7,7 +7,13 @@
 5. ``'None'`` placeholders, one message however many values a submitted task refused, ``x.f = None``.
 
 (6, list-shaped arguments in ``compare-genie``, is in tests/test_genie_compare.py; the invariants
-over generated parses in :mod:`.test_runtime_invariants`.)
+over generated parses in :mod:`.test_runtime_invariants`.) Issue 39, round two:
+
+7. list items as assignment targets (``main.courses_to_take[0].more_courses_1 = False``; lists of
+   instances in tests/core/test_list_fields.py);
+8. names of instances nested in a replaced instance, also in helper expressions;
+9. turns after a submission: what was submitted, and a correction or a new request in one message;
+10. a search as the first message.
 """
 
 from __future__ import annotations
@@ -169,3 +175,18 @@ def test_setting_a_field_to_none_clears_it_and_drops_the_instance_it_held(spec):
     chat.attempt("course.grade_type = 'Letter'")
     assert "'course' is no longer part of any task (it was taken out of courses_to_take.course_0_details)" \
         in chat.result.errors[0]
+
+
+# -- 7 ------------------------------------------------------------------------------------------------
+def test_an_item_of_a_field_holding_one_instance_is_that_instance(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL.replace(", more_courses_1=False", ""))
+    chat.say("main.courses_to_take[0].more_courses_1 = False")  # the reference showed its LLM a list there
+    assert chat.values("courses_to_take")["more_courses_1"] is False
+    chat.say("main.courses_to_take[0].course_0_details[0].course_num_units = 4")
+    assert chat.values("course")["course_num_units"] == 4
+    before = chat.state.to_json()
+    acts = chat.attempt("main.courses_to_take[1].confirm = True")
+    assert chat.result.errors == ["main.courses_to_take[1].confirm = True: line 1: main.courses_to_take holds one "
+                                  "instance, not a list: write main.courses_to_take.field = value"]
+    assert asks(acts) and DialogueState.from_json(before).instances == chat.state.instances
