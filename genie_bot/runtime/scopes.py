@@ -117,13 +117,23 @@ class ParserScope(StateScope):
         for _ in range(len(state.instances)):
             if current is None or current.status != InstanceStatus.DROPPED:
                 break
+            if current.replaced_by is not None and current is instance:
+                return f"it was replaced by {current.replaced_by}"
             if current.replaced_by is not None:
-                which = "it" if current is instance else f"{current.name}, which held it,"
-                return f"{which} was replaced by {current.replaced_by}"
+                return f"{current.name}, which held it, was replaced by {current.replaced_by}{self._empty_place(instance)}"
             current = state.instances.get(current.parent[0]) if current.parent else None
         if instance.parent:
             return f"it was taken out of {instance.parent[0]}.{instance.parent[1]}"
         return "it was proposed and not taken up"
+
+    def _empty_place(self, instance: WorksheetInstance) -> str:
+        """``, and courses_to_take_1.course_1_details holds no Course``: where the replacement would
+        hold the instance in ``instance``'s place (:meth:`~genie_bot.state.DialogueState.successor`)."""
+        place = self.turn.state.place_in_replacement(instance)
+        if place is None:
+            return ""
+        where = place[0].name + "".join(f".{name}" if index is None else f".{name}[{index}]" for name, index in place[1])
+        return f", and {where} holds no {instance.worksheet}"
 
     def instance_named(self, name: str) -> WorksheetInstance | None:
         """An instance or alias of that name; ``main`` means the one open ``Main`` instance (or,

@@ -18,6 +18,8 @@ over generated parses in :mod:`.test_runtime_invariants`.) Issue 39, round two:
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from genie_bot.runtime.assign import CANCELLED_REASON, SUBMITTED_REASON
@@ -76,14 +78,12 @@ def test_an_old_name_of_a_replaced_course_denotes_the_course_put_in_its_place(sp
 def test_a_name_of_an_instance_dropped_with_nothing_in_its_place_is_refused_with_the_reason(spec):
     chat = Chat(spec)
     chat.say(ENROLL)
-    chat.say("courses_to_take_1 = CoursesToTake(course_0_details=Course(course_name='CS 2'))\n"
-             "main.courses_to_take = courses_to_take_1")
+    chat.say("courses_to_take.course_0_details = None")
     before = chat.state.to_json()
-    acts = chat.attempt("course.grade_type = 'Credit/No Credit'")  # the course of the replaced list
+    acts = chat.attempt("course.grade_type = 'Credit/No Credit'")  # the course taken out of the list
     [error] = chat.result.errors
     assert error.startswith("course.grade_type = 'Credit/No Credit': line 1: 'course' is no longer part of any task "
-                            "(courses_to_take, which held it, was replaced by courses_to_take_1); open instances: "
-                            "main_0, courses_to_take_1, course_")
+                            "(it was taken out of courses_to_take.course_0_details); open instances: ")
     assert asks(acts) and not any(CANCELLED_REASON in a for a in acts)
     assert DialogueState.from_json(before).instances == chat.state.instances
 
@@ -189,4 +189,46 @@ def test_an_item_of_a_field_holding_one_instance_is_that_instance(spec):
     acts = chat.attempt("main.courses_to_take[1].confirm = True")
     assert chat.result.errors == ["main.courses_to_take[1].confirm = True: line 1: main.courses_to_take holds one "
                                   "instance, not a list: write main.courses_to_take.field = value"]
+    assert asks(acts) and DialogueState.from_json(before).instances == chat.state.instances
+
+
+# -- 8 ------------------------------------------------------------------------------------------------
+TWO_COURSES = ("course = Course(course_name='CS 1', grade_type='Letter', course_num_units=3)\n"
+               "course_1 = Course(course_name='CS 2', grade_type='Letter', course_num_units=4)\n"
+               "courses_to_take = CoursesToTake(course_0_details=course, more_courses_1=True, course_1_details=course_1)\n"
+               "main.courses_to_take = courses_to_take")
+
+
+def test_a_name_of_an_instance_of_a_replaced_list_denotes_the_one_in_the_same_place(spec):
+    chat = Chat(spec)
+    chat.say(TWO_COURSES)
+    chat.say("courses_to_take_1 = CoursesToTake(course_0_details=Course(course_name='CS 3', grade_type='Letter'), "
+             "more_courses_1=True, course_1_details=Course(course_name='CS 4'))\n"
+             "main.courses_to_take = courses_to_take_1")
+    assert chat.state.instances["course_1"].status == InstanceStatus.DROPPED
+    acts = chat.say("course_1.grade_type = 'Credit/No Credit'\ncourse.course_num_units = 5")  # CS 4 and CS 3 now
+    new_list = chat.values("main_0.courses_to_take")
+    assert chat.values(new_list["course_0_details"].name) == \
+        {"course_name": "CS 3", "grade_type": "Letter", "course_num_units": 5}
+    assert chat.values(new_list["course_1_details"].name) == {"course_name": "CS 4", "grade_type": "Credit/No Credit"}
+    assert asks(acts) and not any(CANCELLED_REASON in a for a in acts)
+
+
+def test_a_helper_naming_an_instance_of_a_replaced_list_reads_the_one_in_its_place_or_is_refused(spec):
+    chat = Chat(spec)
+    chat.say(TWO_COURSES)
+    chat.say("courses_to_take_1 = CoursesToTake(course_0_details=Course(course_name='CS 3', grade_type='Letter', "
+             "course_num_units=2), more_courses_1=False)\nmain.courses_to_take = courses_to_take_1")
+    chat.say("total_units = course.course_num_units + 1\nmain.student_info_details = "
+             "StudentInfo(student_name='Ann', student_id=str(total_units))")
+    assert chat.values("main_0.student_info_details")["student_id"] == "3"  # course: CS 3, at 2 units
+    before = chat.state.to_json()
+    acts = chat.attempt("total_units = course.course_num_units + course_1.course_num_units\n"
+                        "main.student_info_details.student_id = str(total_units)")
+    assert [re.split(r": line \d: ", e)[1] for e in chat.result.errors] == [
+        "'course_1' is no longer part of any task (courses_to_take, which held it, was replaced by courses_to_take_1, "
+        "and courses_to_take_1.course_1_details holds no Course); open instances: "
+        + ", ".join(i.name for i in chat.state.instances.values() if i.open),
+        "unknown name 'total_units'; worksheets are Main, StudentInfo, CoursesToTake, Course, courses; instances are "
+        + ", ".join(chat.state.instances)]
     assert asks(acts) and DialogueState.from_json(before).instances == chat.state.instances
