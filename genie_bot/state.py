@@ -208,15 +208,18 @@ class DialogueState:
             if current.replaced_by is not None:
                 replacement = self.instances.get(current.replaced_by)
                 return (replacement, path[::-1]) if replacement is not None else None
-            owner = self.instances.get(current.parent[0]) if current.parent else None
+            if current.parent is None:
+                return None
+            owner_name, field_name = current.parent
+            owner = self.instances.get(owner_name)
             if owner is None or owner.status != InstanceStatus.DROPPED:
                 return None  # taken out of a field that is still live: nothing is in its place
-            held = owner.values.get(current.parent[1])
+            held = owner.values.get(field_name)
             ref = InstanceRef(current.name)
             if isinstance(held, list) and ref in held:
-                path.append((current.parent[1], held.index(ref)))
+                path.append((field_name, held.index(ref)))
             elif held == ref:
-                path.append((current.parent[1], None))
+                path.append((field_name, None))
             else:
                 return None
             current = owner

@@ -258,14 +258,20 @@ def _check_not_submitted(turn: Turn, instance: WorksheetInstance) -> None:
 
 def in_submitted(turn: Turn, instance: WorksheetInstance) -> bool:
     """Whether the instance, or one it is nested in, was submitted (its side-effecting API ran)."""
+    return submitted_task(turn, instance) is not None
+
+
+def submitted_task(turn: Turn, instance: WorksheetInstance) -> WorksheetInstance | None:
+    """The outermost of the instance and those it is nested in that was submitted, if one was."""
     current: WorksheetInstance | None = instance
+    found = None
     for _ in range(len(turn.state.instances)):
         if current is None:
-            return False
+            break
         if _submitted(turn, current):
-            return True
+            found = current
         current = turn.state.instances.get(current.parent[0]) if current.parent else None
-    return False
+    return found
 
 
 def typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: FieldType, value: Any) -> Any:

@@ -9,6 +9,7 @@ constructors, ``answer`` and ``exitws``, with misspelt names snapped.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..acts import ProposeWorksheet, Say
@@ -73,8 +74,10 @@ class WorksheetScope(WorksheetReader):
 class ParserScope(StateScope):
     """The scope of parser statements: constructors, ``answer`` and ``exitws``; names are snapped."""
 
-    def __init__(self, turn: Turn, answer: SafeFunction, exitws: SafeFunction):
+    def __init__(self, turn: Turn, answer: SafeFunction, exitws: SafeFunction,
+                 writable: Callable[[WorksheetInstance], WorksheetInstance]):
         super().__init__(turn)
+        self.writable = writable  # the instance a change is made to (a submitted one's copy in a new request)
         self.functions.update({"answer": answer, "exitws": exitws})
         for name in [*turn.spec.tasks, *turn.spec.knowledge]:
             self.functions[name] = constructor(name)
@@ -82,6 +85,8 @@ class ParserScope(StateScope):
 
     def set_attr(self, obj: Any, attr: str, value: Any) -> None:
         """Only reached through ``x.items.append(item)``: the statement applier assigns ``x.a = v`` itself."""
+        if isinstance(obj, InstanceRef):
+            obj = InstanceRef(self.writable(self.instance(obj)).name)
         set_field(self, obj, attr, value)
 
     def missing_name(self, name: str) -> Any:

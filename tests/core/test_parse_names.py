@@ -22,6 +22,9 @@ import re
 
 import pytest
 
+from genie_bot.acts import Submitted
+from genie_bot.responders.templates import TemplateResponder
+from genie_bot.runtime.after_submission import FOLLOW_UP_TEXT
 from genie_bot.runtime.assign import CANCELLED_REASON, SUBMITTED_REASON
 from genie_bot.spec import InstanceRef, load_agent
 from genie_bot.state import DialogueState, InstanceStatus
@@ -159,11 +162,12 @@ def test_the_string_none_is_a_placeholder_never_a_value(spec):
 
 def test_values_a_submitted_task_refuses_are_refused_in_one_message(spec):
     chat = Chat(spec)
-    chat.say(ENROLL)
+    chat.say("extra = Course(course_name='CS 2')\n" + ENROLL.replace("more_courses_1=False",
+                                                                    "more_courses_1=False, course_1_details=extra"))
     submit(chat)
-    acts = chat.say("course.grade_type = 'Credit/No Credit'\ncourse.course_num_units = 4\n"
-                    "main.student_info_details.student_name = 'Bo'")
-    assert acts == [f'Say("{SUBMITTED_REASON}")']
+    # a course in the slot the user turned down, never asked and never sent: no new request would send it
+    acts = chat.say("extra.grade_type = 'Letter'\nextra.course_num_units = 4")
+    assert acts == [f'Say("{SUBMITTED_REASON}")', "Submitted(main_0)"]
 
 
 def test_setting_a_field_to_none_clears_it_and_drops_the_instance_it_held(spec):
@@ -232,3 +236,58 @@ def test_a_helper_naming_an_instance_of_a_replaced_list_reads_the_one_in_its_pla
         "unknown name 'total_units'; worksheets are Main, StudentInfo, CoursesToTake, Course, courses; instances are "
         + ", ".join(chat.state.instances)]
     assert asks(acts) and DialogueState.from_json(before).instances == chat.state.instances
+
+
+# -- 9 ------------------------------------------------------------------------------------------------
+def test_a_change_after_the_submission_is_a_new_request_made_from_it_and_confirmed_before_it_is_sent(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL)
+    submit(chat)
+    acts = chat.say("course.course_num_units = 4")  # "can CS 1 be 4 units?"
+    assert acts[0] == f'Say("{FOLLOW_UP_TEXT}")' and chat.question() == ("CoursesToTake", "confirm")
+    assert chat.state.instances["course"].values["course_num_units"] == 3  # what was sent stays as it was
+    assert chat.state.instances["main_0"].status == InstanceStatus.COMPLETED
+    assert chat.values("course")["course_num_units"] == 4  # its names now denote the new request
+    assert chat.say("courses_to_take.confirm = True") == ["AskForConfirmation(main_1)"]
+    done = chat.say("main.confirm_submission = True")
+    assert done[0].startswith("Report(main_1") and len(calls(spec)) == 2
+    assert calls(spec)[1]["courses_to_take"]["course_0_details"]["course_num_units"] == 4
+    assert calls(spec)[1]["student_info_details"] == {"student_name": "Ann", "student_id": "1"}
+
+
+def test_another_course_after_the_submission_is_asked_for_in_a_new_request_in_one_message(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL)
+    submit(chat)
+    acts = chat.say("course_2 = Course(course_name='CS 2', grade_type='Letter')\n"  # "also enroll me in CS 2"
+                    "courses_to_take.more_courses_1 = True\ncourses_to_take.course_1_details = course_2")
+    assert acts == [f'Say("{FOLLOW_UP_TEXT}")', 'AskField(course_2, course_num_units, "course num units")']
+    chat.say("course_2.course_num_units = 5")
+    chat.say("courses_to_take.confirm = True")
+    chat.say("main.confirm_submission = True")
+    assert [[c["course_name"] for k, c in call["courses_to_take"].items() if k.endswith("_details")]
+            for call in calls(spec)] == [["CS 1"], ["CS 1", "CS 2"]]
+
+
+def test_the_same_value_again_after_the_submission_starts_nothing(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL)
+    submit(chat)
+    instances = set(chat.state.instances)
+    assert chat.say("course.course_num_units = 3\nmain.confirm_submission = True") == []
+    assert set(chat.state.instances) == instances and chat.state.named("course").name == "course"
+
+
+def test_a_turn_after_the_submission_that_comes_to_nothing_says_what_was_submitted(spec):
+    chat = Chat(spec)
+    chat.say(ENROLL)
+    submit(chat)
+    chat.say("answer('am I enrolled?')")  # no knowledge source can say
+    reminder = chat.result.acts[-1]
+    assert isinstance(reminder, Submitted) and reminder.instance == "main_0"
+    assert reminder.values["courses_to_take"]["course_0_details"]["course_name"] == "CS 1"
+    text = TemplateResponder().render(spec, chat.state, reminder)
+    assert text.startswith("Your request to ") and "CS 1" in text and "Ann" in text
+    assert text.endswith("To change something or make another request, just tell me.")
+    assert chat.say("# thanks!") == []  # a message that asks for nothing gets no reminder
+
