@@ -328,13 +328,16 @@ def _ask_next(turn: Turn) -> None:
 
 def _open_start_task(turn: Turn) -> None:
     """``start_task: when_nothing_asked``: the start worksheet opens once a turn asks nothing
-    else, unless the user's question of that turn could not be answered (the agent then waits
-    for the user rather than change the subject), as the reference Genie does."""
+    else, unless the user's question of that turn could not be answered or found nothing (the
+    agent then waits for the user rather than change the subject), as the reference Genie does
+    after a question it could not answer. Results it found are what the user picks from, so the
+    start task's question follows them (docs/genie-compatibility.md)."""
     spec, state = turn.spec, turn.state
     if spec.start is None or spec.policy.start_task != "when_nothing_asked" \
             or state.of_worksheet(spec.start, open_only=False):
         return
-    if turn.update.new_query and state.answer is not None and state.answer.status == AnswerStatus.ERROR:
+    answer = state.answer
+    if turn.update.new_query and answer is not None and (answer.status == AnswerStatus.ERROR or answer.result == []):
         return
     _ask_in(turn, state.add_instance(spec.start))
 

@@ -25,6 +25,7 @@ import pytest
 from genie_bot.acts import Submitted
 from genie_bot.responders.templates import TemplateResponder
 from genie_bot.runtime.after_submission import FOLLOW_UP_TEXT
+from genie_bot.runtime import RecordedKnowledge
 from genie_bot.runtime.assign import CANCELLED_REASON, SUBMITTED_REASON
 from genie_bot.spec import InstanceRef, load_agent
 from genie_bot.state import DialogueState, InstanceStatus
@@ -291,3 +292,23 @@ def test_a_turn_after_the_submission_that_comes_to_nothing_says_what_was_submitt
     assert text.endswith("To change something or make another request, just tell me.")
     assert chat.say("# thanks!") == []  # a message that asks for nothing gets no reminder
 
+
+# -- 10 -----------------------------------------------------------------------------------------------
+SEARCH = "answer = Answer(\"SELECT title FROM courses WHERE title LIKE '%Programming%';\", {}, ['courses'], " \
+         "'What programming courses are offered?')"
+
+
+@pytest.mark.parametrize("rows", [[{"course_id": 1, "title": "Programming Abstractions"}], []])
+def test_a_search_as_the_first_message_is_answered_and_followed_by_the_question_only_when_it_found_something(
+        spec, rows):
+    chat = Chat(spec, RecordedKnowledge(rows))
+    acts = chat.say(SEARCH)  # "find me programming courses"
+    assert acts[0] == f"Report(answer('What programming courses are offered?'), {rows!r})"
+    if spec.policy.start_task == "at_greeting":  # the greeting asked already: the question stands
+        assert chat.question() == ("Course", "course_name")
+    elif rows:  # the results are what the user picks from
+        assert acts[1:] == ['AskField(main_0, courses_to_take, "The courses that the student wants to take")']
+    else:  # nothing to pick from: the agent waits for the user to search again, as after a failed search
+        assert acts[1:] == [] and not chat.state.instances
+    chat.say(ENROLL)
+    assert chat.question() == ("CoursesToTake", "confirm")
