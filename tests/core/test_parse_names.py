@@ -290,6 +290,7 @@ def test_a_turn_after_the_submission_that_comes_to_nothing_says_what_was_submitt
     text = TemplateResponder().render(spec, chat.state, reminder)
     assert text.startswith("Your request to ") and "CS 1" in text and "Ann" in text
     assert text.endswith("To change something or make another request, just tell me.")
+    assert DialogueState.from_json(chat.state.to_json()).last_acts == chat.state.last_acts  # stored with the session
     assert chat.say("# thanks!") == []  # a message that asks for nothing gets no reminder
 
 
