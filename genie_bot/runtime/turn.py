@@ -38,6 +38,8 @@ class Update:
     errors: list[str] = field(default_factory=list)
     """Statements that could not be applied (unknown names...); the caller may re-ask the parser."""
     new_query: bool = False
+    follow_ups: list[tuple[str, str]] = field(default_factory=list)
+    """(submitted task, new request) made from it this turn by a change to it (:mod:`.follow_up`)."""
     set_aside: list[tuple[str, str, object]] = field(default_factory=list)
     """(instance, field, value) of values taken out because the choice they depended on changed
     (waitlist details once the ticket is about a leave of absence): never submitted under the new choice."""
