@@ -197,7 +197,7 @@ class TurnRunner:
         usage = TurnUsage()
         gates: list[ConfirmationGate] = []
         try:
-            with measuring(usage), sandboxed(self.sandbox.serving(_party(claim)) if self.sandbox else None):
+            with measuring(usage), sandboxed(self.sandbox.serving(self._party(claim)) if self.sandbox else None):
                 result = self._after_interruption(claim) or self._turn(claim, started, gates)
             usage.add_to(result.trace)
             result.trace.latencies["total"] = _ms(started)
@@ -211,6 +211,12 @@ class TurnRunner:
         except Exception as exc:  # noqa: BLE001 - every failure is answered
             log.exception("turn of %s failed", claim.session.key)
             return self._failed(claim, exc, gates, started, usage)
+
+    def _party(self, claim: Claimed) -> str:
+        """Whom the sandbox serves a turn for: its user, in its platform's workspace (and this engine:
+        the engines of one process, in tests, share its workers)."""
+        key = SessionKey.parse(claim.session.key)
+        return f"{self.engine_id}:{key.platform}/{key.workspace}/{claim.event.user_id}"
 
     def _failed(self, claim: Claimed, exc: Exception, gates: list[ConfirmationGate], started: float,
                 usage: TurnUsage) -> TurnOutcome:
@@ -513,12 +519,6 @@ def _unrecorded(state: DialogueState, action: PendingRow) -> bool:
     """The API ran, but the turn that ran it failed to save: confirming again replays its result."""
     instance = state.instances.get(action.instance)
     return action.status == ActionStatus.DONE and instance is not None and instance.open and not instance.actions_done
-
-
-def _party(claim: Claimed) -> str:
-    """Whom the sandbox serves a turn for: its user, in its platform's workspace."""
-    key = SessionKey.parse(claim.session.key)
-    return f"{key.platform}/{key.workspace}/{claim.event.user_id}"
 
 
 def _ms(since: float) -> float:

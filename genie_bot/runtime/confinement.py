@@ -69,14 +69,21 @@ def readable_paths() -> list[str]:
     return sorted(p for p in places if p and os.path.exists(p))
 
 
-def _landlock() -> str:
+def landlock_abi() -> int:
+    """The Landlock ABI version of the running kernel (0: none, or landlockpy not installed)."""
     try:
         import landlockpy
     except ImportError:  # not Linux, or the package is missing
-        return "unavailable (landlockpy is not installed)"
-    abi = landlockpy.abi_version()
+        return 0
+    return landlockpy.abi_version()
+
+
+def _landlock() -> str:
+    abi = landlock_abi()
     if abi < 1:
-        return "unavailable (the kernel has no Landlock)"
+        return "unavailable (no Landlock in this kernel, or landlockpy is not installed)"
+    import landlockpy
+
     read = landlockpy.AccessFS.READ_FILE | landlockpy.AccessFS.READ_DIR
     scopes = landlockpy.Scope.ABSTRACT_UNIX_SOCKET | landlockpy.Scope.SIGNAL
     with landlockpy.Ruleset(scoped=scopes) as ruleset:

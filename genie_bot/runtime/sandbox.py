@@ -214,9 +214,19 @@ class WorkerPool:
             self._finish(call, cpu)
 
     def used(self, party: str) -> float:
-        """CPU seconds ``party``'s calls used in the window of the last call's limits."""
+        """CPU seconds ``party``'s calls used in their budget's window (as of their last call)."""
         with self._lock:
             return sum(cpu for _, cpu in self._used.get(party, ()))
+
+    def running(self) -> list[tuple[str, bool]]:
+        """(party, whether long) of each call running."""
+        with self._lock:
+            return [(call.party, call.long) for call in self._running]
+
+    def waiting(self) -> list[str]:
+        """The party of each call waiting, in the order they would be served if all were light."""
+        with self._lock:
+            return [party for party, queue in self._waiting.items() for _ in queue]
 
     def spec(self, spec: AgentSpec) -> tuple[int, bytes]:
         """The token and pickled form of ``spec`` (kept while it is among the latest ones served)."""
