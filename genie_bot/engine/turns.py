@@ -41,7 +41,8 @@ from ..errors import GenieError
 from ..observability import TurnObserver, TurnUsage, measuring
 from ..observability.observer import parse_source
 from ..runtime import ConfirmInstance, LocalApiExecutor
-from ..runtime.isolation import EvaluationAbandoned, OverBudget, SandboxBusy, sandboxed
+from ..runtime.isolation import (PARKED, PARKED_OVER_BUDGET, SANDBOX_BUSY, EvaluationAbandoned, OverBudget, SandboxBusy,
+                                 sandboxed)
 from ..runtime.sandbox import Sandbox
 from ..state import DialogueState, InstanceStatus
 from ..store import Database
@@ -70,12 +71,6 @@ RAN_UNSAVED = ("{api} went through (reference {id}), but I could not save this c
                "problem on my side. I will not run it again: please check before asking me again.")
 DEFERRED = ("I could not save that just now because of a problem on my side. I will finish it as soon as I can "
             "and answer you then, so there is no need to send it again.")
-PARKED = ("Sorry, I could not work that message out: it needed more than I allow for one message, so I set it "
-          "aside and changed nothing. Please put it differently.")
-PARKED_OVER_BUDGET = ("Sorry, your messages lately needed more work than I allow one person in a while, so I set "
-                      "this one aside and changed nothing. Please wait a few minutes before sending more.")
-SANDBOX_BUSY = ("Sorry, I have too much to work out right now to handle that message. Nothing was changed; please "
-                "send it again in a minute.")
 PARKED_AFTER_INTERRUPTIONS = ("Sorry, I was interrupted each time I tried to handle that message, so I set it aside "
                               "and changed nothing. Please send it again, perhaps in other words.")
 MAX_ATTEMPTS = 2

@@ -28,6 +28,24 @@ if TYPE_CHECKING:
     from .trials import Batch, Checked
 
 
+PARKED = ("Sorry, I could not work that message out: it needed more than I allow for one message, so I set it "
+          "aside and changed nothing. Please put it differently.")
+"""What the user is told of a message whose statements the sandbox stopped."""
+PARKED_OVER_BUDGET = ("Sorry, your messages lately needed more work than I allow one person in a while, so I set "
+                      "this one aside and changed nothing. Please wait a few minutes before sending more.")
+"""... of a message refused because its user's statements used their share of the sandbox lately."""
+SANDBOX_BUSY = ("Sorry, I have too much to work out right now to handle that message. Nothing was changed; please "
+                "send it again in a minute.")
+"""... of a message refused because the sandbox's queue was full."""
+
+
+def abandoned_reply(exc: EvaluationAbandoned | SandboxBusy) -> str:
+    """What the user is told of a message the sandbox did not apply."""
+    if isinstance(exc, SandboxBusy):
+        return SANDBOX_BUSY
+    return PARKED_OVER_BUDGET if isinstance(exc, OverBudget) else PARKED
+
+
 class EvaluationAbandoned(GenieError):
     """Applying the statements was stopped from outside: it used more CPU time or memory than
     allowed. ``reason`` says which; nothing of it was applied."""
