@@ -184,6 +184,8 @@ class WorkerPool:
         self._specs: OrderedDict[int, tuple[AgentSpec, int, bytes]] = OrderedDict()
         self._tokens = 0
         self._watchdog: threading.Thread | None = None
+        self._watch_until: float | None = None
+        """When the watchdog wakes up next (None: when notified)."""
 
     @classmethod
     def shared(cls) -> WorkerPool:
@@ -347,7 +349,8 @@ class WorkerPool:
         if self._watchdog is None:
             self._watchdog = threading.Thread(target=self._watch, name="genie-sandbox-watchdog", daemon=True)
             self._watchdog.start()
-        self._changed.notify()
+        if self._watch_until is None or call.long_at < self._watch_until:
+            self._changed.notify()  # else it wakes up in time anyway: no thread switch per call
 
     def _keep_spare(self) -> None:
         """Start a worker in the background when none is idle: the next call need not wait for a process."""
@@ -430,6 +433,7 @@ class WorkerPool:
                         self._dispatch()
                     due = call.kill_at if call.long else call.long_at
                     wake = due if wake is None else min(wake, due)
+                self._watch_until = wake
                 self._changed.wait(None if wake is None else max(0.01, wake - now))
 
 
