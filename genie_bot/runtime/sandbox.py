@@ -18,7 +18,8 @@ Workers (``python -m genie_bot.runtime.sandbox_worker``) are shared by every :cl
 of a process (:meth:`WorkerPool.shared`), which serves its callers fairly under a burst:
 
 - **one call at a time per party** (a user: :meth:`Sandbox.serving`), the parties waiting served
-  in turn, those that used little CPU time lately (under :data:`HEAVY_CPU_SECONDS`) first;
+  in turn: first those whose calls lately were cheap (under :data:`HEAVY_CPU_SECONDS` in all),
+  then those without calls lately (a burst of newcomers may be runaways), then the others;
 - **a budget per party**: a party whose calls used ``cpu_budget_seconds`` over the last
   ``budget_window_seconds`` is refused (:class:`~.isolation.OverBudget`, the message parked);
 - **a bounded queue**: a call finding ``max_waiting`` calls waiting is refused at once
@@ -26,7 +27,8 @@ of a process (:meth:`WorkerPool.shared`), which serves its callers fairly under 
 - **long calls make room**: :data:`MAX_WORKERS` calls run at once, but one running for more than
   :data:`LONG_CALL_SECONDS` (a runaway, most likely) no longer holds its place, up to
   :data:`MAX_LONG_CALLS` of them, so that ordinary calls never wait behind runaways; its worker
-  is lowered to the least CPU priority and retired after the call.
+  is lowered to the least CPU priority and retired after the call;
+- **the bot first**: workers run at a lower CPU priority than the bot (:data:`WORKER_NICENESS`).
 
 One watchdog thread per pool marks calls long and kills a worker whose call took
 :data:`WALL_SECONDS_PER_CPU_SECOND` times its CPU budget by the clock (the only limit where the
@@ -69,14 +71,20 @@ log = logging.getLogger(__name__)
 
 MAX_WORKERS = 4
 """Calls running at once (long ones aside): a call takes about a millisecond, so a few serve many turn threads."""
-MAX_LONG_CALLS = 8
-"""Long calls that no longer hold a place among :data:`MAX_WORKERS` (beyond them, they do)."""
-LONG_CALL_SECONDS = 0.25
-"""A call running longer than this by the clock is long: an ordinary one takes a few milliseconds."""
+MAX_LONG_CALLS = 32
+"""Long calls that no longer hold a place among :data:`MAX_WORKERS` (beyond them, they do): a
+runaway per user at most (one call at a time each), its CPU at the least priority, its number
+bounded by the users' CPU budgets; each worker is a process of about 30 MB."""
+LONG_CALL_SECONDS = 0.1
+"""A call running longer than this by the clock (its worker's start included) is long: an ordinary
+one takes a few milliseconds."""
 HEAVY_CPU_SECONDS = 0.25
 """A party whose calls used this much CPU time in the budget's window waits behind the others."""
+WORKER_NICENESS = 10
+"""The CPU priority (``nice``) of a worker: the bot's own threads (its event loop, acknowledging
+Slack, admitting turns) come first, so that runaways at their start do not make it late."""
 LONG_CALL_NICENESS = 19
-"""The CPU priority (``nice``) a long call's worker is lowered to: the bot's own threads come first."""
+"""The CPU priority a long call's worker is lowered to: ordinary calls come first."""
 WALL_SECONDS_PER_CPU_SECOND = 15
 """How long a call may take by the clock, per second of CPU it may use: a worker is killed after
 that even if the kernel did not (on a machine so loaded that a second of CPU takes this long)."""
@@ -143,7 +151,7 @@ class Sandbox:
 class _Call:
     """One call, from the moment it asks for a worker until it gives it back."""
 
-    __slots__ = ("party", "limits", "granted", "refused", "worker", "long", "long_at", "kill_at")
+    __slots__ = ("party", "limits", "granted", "refused", "worker", "long", "long_at", "kill_at", "sent_at")
 
     def __init__(self, party: str, limits: SandboxLimits):
         self.party = party
@@ -154,7 +162,10 @@ class _Call:
         """Why the call may not run (its party went over its budget while it waited)."""
         self.worker: _Worker | None = None
         self.long = False
+        """Running (its worker's start included) for :data:`LONG_CALL_SECONDS`: it no longer holds a place."""
         self.long_at = self.kill_at = 0.0
+        self.sent_at: float | None = None
+        """When its worker got it (a worker that ran it for :data:`LONG_CALL_SECONDS` is lowered, then retired)."""
 
 
 class WorkerPool:
@@ -207,6 +218,7 @@ class WorkerPool:
         cpu = 0.0
         try:
             worker = call.worker or self._started(call)
+            call.sent_at = time.monotonic()
             answer, cpu = worker.call(call.limits, token, blob, kind, payload)
             return answer
         except EvaluationAbandoned:
@@ -316,7 +328,7 @@ class WorkerPool:
                 del self._waiting[party]
             call.refused = self._over_budget(call)
             if not call.refused:
-                self._run(call)
+                self._run(call, trusted=self._rank(party, call.limits) == 0)
             if call.granted is not None:
                 call.granted.set()
 
@@ -325,22 +337,34 @@ class WorkerPool:
         return len(self._running) - long_calls + max(0, long_calls - self.max_long) < self.max_workers
 
     def _next_party(self) -> str | None:
-        """The first waiting party without a running call, a light one (little CPU lately) if any."""
+        """The first waiting party without a running call, in this order: those whose calls lately
+        were cheap, those with no calls lately (a burst of newcomers may be runaways), the others."""
         running = {call.party for call in self._running}
-        heavy = None
+        best: tuple[int, str] | None = None
         for party, queue in self._waiting.items():
             if party in running:
                 continue
-            if self._window(party, queue[0].limits.budget_window_seconds) < HEAVY_CPU_SECONDS:
+            rank = self._rank(party, queue[0].limits)
+            if rank == 0:
                 return party
-            heavy = heavy or party
-        return heavy
+            if best is None or rank < best[0]:
+                best = (rank, party)
+        return best[1] if best else None
 
-    def _run(self, call: _Call) -> None:
+    def _rank(self, party: str, limits: SandboxLimits) -> int:
+        """0: cheap calls lately; 1: no calls lately; 2: :data:`HEAVY_CPU_SECONDS` or more lately."""
+        used = self._window(party, limits.budget_window_seconds)
+        if used >= HEAVY_CPU_SECONDS:
+            return 2
+        return 0 if party in self._used else 1
+
+    def _run(self, call: _Call, trusted: bool) -> None:
+        """Start ``call``: on an idle worker, except the last one when its party is not ``trusted``
+        (no cheap calls lately), which starts a worker of its own: one stays ready for the others."""
         now = time.monotonic()
         call.long_at = now + LONG_CALL_SECONDS
         call.kill_at = now + max(1.0, call.limits.cpu_seconds) * WALL_SECONDS_PER_CPU_SECOND
-        if self._idle:
+        if len(self._idle) > (0 if trusted else 1):
             call.worker = self._idle.pop()
         else:
             self._processes += 1  # the call's thread starts it
@@ -354,7 +378,8 @@ class WorkerPool:
 
     def _keep_spare(self) -> None:
         """Start a worker in the background when none is idle: the next call need not wait for a process."""
-        if self._idle or self._starting or self._processes >= self.max_workers:
+        long_calls = sum(call.long for call in self._running)
+        if self._idle or self._starting or self._processes - long_calls >= self.max_workers:
             return
         self._processes += 1
         self._starting = True
@@ -399,7 +424,7 @@ class WorkerPool:
                 self._running.remove(call)
             self._charge(call, cpu)
             worker = call.worker
-            if worker is not None and (call.long or not worker.alive):
+            if worker is not None and (worker.lowered or not worker.alive):
                 retired = worker
                 self._processes -= 1
             elif worker is not None:
@@ -427,11 +452,15 @@ class WorkerPool:
                 for call in list(self._running):
                     if call.worker is not None and now >= call.kill_at:
                         call.worker.kill()
-                    elif call.worker is not None and not call.long and now >= call.long_at:
+                    elif not call.long and now >= call.long_at:  # its worker may still be starting
                         call.long = True
-                        call.worker.lower_priority()
                         self._dispatch()
-                    due = call.kill_at if call.long else call.long_at
+                        self._keep_spare()
+                    ran_long = call.sent_at is not None and now >= call.sent_at + LONG_CALL_SECONDS
+                    if ran_long and call.worker is not None and not call.worker.lowered:
+                        call.worker.lower_priority()
+                    due = call.kill_at if call.long and call.sent_at is not None else \
+                        min(call.long_at, (call.sent_at or call.long_at) + LONG_CALL_SECONDS)
                     wake = due if wake is None else min(wake, due)
                 self._watch_until = wake
                 self._changed.wait(None if wake is None else max(0.01, wake - now))
@@ -449,6 +478,7 @@ class _Worker:
                                         env={**environment, "PYTHONPATH": path})
         self.specs: set[int] = set()
         self.alive = True
+        self.lowered = False
         self.confinement: dict[str, object] = {}
 
     def wait_ready(self) -> None:
@@ -487,6 +517,7 @@ class _Worker:
             self.process.kill()
 
     def lower_priority(self) -> None:
+        self.lowered = True
         try:
             os.setpriority(os.PRIO_PROCESS, self.process.pid, LONG_CALL_NICENESS)
         except (AttributeError, OSError):  # Windows, or the process just ended

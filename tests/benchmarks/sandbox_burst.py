@@ -65,7 +65,8 @@ async def hostile_user(engine: Any, user: int, messages: int, ends: Counter) -> 
 
 async def scenario(url: str, shop: Path, args: argparse.Namespace) -> dict[str, Any]:
     async with make_engine(url, shop) as engine:
-        await engine.handle_message(SessionKey("slack", "T1", "C-warm", "0.0"), "W", ORDER[0], "warm")
+        await asyncio.gather(*(ordinary_user(engine, n, 1, "warm", [], Counter())  # workers started, caches filled
+                               for n in range(args.ordinary)))
         alone: list[float] = []
         alone_ends: Counter = Counter()
         await asyncio.gather(*(ordinary_user(engine, n, args.conversations, "alone", alone, alone_ends)
