@@ -15,17 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Protocol
+import datetime as dt
+from typing import Protocol
 
 from ..errors import GenieError
 from ..spec import AgentSpec
 from ..state import DialogueState
+from .checked import Batch, Checked
 from .turn import Turn
-
-if TYPE_CHECKING:
-    import datetime as dt
-
-    from .trials import Batch, Checked
 
 
 PARKED = ("Sorry, I could not work that message out: it needed more than I allow for one message, so I set it "

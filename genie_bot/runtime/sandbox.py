@@ -55,17 +55,16 @@ import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from ..errors import GenieError
 from ..spec import AgentSpec
 from ..spec.model import ApiFunction
 from ..state import DialogueState
+from .checked import Batch, Checked
 from .isolation import EvaluationAbandoned, OverBudget, SandboxBusy
 from .turn import Turn
 
-if TYPE_CHECKING:
-    from .trials import Batch, Checked
 
 log = logging.getLogger(__name__)
 

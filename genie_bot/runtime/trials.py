@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..spec import AgentSpec, InstanceRef
 from ..state import DialogueState, KnowledgeAnswer
+from .checked import Batch, Checked
 from .executor import KnowledgeResult
 from .isolation import active_sandbox
 from .statements import apply_statements
-from .turn import Turn, Update
+from .turn import Turn
 
-Batch = Sequence[tuple[Sequence[str], Sequence[str]]]
-"""Parses to check: for each, its statements (chunks) and the errors already found in it (syntax)."""
-
+__all__ = ["Batch", "Checked", "NoIO", "check_all", "check_one", "effect", "new_task"]
 
 class NoIO:
     """Applying statements performs no I/O; the policy (which does) is not run in a trial."""
@@ -33,29 +31,6 @@ class NoIO:
 
     def query_knowledge(self, answer: KnowledgeAnswer) -> KnowledgeResult:
         raise AssertionError("a trial run must not query knowledge")
-
-
-@dataclass
-class Checked:
-    """The statements kept from a parse, what they change, and why the others were dropped."""
-
-    chunks: list[str] = field(default_factory=list)
-    update: Update = field(default_factory=Update)
-    effect: int = 0
-    dropped: list[str] = field(default_factory=list)
-    """One error per statement dropped (syntax or interpreter)."""
-    values: dict[tuple[str, str], Any] = field(default_factory=dict)
-    """(instance, field) -> the value the kept statements give it."""
-    free_text: set[tuple[str, str]] = field(default_factory=set)
-    """The (instance, field) of ``values`` that take any text (a rule-based reading may be the leftovers)."""
-
-    @property
-    def statements(self) -> str:
-        return "\n".join(self.chunks)
-
-    def badness(self) -> tuple[int, int]:
-        """Fewer statements dropped first, then more effect."""
-        return len(self.dropped), -self.effect
 
 
 def check_all(spec: AgentSpec, state: DialogueState, batch: Batch, today: dt.date) -> list[Checked]:

@@ -61,12 +61,18 @@ def until(probe: Callable[[], bool], what: str) -> None:
         time.sleep(0.005)
 
 
-def test_a_users_calls_run_one_at_a_time_and_another_user_is_served_first(runtime):
-    pool = WorkerPool(max_workers=1, max_long=0)
-    sandbox = Sandbox(SandboxLimits(cpu_seconds=1.0), pool)
+def runaway_running(runtime: Runtime, pool: WorkerPool, limits: SandboxLimits) -> tuple[Sandbox, list[str], Caller]:
+    """A sandbox on ``pool``, the calls that ended, and a runaway of "hostile" that became long."""
+    sandbox = Sandbox(limits, pool)
     ended: list[str] = []
     runaway = Caller(runtime, sandbox, "hostile", RUNAWAY, ended)
     until(lambda: pool.running() == [("hostile", True)], "the runaway is long")
+    return sandbox, ended, runaway
+
+
+def test_a_users_calls_run_one_at_a_time_and_another_user_is_served_first(runtime):
+    pool = WorkerPool(max_workers=1, max_long=0)
+    sandbox, ended, runaway = runaway_running(runtime, pool, SandboxLimits(cpu_seconds=1.0))
     second = Caller(runtime, sandbox, "hostile", ORDINARY, ended)
     until(lambda: pool.waiting() == ["hostile"], "the hostile user's second call waits")
     other = Caller(runtime, sandbox, "ordinary", ORDINARY, ended)
@@ -79,10 +85,7 @@ def test_a_users_calls_run_one_at_a_time_and_another_user_is_served_first(runtim
 
 def test_long_calls_make_room_so_ordinary_calls_never_wait_behind_them(runtime):
     pool = WorkerPool(max_workers=1, max_long=1)
-    sandbox = Sandbox(SandboxLimits(cpu_seconds=2.0), pool)
-    ended: list[str] = []
-    runaway = Caller(runtime, sandbox, "hostile", RUNAWAY, ended)
-    until(lambda: pool.running() == [("hostile", True)], "the runaway is long")
+    sandbox, ended, runaway = runaway_running(runtime, pool, SandboxLimits(cpu_seconds=2.0))
     ordinary = Caller(runtime, sandbox, "ordinary", ORDINARY, ended)
     assert not ordinary.result().errors
     assert runaway.thread.is_alive() and ended == [ordinary.name]
@@ -104,10 +107,7 @@ def test_a_user_past_their_cpu_budget_is_refused_while_others_are_served(runtime
 
 def test_a_call_finding_the_queue_full_is_refused_at_once(runtime):
     pool = WorkerPool(max_workers=1, max_long=0)
-    sandbox = Sandbox(SandboxLimits(cpu_seconds=1.0, max_waiting=1), pool)
-    ended: list[str] = []
-    runaway = Caller(runtime, sandbox, "hostile", RUNAWAY, ended)
-    until(lambda: pool.running() == [("hostile", True)], "the runaway is long")
+    sandbox, ended, runaway = runaway_running(runtime, pool, SandboxLimits(cpu_seconds=1.0, max_waiting=1))
     waiting = Caller(runtime, sandbox, "first", ORDINARY, ended)
     until(lambda: pool.waiting() == ["first"], "a call waits")
     with sandboxed(sandbox.serving("second")), pytest.raises(SandboxBusy, match="1 calls are waiting"):
