@@ -62,7 +62,8 @@ from ..spec import AgentSpec
 from ..spec.model import ApiFunction
 from ..state import DialogueState
 from .checked import Batch, Checked
-from .isolation import EvaluationAbandoned, OverBudget, SandboxBusy
+from .isolation import EvaluationAbandoned, OverBudget, SandboxBusy, sandboxed
+from .statements import apply_statements
 from .turn import Turn
 
 
@@ -87,6 +88,10 @@ LONG_CALL_NICENESS = 19
 WALL_SECONDS_PER_CPU_SECOND = 15
 """How long a call may take by the clock, per second of CPU it may use: a worker is killed after
 that even if the kernel did not (on a machine so loaded that a second of CPU takes this long)."""
+PROVEN_CPU_SECONDS = 0.05
+"""A batch of trial runs that took less CPU than this proves its statements cheap on that state: the
+turn applying the chosen ones to that state next does so in its own thread (one call per turn)."""
+PROVEN_KEPT = 256
 SPECS_KEPT = 32
 """Specs a worker keeps (the agents and versions it served last); the pool keeps as many pickled."""
 WORKER_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "SYSTEMROOT", "TMPDIR", "TEMP",
@@ -136,21 +141,28 @@ class Sandbox:
         return Sandbox(self.limits, self.pool, party)
 
     def apply_statements(self, turn: Turn, source: str) -> None:
+        if self.pool.proven(turn.spec, turn.state, source):  # just checked on this state, cheaply: no second call
+            with sandboxed(None):
+                apply_statements(turn, source)
+            return
         payload = (turn.state, turn.update, turn.acts, turn.today, turn.now, turn.start_clock, source)
-        state, update, acts = self.pool.call(self.party, self.limits, turn.spec, APPLY, payload)
+        (state, update, acts), _ = self.pool.call(self.party, self.limits, turn.spec, APPLY, payload)
         _replace(turn.state, state)
         _replace(turn.update, update)
         turn.acts[:] = acts
 
     def check(self, spec: AgentSpec, state: DialogueState, batch: Batch, today: dt.date) -> list[Checked]:
-        checked: list[Checked] = self.pool.call(self.party, self.limits, spec, CHECK, (state, batch, today))
+        checked: list[Checked]
+        checked, cpu = self.pool.call(self.party, self.limits, spec, CHECK, (state, batch, today))
+        if cpu < PROVEN_CPU_SECONDS:
+            self.pool.prove(spec, state, [parse.statements for parse in checked])
         return checked
 
 
 class _Call:
     """One call, from the moment it asks for a worker until it gives it back."""
 
-    __slots__ = ("party", "limits", "granted", "refused", "worker", "long", "long_at", "kill_at", "sent_at")
+    __slots__ = ("party", "limits", "granted", "refused", "worker", "long", "long_at", "kill_at", "sent_at", "trusted")
 
     def __init__(self, party: str, limits: SandboxLimits):
         self.party = party
@@ -163,6 +175,8 @@ class _Call:
         self.long = False
         """Running (its worker's start included) for :data:`LONG_CALL_SECONDS`: it no longer holds a place."""
         self.long_at = self.kill_at = 0.0
+        self.trusted = False
+        """Its party's calls lately were cheap."""
         self.sent_at: float | None = None
         """When its worker got it (a worker that ran it for :data:`LONG_CALL_SECONDS` is lowered, then retired)."""
 
@@ -193,6 +207,8 @@ class WorkerPool:
         """(when, CPU seconds) of each party's calls in the last window."""
         self._specs: OrderedDict[int, tuple[AgentSpec, int, bytes]] = OrderedDict()
         self._tokens = 0
+        self._proven: OrderedDict[tuple[int, bytes, str], None] = OrderedDict()
+        """Statements applied to a state in a worker cheaply, by (spec, state fingerprint, statements)."""
         self._watchdog: threading.Thread | None = None
         self._watch_until: float | None = None
         """When the watchdog wakes up next (None: when notified)."""
@@ -210,8 +226,9 @@ class WorkerPool:
         with self._lock:
             self._keep_spare()
 
-    def call(self, party: str, limits: SandboxLimits, spec: AgentSpec, kind: str, payload: Any) -> Any:
-        """Run ``kind`` with ``payload`` in a worker as ``party``: its answer, or the exception it raised."""
+    def call(self, party: str, limits: SandboxLimits, spec: AgentSpec, kind: str, payload: Any) -> tuple[Any, float]:
+        """Run ``kind`` with ``payload`` in a worker as ``party``: (its answer, the CPU seconds it took), or
+        the exception it raised."""
         token, blob = self.spec(spec)
         call = self._admit(party, limits)
         cpu = 0.0
@@ -219,7 +236,7 @@ class WorkerPool:
             worker = call.worker or self._started(call)
             call.sent_at = time.monotonic()
             answer, cpu = worker.call(call.limits, token, blob, kind, payload)
-            return answer
+            return answer, cpu
         except EvaluationAbandoned:
             cpu = limits.cpu_seconds
             raise
@@ -230,6 +247,24 @@ class WorkerPool:
         """CPU seconds ``party``'s calls used in their budget's window (as of their last call)."""
         with self._lock:
             return sum(cpu for _, cpu in self._used.get(party, ()))
+
+    def prove(self, spec: AgentSpec, state: DialogueState, sources: list[str]) -> None:
+        """``sources`` were applied to ``state`` in a worker, all of them within :data:`PROVEN_CPU_SECONDS`."""
+        fingerprint = _fingerprint(state)
+        with self._lock:
+            for source in sources:
+                self._proven[(id(spec), fingerprint, source)] = None
+                while len(self._proven) > PROVEN_KEPT:
+                    self._proven.popitem(last=False)
+
+    def proven(self, spec: AgentSpec, state: DialogueState, source: str) -> bool:
+        """Whether ``source`` was applied in a worker to a state like ``state`` (its turn number aside),
+        cheaply (:meth:`prove`): applying it here costs as little, and holds the GIL as briefly."""
+        if not source.strip():
+            return True
+        key = (id(spec), _fingerprint(state), source)
+        with self._lock:
+            return self._proven.pop(key, False) is None
 
     def running(self) -> list[tuple[str, bool]]:
         """(party, whether long) of each call running."""
@@ -358,12 +393,14 @@ class WorkerPool:
         return 0 if party in self._used else 1
 
     def _run(self, call: _Call, trusted: bool) -> None:
-        """Start ``call``: on an idle worker, except the last one when its party is not ``trusted``
-        (no cheap calls lately), which starts a worker of its own: one stays ready for the others."""
+        """Start ``call`` on an idle worker, unless its party is not ``trusted`` (no cheap calls lately)
+        and another such call runs: then it starts a worker of its own, and a burst of newcomers
+        (runaways, it may be) leaves the idle workers to the users known to be cheap."""
         now = time.monotonic()
         call.long_at = now + LONG_CALL_SECONDS
         call.kill_at = now + max(1.0, call.limits.cpu_seconds) * WALL_SECONDS_PER_CPU_SECOND
-        if len(self._idle) > (0 if trusted else 1):
+        call.trusted = trusted
+        if self._idle and (trusted or all(other.trusted for other in self._running)):
             call.worker = self._idle.pop()
         else:
             self._processes += 1  # the call's thread starts it
@@ -541,6 +578,12 @@ class _Worker:
         for pipe in (self.process.stdin, self.process.stdout):
             if pipe is not None:
                 pipe.close()
+
+
+def _fingerprint(state: DialogueState) -> bytes:
+    """``state`` as bytes, its turn number aside (a turn applies the statements a parser checked on the
+    state before it, whose number is one less)."""
+    return pickle.dumps(dataclasses.replace(state, turn=0), _PROTOCOL)
 
 
 def _report(confinement: dict[str, object]) -> None:
