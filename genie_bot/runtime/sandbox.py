@@ -27,8 +27,7 @@ of a process (:meth:`WorkerPool.shared`), which serves its callers fairly under 
 - **long calls make room**: :data:`MAX_WORKERS` calls run at once, but one running for more than
   :data:`LONG_CALL_SECONDS` (a runaway, most likely) no longer holds its place, up to
   :data:`MAX_LONG_CALLS` of them, so that ordinary calls never wait behind runaways; its worker
-  is lowered to the least CPU priority and retired after the call;
-- **the bot first**: workers run at a lower CPU priority than the bot (:data:`WORKER_NICENESS`).
+  is lowered to the least CPU priority and retired after the call.
 
 One watchdog thread per pool marks calls long and kills a worker whose call took
 :data:`WALL_SECONDS_PER_CPU_SECOND` times its CPU budget by the clock (the only limit where the
@@ -80,11 +79,10 @@ LONG_CALL_SECONDS = 0.1
 one takes a few milliseconds."""
 HEAVY_CPU_SECONDS = 0.25
 """A party whose calls used this much CPU time in the budget's window waits behind the others."""
-WORKER_NICENESS = 10
-"""The CPU priority (``nice``) of a worker: the bot's own threads (its event loop, acknowledging
-Slack, admitting turns) come first, so that runaways at their start do not make it late."""
 LONG_CALL_NICENESS = 19
-"""The CPU priority a long call's worker is lowered to: ordinary calls come first."""
+"""The CPU priority (``nice``) a long call's worker is lowered to: the bot's threads and ordinary
+calls come first. (Ordinary calls keep the bot's priority: they are part of every turn, and a
+lower one would let any other busy process on the host slow every turn down.)"""
 WALL_SECONDS_PER_CPU_SECOND = 15
 """How long a call may take by the clock, per second of CPU it may use: a worker is killed after
 that even if the kernel did not (on a machine so loaded that a second of CPU takes this long)."""

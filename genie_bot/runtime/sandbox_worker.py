@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from ..spec import AgentSpec
 from .confinement import confine
-from .sandbox import APPLY, READY, SPECS_KEPT, WORKER_NICENESS, receive, send
+from .sandbox import APPLY, READY, SPECS_KEPT, receive, send
 from .statements import apply_statements
 from .trials import NoIO, check_one
 from .turn import Turn
@@ -108,8 +108,6 @@ def _open_statm() -> int | None:
 
 def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the engine, which closes this worker's input
-    if hasattr(os, "nice"):
-        os.nice(WORKER_NICENESS)
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     if resource is not None:
