@@ -112,7 +112,10 @@ class Engine:
         self.inbox = Inbox(self.db, self.id, clock, config.engine.lease_seconds, config.engine.ordering_window_ms)
         self.liveness_timeout = 2 * self.inbox.lease
         """An engine on another host whose heartbeat is older than this is presumed dead."""
-        self.sandbox = Sandbox(SandboxLimits(config.engine.statement_cpu_seconds, config.engine.statement_memory_mb))
+        engine = config.engine
+        self.sandbox = Sandbox(SandboxLimits(engine.statement_cpu_seconds, engine.statement_memory_mb,
+                                             engine.statement_cpu_budget_seconds, engine.statement_cpu_window_seconds,
+                                             engine.sandbox_queue))
         """Where the statements of this process's turns are applied (worker processes shared in the process)."""
         self.turns = TurnRunner(self.db, self.registry, config, clock, self.id, self.observer, sandbox=self.sandbox)
         self.maintenance = Maintenance(self)

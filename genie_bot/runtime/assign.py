@@ -13,7 +13,7 @@ import reprlib
 from typing import Any
 
 from ..errors import GenieError
-from ..interpreter import Evaluator, InterpreterError, TooLarge, measure
+from ..interpreter import Evaluator, InterpreterError, TooLarge
 from ..spec import NA, Code, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
 from ..state import DialogueState, InstanceStatus, WorksheetInstance
 from .reading import NewInstance, WorksheetReader, snap_field_name
@@ -31,7 +31,7 @@ def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) 
     field, it leaves the field that held it, and one this field held before is dropped.
     """
     try:
-        measure(value)  # before anything copies, compares or stores it
+        turn.measure(value)  # before anything copies, compares or stores it (charged to the run's work)
     except TooLarge as exc:
         turn.update.rejected.append(Rejection(instance.name, f.name, reprlib.repr(value), exc.reason))
         return False

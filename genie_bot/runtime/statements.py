@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..interpreter import Evaluator, InterpreterError, SafeFunction, measure, parse_checked
+from ..interpreter import Evaluator, InterpreterError, SafeFunction, parse_checked
 from ..acts import AskToCancel
 from ..names import snake_case
 from ..spec import InstanceRef, TaskWorksheet
@@ -114,12 +114,22 @@ def apply_statements(turn: Turn, source: str) -> None:
         return
     turn.bound_names = frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
     applier = _Applier(turn)
-    lines = io.StringIO(source, newline="").readlines()  # once: ast.get_source_segment splits per call
+    turn.meter = applier.evaluator  # values measured while applying them are work of this run
+    try:
+        _apply_each(turn, applier, tree, io.StringIO(source, newline="").readlines())
+    finally:
+        turn.meter = None
+
+
+def _apply_each(turn: Turn, applier: _Applier, tree: ast.Module, lines: list[str]) -> None:
+    """Apply the statements of ``tree`` in order, until :data:`MAX_FAILED_STATEMENTS` failed: raised
+    an error, or had a value refused (a refusal costs a message too, and measuring the value work)."""
     failed = 0
     for stmt in tree.body:
         if failed == MAX_FAILED_STATEMENTS:
             turn.update.errors.append(f"more than {MAX_FAILED_STATEMENTS} statements failed; the rest were not applied")
             return
+        refused = len(turn.update.rejected)
         try:
             applier.statement(stmt)
         except InterpreterError as exc:
@@ -127,6 +137,8 @@ def apply_statements(turn: Turn, source: str) -> None:
             if exc.lineno is None:
                 exc.lineno = stmt.lineno
             turn.update.errors.append(f"{_segment(lines, stmt)}: {exc}".lstrip(": "))
+        else:
+            failed += len(turn.update.rejected) > refused
 
 
 def _segment(lines: list[str], node: ast.stmt) -> str:
@@ -250,7 +262,7 @@ class _Applier:
         if instance is not None and not instance.discarded:
             raise InterpreterError(f"'{name}' is {instance.worksheet} {instance.name}: set its fields with "
                                    f"{name}.field = value, or take it out of a field with owner.field = None")
-        measure(value)
+        self.evaluator.measure(value)
         self.scope.names[name] = value
 
     def _create(self, name: str | None, value: NewInstance) -> None:
@@ -290,7 +302,7 @@ class _Applier:
             owner = self._child(owner, field_name)
         if isinstance(owner, KnowledgeAnswer):
             value = self.evaluator.eval(value_node)
-            measure(value)  # before it is stored, sent to the knowledge parser and persisted
+            self.evaluator.measure(value)  # before it is stored, sent to the knowledge parser and persisted
             owner.params[target.attr] = value
             owner.status, owner.missing = AnswerStatus.PENDING, None
             self.turn.update.new_query = True
