@@ -158,8 +158,23 @@ class Cancelled(Act):
         return f"Cancelled({self.instance})"
 
 
+@dataclass(frozen=True)
+class Submitted(Act):
+    """What the user's last submission sent (``values`` as confirmed), said again after it: the user
+    can tell what went through, and that a change or another request starts a new one."""
+
+    instance: str
+    worksheet: str
+    values: dict[str, Any] = field(default_factory=dict)
+    kind: ClassVar[str] = "Submitted"
+
+    def formal(self) -> str:
+        return f"Submitted({self.instance})"
+
+
 ACT_TYPES: dict[str, type[Act]] = {cls.kind: cls for cls in (AskField, AskForFieldConfirmation, AskForConfirmation,
-                                                               Report, Say, ProposeWorksheet, AskToCancel, Cancelled)}
+                                                               Report, Say, ProposeWorksheet, AskToCancel, Cancelled,
+                                                               Submitted)}
 
 
 def act_from_dict(data: dict[str, Any]) -> Act:

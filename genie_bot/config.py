@@ -112,6 +112,12 @@ class EngineSettings:
     """CPU time applying one parser output may use (in a worker process); beyond it the message is parked."""
     statement_memory_mb: int = 512
     """Memory applying one parser output may allocate; beyond it the message is parked."""
+    statement_cpu_budget_seconds: float = 4.0
+    """CPU time one user's statements may use in the sandbox over ``statement_cpu_window_seconds``;
+    beyond it that user's messages are parked, with a reply, until the window moves on."""
+    statement_cpu_window_seconds: float = 600.0
+    sandbox_queue: int = 64
+    """Calls that may wait for a sandbox worker; a message finding it full fails with a reply to send it again."""
 
 
 @dataclass(frozen=True)
@@ -267,7 +273,8 @@ class _ConfigReader:
         default_agent = self._default_agent(agents)
         engine_section = self.root.section("engine", _fields(EngineSettings))
         engine = engine_section.fields(EngineSettings)
-        for name in ("turn_threads", "lease_seconds", "statement_cpu_seconds", "statement_memory_mb"):
+        for name in ("turn_threads", "lease_seconds", "statement_cpu_seconds", "statement_memory_mb",
+                     "statement_cpu_budget_seconds", "statement_cpu_window_seconds", "sandbox_queue"):
             if getattr(engine, name) <= 0:
                 engine_section.problem(name, f"'{name}' must be greater than 0")
         workspaces = read_workspaces(self.root.section("workspaces"), PLATFORMS, agents, default_agent)

@@ -3,7 +3,8 @@
 A trace is JSON lines: ``{"user": "...", "parse": "<statements>", "kb_result": [...]}``. With
 the recorded parser each turn applies its ``parse``; a knowledge query in it is answered
 with ``kb_result`` instead of a live lookup. Each output line adds the acts (formal
-strings), the state after the turn and the errors of the turn.
+strings), the state after the turn and the errors of the turn. Run in a sandbox (as
+``genie-bot replay`` does), a turn the bot would park leaves the state as it was, its error saying why.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .runtime import LocalApiExecutor, RecordedKnowledge, Runtime
+from .runtime.isolation import EvaluationAbandoned, SandboxBusy
 from .state import DialogueState
 from .values import decode_value
 
@@ -62,7 +64,11 @@ def replay(runtime: Runtime, lines: Iterable[dict[str, Any]], parser: Parser = r
         executor = runtime.executor
         if "kb_result" in line:
             executor = LocalApiExecutor(runtime.spec, knowledge=RecordedKnowledge(decode_value(line["kb_result"])))
-        result = runtime.run_turn(state, parse, executor=executor)
+        try:
+            result = runtime.run_turn(state, parse, executor=executor)
+        except (EvaluationAbandoned, SandboxBusy) as exc:
+            yield ReplayedTurn(line.get("user", ""), parse, [], state.to_dict(), [f"not applied: {exc}"])
+            continue
         state = result.state
         yield ReplayedTurn(line.get("user", ""), parse, [a.formal() for a in result.acts], state.to_dict(),
                            list(result.errors))

@@ -22,6 +22,10 @@ from .names import snake_case
 from .spec.types import InstanceRef
 from .values import decode_value, encode_value
 
+Step = tuple[str, int | None]
+"""A step from an instance to one nested in it: a field, and a position when the field holds a list."""
+
+
 class InstanceStatus(StrEnum):
     """Where a worksheet instance is in its life."""
 
@@ -169,15 +173,57 @@ class DialogueState:
 
     def denoted(self, name: str) -> WorksheetInstance | None:
         """The instance a parser's name means when it is used: the one bound to it, or, when that
-        one was dropped for another (``replaced_by``), the one that took its place."""
+        one was dropped, the one in its place (:meth:`successor`)."""
         instance = self.named(name)
         for _ in range(len(self.instances)):  # a chain of replacements is no longer than the instances
-            replacement = self.instances.get(instance.replaced_by or "") if instance is not None and \
+            successor = self.successor(instance) if instance is not None and \
                 instance.status == InstanceStatus.DROPPED else None
-            if replacement is None:
+            if successor is None:
                 break
-            instance = replacement
+            instance = successor
         return instance
+
+    def successor(self, dropped: WorksheetInstance) -> WorksheetInstance | None:
+        """The instance in a dropped one's place: the one put into its field (``replaced_by``), or, for
+        one nested in a replaced instance, the one at the same place in the replacement (the same
+        field, the same position of a list): ``course_1`` of a replaced list of courses is the
+        second course of the new list. None when that place is empty or holds another worksheet."""
+        place = self.place_in_replacement(dropped)
+        if place is None:
+            return None
+        instance: WorksheetInstance | None = place[0]
+        for field_name, index in place[1]:
+            held = instance.values.get(field_name) if instance is not None else None
+            if index is not None:
+                held = held[index] if isinstance(held, list) and index < len(held) else None
+            instance = self.resolve(held) if isinstance(held, InstanceRef) else None
+        return instance if instance is not None and instance.worksheet == dropped.worksheet else None
+
+    def place_in_replacement(self, dropped: WorksheetInstance) -> tuple[WorksheetInstance, list[Step]] | None:
+        """(the instance that replaced ``dropped`` or the one it was nested in, the fields and list
+        positions from there to ``dropped``'s place); None when nothing replaced it or them."""
+        path: list[Step] = []
+        current = dropped
+        for _ in range(len(self.instances)):
+            if current.replaced_by is not None:
+                replacement = self.instances.get(current.replaced_by)
+                return (replacement, path[::-1]) if replacement is not None else None
+            if current.parent is None:
+                return None
+            owner_name, field_name = current.parent
+            owner = self.instances.get(owner_name)
+            if owner is None or owner.status != InstanceStatus.DROPPED:
+                return None  # taken out of a field that is still live: nothing is in its place
+            held = owner.values.get(field_name)
+            ref = InstanceRef(current.name)
+            if isinstance(held, list) and ref in held:
+                path.append((field_name, held.index(ref)))
+            elif held == ref:
+                path.append((field_name, None))
+            else:
+                return None
+            current = owner
+        return None
 
     def of_worksheet(self, worksheet: str, open_only: bool = True) -> list[WorksheetInstance]:
         return [i for i in self.instances.values() if i.worksheet == worksheet and (i.open or not open_only)]

@@ -49,3 +49,27 @@ def test_piped_replies_are_plain_text(genie):
                    stdin="what is cs 224n about?\n")
     assert result.returncode == 0
     assert "CS224N" in result.stdout and "**" not in result.stdout
+
+
+def test_a_message_the_bot_would_park_is_set_aside_in_chat_too(make_agent):
+    """Under the bot's limits (what ``genie-bot chat`` runs in), a runaway statement is stopped, the
+    bot's reply given, and the conversation goes on from the state before it."""
+    import io
+
+    from genie_bot.cli.chat import run_chat
+    from genie_bot.runtime.isolation import PARKED, sandboxed
+    from genie_bot.runtime.sandbox import Sandbox, WorkerPool
+    from genie_bot.spec import load_agent
+    from tests.core.test_sandbox import POISONED_ORDER
+    from tests.engine.support import build_agent
+
+    agent = build_agent(load_agent(make_agent(POISONED_ORDER)))  # messages with '=' are used as statements
+    out = io.StringIO()
+    messages = "order = Order(dish='Pasta')\norder.code = '" + "x" * 50 + "'\norder.dish = 'Pizza'\n"
+    pool = WorkerPool()  # of its own: the CPU other tests' runaways used counts against no budget of this one
+    with sandboxed(Sandbox(pool=pool)):
+        assert run_chat(agent, stdin=io.StringIO(messages), stdout=out, debug=True) == 0
+    replies = [r for r in out.getvalue().split("\n\n") if r.strip()]
+    assert PARKED in replies
+    last_state = [line for line in out.getvalue().splitlines() if line.startswith("state: ")][-1]
+    assert '"dish": "Pizza"' in last_state and '"code"' not in last_state

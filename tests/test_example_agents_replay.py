@@ -17,6 +17,7 @@ import pytest
 
 from genie_bot.acts import AskField, AskForConfirmation, Report, Say
 from genie_bot.runtime import LocalApiExecutor, RecordedKnowledge, Runtime
+from genie_bot.runtime.after_submission import FOLLOW_UP_TEXT
 from genie_bot.runtime.policy import DECLINED_TEXT
 from genie_bot.spec import AgentSpec, check_agent, load_agent
 from genie_bot.submissions import submissions
@@ -472,12 +473,12 @@ def test_full_booking_conversation(restaurant_spec, restaurant_rows):
         "phone": enoteca["phone"], "date": "2026-11-27", "time": "19:30", "num_people": 4,
         "special_request": "a quiet table by the window"}
 
-    # nothing books twice, and a submitted booking is frozen
+    # nothing books twice, and a submitted booking is frozen: a change is a new booking, confirmed first
     assert c.turn() == []
     c.turn("book_restaurant_0.confirmed = True")
     assert not any(isinstance(a, Report) for a in c.acts)
-    assert c.turn("book_restaurant_0.num_people = 5") == [
-        str(Say("That was already submitted and cannot be changed; start a new one instead."))]
+    assert c.turn("book_restaurant_0.num_people = 5") == [str(Say(FOLLOW_UP_TEXT)), "AskForConfirmation(book_restaurant_1)"]
+    assert (c.values("book_restaurant_0")["num_people"], c.values("book_restaurant_1")["num_people"]) == (4, 5)
     assert len(submissions()) == 1 and c.api_calls("book_restaurant") == 1
 
 

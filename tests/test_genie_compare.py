@@ -161,15 +161,25 @@ def test_a_list_the_reference_made_of_a_rebound_argument_is_compared_with_its_cl
 
 def test_the_synthetic_development_sessions_agree_on_every_turn_and_call(make_agent):
     spec = load_agent(make_agent(FOUR_COURSES_AGENT, GENIE_COURSE_API))
-    sessions = [compare_log(spec, path, lambda: NOW) for path in log_files([SESSIONS])]
-    assert len(sessions) == 5
-    summary = totals(sessions)
-    assert (summary.refused_statements, summary.same_question, summary.same_reports) == (0, 32, 32)
-    assert (summary.reference_calls, summary.same_call_where_reference_called) == (5, 5)
-    courses = {Path(s.log).parent.name: [c["course_name"] for slot, c in s.our_call["arguments"]["courses_to_take"].items()
-                                         if slot.endswith("_details")] for s in sessions}
-    assert courses["replaced-course-old-name"] == ["CS 106B", "CS 161"]
-    assert courses["finished-name-and-next-number"] == ["CS 106A", "CS 103", "CS 161", "CS 109"]
+    sessions = {Path(path).parent.name: compare_log(spec, path, lambda: NOW) for path in log_files([SESSIONS])}
+    assert len(sessions) == 11
+    summary = totals(sessions.values())
+    assert (summary.refused_statements, summary.same_question, summary.same_reports) == (0, 75, 75)
+    assert (summary.reference_calls, summary.same_call_where_reference_called) == (11, 11)
+    courses = {name: [(c["course_name"], c.get("course_num_units"))
+                      for slot, c in s.our_call["arguments"]["courses_to_take"].items() if slot.endswith("_details")]
+               for name, s in sessions.items()}
+    assert [name for name, _ in courses["replaced-course-old-name"]] == ["CS 106B", "CS 161"]
+    assert [name for name, _ in courses["finished-name-and-next-number"]] == ["CS 106A", "CS 103", "CS 161", "CS 109"]
+    # issue 39: item targets, old names of a replaced list's courses (and a helper reading one), changes after the
+    # submission sent again once confirmed, a first search that found nothing followed by no question
+    assert courses["list-item-targets"] == [("CS 106A", 5), ("CS 103", 5)]
+    assert courses["replaced-list-old-names"] == [("CS 106B", 4), ("CS 161", 3)]
+    assert courses["correction-after-submission"] == [("CS 106A", 5), ("CS 103", 4)]
+    assert courses["next-request-after-submission"] == [("CS 106A", 5), ("CS 103", 3), ("CS 161", 3)]
+    assert [t.ours for t in sessions["first-turn-search-found-nothing"].turns[:1]] == [None]
+    # "am i enrolled now?": the second enrollment (main_0, made from the first, main) is said again
+    assert sessions["correction-after-submission"].turns[-1].acts[-1] == "Submitted(main_0)"
 
 
 def test_nested_questions_count_as_the_parents_question_up_to_nesting(make_agent, tmp_path):

@@ -25,6 +25,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from genie_bot.adapters.base import AdapterStartFailed, unreachable
 from genie_bot.engine import Engine, Notification
+from genie_bot.store.sealing import Sealer
 
 from .app import bolt_app
 from .clicks import ClickTurns
@@ -43,6 +44,7 @@ from .workspaces import OneWorkspace, Workspaces
 
 log = logging.getLogger(__name__)
 RATE_LIMIT_RETRIES = 3
+TOKENS_SEALED = "'oauth' keeps each workspace's Slack tokens sealed in the database"
 
 
 class SlackAdapter:
@@ -55,7 +57,9 @@ class SlackAdapter:
     """Known once started."""
 
     def __init__(self, settings: SlackSettings):
+        """Raises :class:`~genie_bot.store.sealing.KeysMissing` when "Add to Slack" has no keys to seal tokens with."""
         self.settings = settings
+        self.sealer = None if settings.oauth is None else Sealer.from_environment(TOKENS_SEALED)
         self.tasks = Background()
         self.receiver: Receiver | None = None
         self.installs: Installs | None = None
@@ -70,7 +74,9 @@ class SlackAdapter:
         self.engine = engine
         serves = partial(engine.config.serves, PLATFORM)
         if self.settings.oauth is not None:
-            self.installs = Installs(self.settings.oauth, engine.db, serves, self.client, self._uninstalled)
+            assert self.sealer is not None, "made with the settings"
+            self.installs = Installs(self.settings.oauth, engine.db, self.sealer, serves, self.client,
+                                     self._uninstalled)
             self.workspaces, app_client = self.installs.workspaces, self.client(None)
         else:
             one = OneWorkspace(self.client(self.settings.bot_token))

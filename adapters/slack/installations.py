@@ -1,5 +1,15 @@
-"""Where "Add to Slack" keeps each workspace's installation and each install under way: slack_sdk's
-SQLAlchemy stores, on the engine's own database (tables of revision 0005, ``genie-bot db upgrade``).
+"""Where "Add to Slack" keeps each workspace's installation and the OAuth states already used:
+slack_sdk's SQLAlchemy installation store, on the engine's own database (tables of revisions 0005
+and 0006, ``genie-bot db upgrade``).
+
+Tokens are sealed (:mod:`genie_bot.store.sealing`): the store's token columns seal what is
+written and open what is read, so a token is in clear only in the process that uses it, and
+this store is the one way to read it.
+
+The install page issues its OAuth ``state`` without writing anything (:class:`OAuthStates`: a
+nonce and an expiry, signed with the app's client secret, which every replica shares), so
+anonymous visits cost no database write; the redirect back from Slack consumes it by writing
+it once (a unique index), so a replayed redirect is refused.
 
 slack_sdk's stores are synchronous, like the engine's database access; Bolt's asyncio app wants
 its async interfaces, so every call runs in a worker thread. Reads use the engine's pool as it is;
@@ -10,8 +20,13 @@ token rotation takes the write lock up front instead of failing half-way beside 
 from __future__ import annotations
 
 import asyncio
+import base64
 import datetime as dt
+import hashlib
+import hmac
 import logging
+import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,10 +35,12 @@ from slack_sdk.oauth.installation_store import Bot, Installation
 from slack_sdk.oauth.installation_store.async_installation_store import AsyncInstallationStore
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
-from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
-from sqlalchemy import delete, desc, select
+from sqlalchemy import MetaData, Table, delete, desc, insert, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
-from genie_bot.store import Database
+from genie_bot.store import Database, schema
+from genie_bot.store.sealing import SealedText, Sealer
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +63,9 @@ class InstalledWorkspace:
 class Installations(AsyncInstallationStore):
     """Installations of the app whose client id is ``client_id``, in the engine's database."""
 
-    def __init__(self, client_id: str, db: Database):
-        self.reads = SQLAlchemyInstallationStore(client_id, db.engine, logger=log)
-        self.writes = SQLAlchemyInstallationStore(client_id, db.writing_engine(), logger=log)
+    def __init__(self, client_id: str, db: Database, sealer: Sealer):
+        self.reads = _SealedStore(client_id, db.engine, sealer)
+        self.writes = _SealedStore(client_id, db.writing_engine(), sealer)
 
     @property
     def logger(self) -> logging.Logger:
@@ -112,29 +129,89 @@ class Installations(AsyncInstallationStore):
                         tuple(s for s in (row["bot_scopes"] or "").split(",") if s), row["bot_token_expires_at"])
         return [latest[team] for team in sorted(latest)]
 
+    def reseal(self) -> int:
+        """Seal every stored token again with the first key (after a new one was put first); how many rows."""
+        resealed = 0
+        with self.writes.engine.begin() as conn:
+            for table in (self.writes.installations, self.writes.bots):
+                columns = [table.c[name] for name in schema.SEALED_TOKENS if name in table.c]
+                for row in conn.execute(select(table.c.id, *columns)).mappings().all():
+                    conn.execute(table.update().where(table.c.id == row["id"]).values(
+                        {c.name: row[c.name] for c in columns}))
+                    resealed += 1
+        return resealed
+
+
+class _SealedStore(SQLAlchemyInstallationStore):
+    """slack_sdk's store on the engine's tables, its token columns sealed."""
+
+    def __init__(self, client_id: str, engine: Engine, sealer: Sealer):
+        super().__init__(client_id, engine, logger=log)
+        self.installations = _sealing(schema.slack_installations, sealer)
+        self.bots = _sealing(schema.slack_bots, sealer)
+
+
+def _sealing(table: Table, sealer: Sealer) -> Table:
+    """A copy of ``table`` whose token columns seal what is written and open what is read."""
+    copy = table.to_metadata(MetaData())
+    for name in schema.SEALED_TOKENS:
+        if name in copy.c:
+            copy.c[name].type = SealedText(sealer, schema.SEALED.length or 0)
+    return copy
+
 
 class OAuthStates(AsyncOAuthStateStore):
     """The ``state`` of each install under way: issued with the install page, consumed (once) by the
-    redirect back from Slack, so a forged or replayed redirect is refused. Issuing one also drops
-    those of installs abandoned long enough ago to have expired."""
+    redirect back from Slack, so a forged, expired or replayed redirect is refused.
 
-    def __init__(self, db: Database, expiration_seconds: int, clock: Callable[[], dt.datetime] | None = None):
-        self.store = SQLAlchemyOAuthStateStore(expiration_seconds, db.writing_engine(), logger=log)
-        self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc).replace(tzinfo=None))
+    A state is ``nonce.expiry.signature``: issuing one writes nothing. Consuming one checks the
+    signature and the expiry, then writes it (``slack_oauth_states`` has a unique index on it): the
+    second redirect with the same state finds it written. Used states are dropped once expired."""
+
+    def __init__(self, db: Database, client_secret: str, expiration_seconds: int,
+                 clock: Callable[[], float] = time.time):
+        self.engine = db.writing_engine()
+        self.key = hmac.new(client_secret.encode(), b"genie-bot oauth state", hashlib.sha256).digest()
+        self.expiration_seconds = expiration_seconds
+        self.clock = clock
 
     @property
     def logger(self) -> logging.Logger:
         return log
 
     async def async_issue(self, *args: Any, **kwargs: Any) -> str:
-        return await asyncio.to_thread(self._issue)
+        return self.issue()
 
     async def async_consume(self, state: str) -> bool:
-        return await asyncio.to_thread(self.store.consume, state)
+        return await asyncio.to_thread(self.consume, state)
 
-    def _issue(self) -> str:
-        table = self.store.oauth_states
-        with self.store.engine.begin() as conn:
-            conn.execute(delete(table).where(table.c.expire_at < self.clock()))
-        return self.store.issue()
+    def issue(self) -> str:
+        signed = f"{secrets.token_urlsafe(16)}.{int(self.clock()) + self.expiration_seconds}"
+        return f"{signed}.{self._signature(signed)}"
 
+    def consume(self, state: str) -> bool:
+        """Whether ``state`` was issued here, has not expired, and was not consumed before (it is now)."""
+        signed, _, signature = state.rpartition(".")
+        expiry = signed.rpartition(".")[2]
+        if not (hmac.compare_digest(signature, self._signature(signed)) and expiry.isdigit()):
+            return False
+        now = self.clock()
+        if int(expiry) <= now:
+            return False
+        table = schema.slack_oauth_states
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(delete(table).where(table.c.expire_at < _utc(now)))
+                conn.execute(insert(table).values(state=state, expire_at=_utc(int(expiry))))
+        except IntegrityError:
+            return False  # consumed before: a replayed redirect
+        return True
+
+    def _signature(self, signed: str) -> str:
+        digest = hmac.new(self.key, signed.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def _utc(seconds: float) -> dt.datetime:
+    """A moment as the engine's tables keep it: naive UTC."""
+    return dt.datetime.fromtimestamp(seconds, dt.timezone.utc).replace(tzinfo=None)

@@ -3,8 +3,8 @@
 ``GET <install_path>`` (default ``/slack/install``) is the install page: its "Add to Slack"
 button leads to Slack, where a member of a workspace approves the app, and Slack sends them
 back to ``GET <redirect_uri_path>`` with a code and the ``state`` the install page issued
-(kept in the database and in a cookie of the installer's browser). Bolt checks both, so a
-forged redirect or one replayed after its install finished is refused, exchanges the code for
+(signed, :class:`.installations.OAuthStates`, and in a ``SameSite=Lax`` cookie of the installer's browser).
+Bolt checks both, so a forged redirect or one replayed after its install finished is refused, exchanges the code for
 the workspace's bot token (``oauth.v2.access``) and stores the installation. Before it is
 stored, genie.yaml has its say: a workspace the ``workspaces`` settings refuse, or an
 installation across a whole Enterprise Grid organisation (not supported: install into each
@@ -38,6 +38,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from genie_bot.errors import GenieError
 from genie_bot.store import Database
+from genie_bot.store.sealing import Sealer
 
 from .installations import Installations, OAuthStates
 from .settings import SlackOAuthSettings
@@ -121,10 +122,11 @@ class InstallationAuthorize(AsyncAuthorize):
 class Installs:
     """What "Add to Slack" adds to the Bolt app: its OAuth flow, authorization, and uninstalls."""
 
-    def __init__(self, settings: SlackOAuthSettings, db: Database, serves: Serves,
+    def __init__(self, settings: SlackOAuthSettings, db: Database, sealer: Sealer, serves: Serves,
                  client: Callable[[str | None], AsyncWebClient], uninstalled: Callable[[str], Awaitable[None]]):
         """``uninstalled(team)`` runs once a workspace's installation is deleted (its sessions' fate)."""
-        self.installations = Installations(settings.client_id, db)
+        self.installations = Installations(settings.client_id, db, sealer)
+        self.states = OAuthStates(db, settings.client_secret, settings.state_expiration_seconds)
         self.workspaces = InstalledWorkspaces(self.installations, settings, client)
         self.uninstalled = uninstalled
         oauth = AsyncOAuthSettings(
@@ -132,7 +134,7 @@ class Installs:
             user_scopes=[], redirect_uri=settings.redirect_uri, install_path=settings.install_path,
             redirect_uri_path=settings.redirect_uri_path, success_url=settings.success_url,
             failure_url=settings.failure_url, authorization_url=settings.authorization_url,
-            installation_store=self.installations, state_store=OAuthStates(db, settings.state_expiration_seconds),
+            installation_store=self.installations, state_store=self.states,
             state_expiration_seconds=settings.state_expiration_seconds,
             token_rotation_expiration_minutes=settings.token_rotation_minutes, logger=log)
         self.flow = InstallFlow(serves=serves, client=client(None), settings=oauth)

@@ -3,7 +3,9 @@
 A turn can take seconds (an LLM, an API call), so before it runs the bot posts a short
 "thinking" message where it will answer; the first reply message then *replaces* that
 placeholder (``chat.update``) and the others follow it (``chat.postMessage``, paced per
-channel, see :mod:`.pacing`). A turn with nothing to say deletes it. Every message of a turn
+channel, see :mod:`.pacing`). A turn with nothing to say deletes it. So does a turn whose
+place got newer replies meanwhile (those of an earlier turn, posted late, as after the store
+was away): its replies go below them, and the conversation reads in the order its turns ran. Every message of a turn
 carries the turn's event id and its place among the turn's messages as metadata
 (:mod:`.receipts`), so a reply posted again from the outbox adds only what is missing.
 
@@ -49,6 +51,7 @@ class Poster:
         self.threads = threads
         self.pacer = pacer or ChannelPacer()
         self.cards = LiveCards()
+        self.latest = LatestReplies()
 
     async def placeholder(self, place: Place, event_id: str) -> str | None:
         """Post the "thinking" message of ``event_id``; return its ``ts`` for :meth:`post` or :meth:`discard`,
@@ -102,12 +105,13 @@ class Poster:
 
     async def _send(self, place: Place, messages: Numbered, placeholder: str | None) -> None:
         if placeholder is not None:
-            if not messages:
+            if not messages or self.latest.after(place, placeholder):
                 await self.discard(place, placeholder)
-                return
-            await self.update(place.team, place.channel, placeholder, *messages.pop(0))
+            else:
+                await self.update(place.team, place.channel, placeholder, *messages.pop(0))
         for message, metadata in messages:
             ts = await self._post(place, message, metadata)
+            self.latest.posted(place, ts)
             await self._shown(place.team, message, place.channel, ts)
 
     async def _shown(self, team: str, card: SlackMessage, channel: str, ts: str) -> None:
@@ -146,6 +150,31 @@ class LiveCards:
     def forget(self, action_id: str) -> list[tuple[str, str, list[Block]]]:
         """The live cards of ``action_id``, which are live no more."""
         return self._cards.pop(action_id, [])
+
+
+class LatestReplies:
+    """The newest reply message this process posted in each place (bounded): a placeholder older than
+    it is no place for a later turn's replies."""
+
+    def __init__(self, capacity: int = 10_000):
+        self.capacity = capacity
+        self._latest: OrderedDict[Place, tuple[int, int]] = OrderedDict()
+
+    def posted(self, place: Place, ts: str) -> None:
+        moment = max(_moment(ts), self._latest.pop(place, (0, 0)))
+        self._latest[place] = moment
+        while len(self._latest) > self.capacity:
+            self._latest.popitem(last=False)
+
+    def after(self, place: Place, ts: str) -> bool:
+        """Whether a reply was posted in ``place`` after the message ``ts``."""
+        return self._latest.get(place, (0, 0)) > _moment(ts)
+
+
+def _moment(ts: str) -> tuple[int, int]:
+    """A Slack ``ts`` (``seconds.micros``) as a number that orders messages."""
+    seconds, _, micros = ts.partition(".")
+    return int(seconds), int(micros or 0)
 
 
 def _metadata(reply: Reply, event_id: str | None, part: int, piece: int) -> dict | None:

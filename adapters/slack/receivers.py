@@ -54,12 +54,25 @@ class HttpReceiver(WebServer):
         super().__init__(app.web_app(path=path, port=port), host, port, "Slack requests")
         self.healthy = healthy
         self.web_app.router.add_get("/healthz", self._health)
+        self.web_app.middlewares.append(_same_site_cookies)
         if signing_secret:
             self.web_app.middlewares.append(_signed_only(path, SignatureVerifier(signing_secret)))
 
     async def _health(self, request: web.Request) -> web.Response:
         ok = await self.healthy()
         return web.json_response({"ok": ok}, status=200 if ok else 503)
+
+
+@web.middleware
+async def _same_site_cookies(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                             ) -> web.StreamResponse:
+    """Every cookie set here (the OAuth state cookie of "Add to Slack") is ``SameSite=Lax``: sent along
+    when Slack sends the installer back (a top-level navigation), not with another site's requests
+    from within its pages. Bolt's aiohttp adapter sets cookies with Secure and HttpOnly only."""
+    response = await handler(request)
+    for morsel in response.cookies.values():
+        morsel["samesite"] = "Lax"
+    return response
 
 
 def _signed_only(path: str, verifier: SignatureVerifier) -> Callable:

@@ -80,6 +80,8 @@ def _replay(args: argparse.Namespace) -> int:
     from ..agent import Agent, LLMNotConfigured, llm_parser_for_replay
     from ..replay import Parser, read_trace, recorded_parser, replay
     from ..runtime import LocalApiExecutor, Runtime
+    from ..runtime.isolation import sandboxed
+    from ..runtime.sandbox import Sandbox
 
     spec = load_spec(args.agent_dir)
     parser: Parser
@@ -104,9 +106,10 @@ def _replay(args: argparse.Namespace) -> int:
     out = args.out.open("w", encoding="utf-8") if args.out else sys.stdout
     failures = 0
     try:
-        for turn in replay(runtime, lines, parser):
-            failures += bool(turn.errors)
-            out.write(turn.to_json() + "\n")
+        with sandboxed(Sandbox()):  # the bot's limits: a turn it would park is not applied here either
+            for turn in replay(runtime, lines, parser):
+                failures += bool(turn.errors)
+                out.write(turn.to_json() + "\n")
     finally:
         if args.out:
             out.close()

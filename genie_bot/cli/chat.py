@@ -4,6 +4,9 @@ Interactive on a terminal (markdown rendered by rich; ``--debug`` shows each tur
 acts and state). With stdin not a terminal it is scriptable: one user message per line, the
 greeting and each reply on stdout as plain text (markdown marks removed), each followed by an
 empty line.
+
+Statements are applied in the sandbox with the bot's default limits (:mod:`genie_bot.runtime.sandbox`):
+a message the bot would park is set aside here too, with the bot's reply, the state unchanged.
 """
 
 from __future__ import annotations
@@ -15,11 +18,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from ..runtime.isolation import EvaluationAbandoned, SandboxBusy, abandoned_reply, sandboxed
+
 from .common import clock_for, load_spec
 from .llm_options import add_llm_arguments, llm_settings
 
 if TYPE_CHECKING:
     from ..agent import Agent, AgentReply
+    from ..state import DialogueState
 
 COMMANDS_HELP = "Commands: /reset starts over, /state shows the dialogue state, /quit leaves."
 
@@ -36,11 +42,15 @@ def register(commands: argparse._SubParsersAction) -> None:
 def _chat(args: argparse.Namespace) -> int:
     """The agent in LLM mode when one is configured (OPENAI_API_KEY...), else offline."""
     from ..agent import Agent, agent_components
+    from ..runtime.sandbox import Sandbox
 
+    sandbox = Sandbox()
+    sandbox.pool.warm()  # its worker starts while the agent loads
     components = agent_components(load_spec(args.agent_dir), llm_settings(args), clock=clock_for(args.today))
     if not components.offline:  # offline mode is already logged as a warning
         print(f"genie-bot: {components.message}", file=sys.stderr)
-    return run_chat(Agent.from_components(components), debug=args.debug)
+    with sandboxed(sandbox):
+        return run_chat(Agent.from_components(components), debug=args.debug)
 
 
 def run_chat(agent: Agent, debug: bool = False, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
@@ -55,7 +65,10 @@ def run_chat(agent: Agent, debug: bool = False, stdin: TextIO | None = None, std
         text = line.rstrip("\n")
         if not text.strip():
             continue
-        reply = agent.respond(state, text)
+        reply = _respond(agent, state, text)
+        if isinstance(reply, str):
+            stdout.write(reply + "\n\n")
+            continue
         state = reply.state
         if debug:
             stdout.write(_debug_text(reply) + "\n")
@@ -90,11 +103,22 @@ def _interactive(agent: Agent, debug: bool) -> int:
             continue
         if not text.strip():
             continue
-        reply = agent.respond(state, text)
+        reply = _respond(agent, state, text)
+        if isinstance(reply, str):
+            console.print(reply)
+            continue
         state = reply.state
         if debug:
             console.print(Panel(_debug_text(reply), title="debug", style="dim"))
         console.print(Markdown(reply.text))
+
+
+def _respond(agent: Agent, state: DialogueState, text: str) -> AgentReply | str:
+    """The agent's reply, or what the bot says of a message the sandbox did not apply."""
+    try:
+        return agent.respond(state, text)
+    except (EvaluationAbandoned, SandboxBusy) as exc:
+        return abandoned_reply(exc)
 
 
 def _debug_text(reply: AgentReply) -> str:

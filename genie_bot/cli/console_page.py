@@ -18,7 +18,7 @@ from ..agent import Agent, agent_builder, agent_components
 from ..config import Config, ConfigInvalid, load_config
 from ..console_web import (TOKEN_ENV, Access, Console, ConsoleServer, LiveConsole, SessionSource, agent_dir_config,
                            sandbox_config, session_url)
-from ..console_web.access import is_loopback
+from ..console_web.access import token_problem
 from ..console_web.sources import loaded_agents
 from ..engine.agents import AgentRegistry, AgentsInvalid, LoadedAgent
 from ..knowledge import open_database
@@ -37,9 +37,9 @@ def run(args: argparse.Namespace) -> int:
         print("genie-bot console: --session opens a session of a deployment: add --config genie.yaml", file=sys.stderr)
         return 2
     token = os.environ.get(TOKEN_ENV) or None
-    if token is None and not is_loopback(args.host):
-        print(f"genie-bot console: serving on {args.host} needs {TOKEN_ENV} (anyone reaching it could chat)",
-              file=sys.stderr)
+    problem = token_problem(token, args.host)
+    if problem is not None:
+        print(f"genie-bot console: {problem}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="genie-console-") as private:
         database_url = f"sqlite:///{Path(private) / 'console.sqlite3'}"

@@ -28,6 +28,7 @@ from ..observability.logs import configure_logging
 from ..knowledge.importer import TableInvalid
 from ..llm.settings import LLMSettingsInvalid
 from ..store import DriverMissing, SchemaOutdated, upgrade
+from ..store.sealing import KeysMissing
 from .database import database_problem, deployment_database
 from .knowledge_tables import load_deployment_knowledge
 from .llm_options import llm_overrides
@@ -49,7 +50,11 @@ def db_upgrade(args: argparse.Namespace) -> int:
     with deployment_database(args.config, check=False) as db:
         if db.dialect == "sqlite":  # a new deployment's var/ directory
             Path(db.engine.url.database or "").parent.mkdir(parents=True, exist_ok=True)
-        before, after = upgrade(db)
+        try:
+            before, after = upgrade(db)
+        except KeysMissing as exc:  # tokens to seal (revision 0006), and no keys to seal them with
+            print(f"{db.safe_url}: not upgraded: {exc}", file=sys.stderr)
+            return 1
     print(f"{db.safe_url}: schema revision {before or '(none)'} -> {after}")
     if args.config is not None:  # the tables every process will read, imported once here
         config = load_config(args.config)

@@ -1,5 +1,5 @@
-"""``genie-bot installations list|remove``: the Slack workspaces a deployment with "Add to Slack"
-is installed in. Registering the commands loads nothing of Slack or the database; the handlers
+"""``genie-bot installations list|remove|reseal|new-key``: the Slack workspaces a deployment with
+"Add to Slack" is installed in, and the keys their tokens are sealed with. Registering the commands loads nothing of Slack or the database; the handlers
 import :mod:`.installed` when they run.
 """
 
@@ -19,6 +19,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     remove.add_argument("team", help="the workspace's team id, as 'installations list' prints it")
     remove.add_argument("--config", type=Path, required=True, help="the deployment's genie.yaml")
     remove.set_defaults(handler=_remove)
+    reseal = sub.add_parser("reseal", help="seal every stored token again with the first key of GENIE_SECRET_KEYS "
+                                           "(after putting a new key first: docs/slack.md, rotating the key)")
+    reseal.add_argument("--config", type=Path, required=True, help="the deployment's genie.yaml")
+    reseal.set_defaults(handler=_reseal)
+    new_key = sub.add_parser("new-key", help="print a new key for GENIE_SECRET_KEYS")
+    new_key.set_defaults(handler=_new_key)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -31,3 +37,16 @@ def _remove(args: argparse.Namespace) -> int:
     from .installed import remove
 
     return remove(args)
+
+
+def _reseal(args: argparse.Namespace) -> int:
+    from .installed import reseal
+
+    return reseal(args)
+
+
+def _new_key(args: argparse.Namespace) -> int:
+    from ..store.sealing import Sealer
+
+    print(Sealer.new_key())
+    return 0

@@ -1,4 +1,4 @@
-"""What ``genie-bot installations list|remove`` does (:mod:`.installations` registers it): the Slack workspaces a deployment with "Add to Slack"
+"""What ``genie-bot installations list|remove|reseal`` does (:mod:`.installations` registers it): the Slack workspaces a deployment with "Add to Slack"
 (``platforms.slack.oauth``) is installed in, read from its database.
 
 ``remove TEAM`` uninstalls the app from that workspace (Slack's ``apps.uninstall``, with the app's
@@ -22,6 +22,7 @@ from ..adapters.slack.installations import Installations, InstalledWorkspace
 from ..adapters.slack.settings import SlackOAuthSettings
 from ..config import Config, ConfigInvalid, load_config
 from ..engine.erasure import erase_workspace
+from ..store.sealing import KeysMissing, SealBroken, Sealer
 from .common import CommandFailed
 from .database import deployment_database
 
@@ -29,7 +30,7 @@ from .database import deployment_database
 def listing(args: argparse.Namespace) -> int:
     config, settings, oauth = _deployment(args.config)
     with deployment_database(args.config) as db:
-        installed = Installations(oauth.client_id, db).listing()
+        installed = Installations(oauth.client_id, db, _sealer()).listing()
     print(f"{'team':12} {'name':24} {'served':6} {'installer':12} {'installed (UTC)':19}  {'token expires':19}  scopes")
     for workspace in installed:
         print(_line(workspace, config.serves("slack", workspace.team_id)))
@@ -49,8 +50,11 @@ def _line(workspace: InstalledWorkspace, served: bool) -> str:
 def remove(args: argparse.Namespace) -> int:
     _, settings, oauth = _deployment(args.config)
     with deployment_database(args.config) as db:
-        installations = Installations(oauth.client_id, db)
-        installation = installations.latest_of_team(args.team)
+        installations = Installations(oauth.client_id, db, _sealer())
+        try:
+            installation = installations.latest_of_team(args.team)
+        except SealBroken as exc:
+            raise CommandFailed(str(exc)) from None
         if installation is None:
             print(f"the app is not installed in {args.team} (see: genie-bot installations list)", file=sys.stderr)
             return 1
@@ -63,6 +67,24 @@ def remove(args: argparse.Namespace) -> int:
             sessions = "its sessions kept (uninstalled_sessions: keep)"
     print(f"{args.team} ({installation.team_name}): {told}; installation forgotten, {sessions}")
     return 0
+
+
+def reseal(args: argparse.Namespace) -> int:
+    _, _, oauth = _deployment(args.config)
+    with deployment_database(args.config) as db:
+        try:
+            count = Installations(oauth.client_id, db, _sealer()).reseal()
+        except SealBroken as exc:
+            raise CommandFailed(f"{exc}; nothing was sealed again") from None
+    print(f"{count} installation row(s) sealed again with the first key of GENIE_SECRET_KEYS")
+    return 0
+
+
+def _sealer() -> Sealer:
+    try:
+        return Sealer.from_environment("the installations' Slack tokens are sealed")
+    except KeysMissing as exc:
+        raise CommandFailed(str(exc), 2) from None
 
 
 def _uninstall(settings: SlackSettings, oauth: SlackOAuthSettings, token: str | None) -> str:

@@ -21,8 +21,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     _database_arguments(listing)
     listing.set_defaults(handler=_list)
     pruning = subcommands.add_parser("prune", help="drop the imported tables that none of the agents uses now "
-                                                   "(earlier versions of their CSVs); run it once every process "
-                                                   "serving the agents has (re)loaded them")
+                                                   "(earlier versions of their CSVs) and no live process reads")
     pruning.add_argument("agent_dirs", type=Path, nargs="*", help="every agent using the database "
                                                                   "(default: the config's agents)")
     _database_arguments(pruning)

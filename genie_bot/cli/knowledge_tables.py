@@ -53,8 +53,11 @@ def prune_tables(args: argparse.Namespace) -> int:
             raise CommandFailed(f"{directory} has problems (run: genie-bot validate {directory}); nothing was dropped")
         keep |= {source.physical for source in table_sources(spec)}
     database = _database(args.database, config)
-    for entry in prune(database, keep):
+    pruned = prune(database, keep)
+    for entry in pruned.dropped:
         print(f"dropped {entry.physical} ({entry.rows:,} rows)")
+    for physical, readers in sorted(pruned.kept_live.items()):
+        print(f"kept {physical}: {readers} live process(es) still read it (a reload or a restart releases it)")
     return 0
 
 

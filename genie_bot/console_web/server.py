@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from functools import cache, partial
@@ -35,7 +36,7 @@ from aiohttp import web
 
 from ..engine import Decision, SessionKey
 from ..web_server import WebServer
-from .access import COOKIE, Access
+from .access import COOKIE, SESSION_SECONDS, Access
 from .export import export_scenario
 from .live import PLATFORM, LiveConsole
 from .sources import SessionSource, loaded_agents
@@ -167,16 +168,23 @@ class ConsoleServer(WebServer):
     async def _login(self, request: web.Request) -> web.StreamResponse:
         form = await request.post()
         target = str(form.get("next", "/"))
-        if not self.access.token_matches(str(form.get("token", ""))):
+        wait = self.access.throttle.seconds_to_wait()
+        if wait > 0:
+            return self._login_form(target, f"Too many wrong tokens: try again in {math.ceil(wait)} s.", status=429,
+                                    headers={"Retry-After": str(math.ceil(wait))})
+        cookie = self.access.log_in(str(form.get("token", "")))
+        if cookie is None:
             return self._login_form(target, "That is not the console's token.", status=403)
         response = web.HTTPSeeOther(_local(target))
-        response.set_cookie(COOKIE, self.access.cookie_value(), httponly=True, samesite="Strict", path="/")
+        response.set_cookie(COOKIE, cookie, httponly=True, samesite="Strict", path="/", max_age=SESSION_SECONDS,
+                            secure=self.access.secure_cookie(request))
         raise response
 
-    def _login_form(self, target: str, error: str, status: int = 200) -> web.Response:
+    def _login_form(self, target: str, error: str, status: int = 200, headers: dict[str, str] | None = None
+                    ) -> web.Response:
         html = _templates().get_template("login.html").render(title="Log in", next=_local(target), error=error,
                                                               login_url="", can_reload=False)
-        return web.Response(text=html, content_type="text/html", status=status)
+        return web.Response(text=html, content_type="text/html", status=status, headers=headers)
 
     async def _static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]

@@ -89,7 +89,8 @@ async def _reload(engine: Engine, caller: Caller, workspace: str, agent: str | N
             one = await engine.reload(name)
             report = ReloadReport(report.ok and one.ok, report.errors + one.errors,
                                   {**report.versions, **one.versions},
-                                  {**report.sessions_to_migrate, **one.sessions_to_migrate})
+                                  {**report.sessions_to_migrate, **one.sessions_to_migrate},
+                                  {**report.data_changed, **one.data_changed})
     return "\n".join(report.lines())
 
 

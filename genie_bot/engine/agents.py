@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import inspect
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..agent import Agent, AgentBuilder
 from ..config import AgentConfig
 from ..errors import GenieError
+from ..spec.csv_file import TableInvalid
 from ..spec import AgentSpec, TaskWorksheet, check_agent
+
+RELOAD_SECONDS = 60.0
+"""How long a reload may take before its caller is answered that it did not finish: loading runs the
+agents' api.py, which may wait for something (its import is checked in a child first, but may
+behave differently in this process)."""
+Reloaded = tuple[dict[str, tuple[str, str]], list[str]]
+
 
 class AgentsInvalid(GenieError):
     def __init__(self, errors: list[str]):
@@ -56,6 +66,10 @@ class AgentRegistry:
     def versions(self) -> dict[str, str]:
         return {name: loaded.version for name, loaded in self._agents.items()}
 
+    def data_files(self) -> dict[str, dict[str, str]]:
+        """agent -> its data files and their hashes, as loaded."""
+        return {name: loaded.spec.data for name, loaded in self._agents.items()}
+
     def reload(self, name: str | None = None) -> tuple[dict[str, tuple[str, str]], list[str]]:
         """Load ``name`` (or every agent) again; switch only if all of them load without errors.
 
@@ -65,13 +79,44 @@ class AgentRegistry:
         unknown = [n for n in names if n not in self.configs]
         if unknown:
             return {}, [f"unknown agent '{n}'; configured agents: {', '.join(self.configs)}" for n in unknown]
-        with self._reloading:
+        if not self._reloading.acquire(blocking=False):
+            return {}, ["another reload has not finished yet (loading an agent's api.py may be stuck): wait for it, "
+                        "or restart the process"]
+        try:
             loaded, errors = self._load(names)
             if errors:
                 return {}, errors
             versions = {n: (self._agents[n].version, loaded[n].version) for n in names}
             self._agents = {**self._agents, **{n: a for n, a in loaded.items() if a.version != self._agents[n].version}}
             return versions, []
+        finally:
+            self._reloading.release()
+
+    async def reload_within(self, name: str | None, seconds: float = RELOAD_SECONDS) -> Reloaded:
+        """:meth:`reload`, in a thread of its own, answered within ``seconds``: past them, an error
+        while the reload goes on (if it ever finishes, its agents are switched to then). The thread
+        is a daemon: a reload stuck for good does not keep the process from exiting."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Reloaded] = loop.create_future()
+
+        def answer(settle: Callable[[Any], None], value: Any) -> None:
+            if not done.done():
+                settle(value)
+
+        def work() -> None:
+            try:
+                result = self.reload(name)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller, as asyncio.to_thread does
+                loop.call_soon_threadsafe(answer, done.set_exception, exc)
+            else:
+                loop.call_soon_threadsafe(answer, done.set_result, result)
+
+        threading.Thread(target=work, name="genie-reload", daemon=True).start()
+        try:
+            return await asyncio.wait_for(done, seconds)
+        except TimeoutError:
+            return {}, [f"loading the agents did not finish within {seconds:g} s (does an api.py wait for "
+                        "something at import?); it goes on, and they switch to the new versions if it finishes"]
 
     def _load(self, names: list[str]) -> tuple[dict[str, LoadedAgent], list[str]]:
         loaded: dict[str, LoadedAgent] = {}
@@ -82,7 +127,12 @@ class AgentRegistry:
             if problems or spec is None:
                 errors.extend(str(p) for p in problems)
                 continue
-            loaded[name] = LoadedAgent(config, spec, self.build(spec),
+            try:
+                agent = self.build(spec)
+            except TableInvalid as exc:  # a table of the agent does not import (its file and line said)
+                errors.append(str(exc))
+                continue
+            loaded[name] = LoadedAgent(config, spec, agent,
                                        {ws.name: api_fingerprint(spec, ws) for ws in spec.tasks.values()})
         return loaded, errors
 

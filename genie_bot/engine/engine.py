@@ -51,7 +51,7 @@ from ..store import inbox as events
 from ..store import pending as actions
 from ..store.inbox import EventRow, EventStatus
 from .admission import TurnAdmission
-from .agents import AgentRegistry
+from .agents import RELOAD_SECONDS, AgentRegistry
 from .deliveries import RecentDeliveries
 from .erasure import erase_session
 from .identity import dead_among, new_engine_id
@@ -113,10 +113,15 @@ class Engine:
         self.inbox = Inbox(self.db, self.id, clock, config.engine.lease_seconds, config.engine.ordering_window_ms)
         self.liveness_timeout = 2 * self.inbox.lease
         """An engine on another host whose heartbeat is older than this is presumed dead."""
-        self.sandbox = Sandbox(SandboxLimits(config.engine.statement_cpu_seconds, config.engine.statement_memory_mb))
+        engine = config.engine
+        self.sandbox = Sandbox(SandboxLimits(engine.statement_cpu_seconds, engine.statement_memory_mb,
+                                             engine.statement_cpu_budget_seconds, engine.statement_cpu_window_seconds,
+                                             engine.sandbox_queue))
         """Where the statements of this process's turns are applied (worker processes shared in the process)."""
         self.turns = TurnRunner(self.db, self.registry, config, clock, self.id, self.observer, sandbox=self.sandbox)
         self.maintenance = Maintenance(self)
+        self.reload_seconds = RELOAD_SECONDS
+        """How long ``/genie reload`` may take before the admin is answered that it did not finish."""
         self.undelivered: deque[Notification] = deque(maxlen=1000)
         """Notifications for a platform without a sink (no adapter running for it)."""
         self.turns_run = 0
@@ -303,11 +308,14 @@ class Engine:
 
     async def reload(self, agent: str | None = None) -> ReloadReport:
         """Load the spec of ``agent`` (or all agents) again; on any error the running versions stay."""
-        # a thread of its own: loading runs the agent's api.py (bounded, see spec.api_module),
-        # never on a database thread that turns, deliveries and /healthz wait for
-        versions, errors = await asyncio.to_thread(self.registry.reload, agent)
+        # a thread of its own: loading runs the agent's api.py (bounded, see spec.api_module, and
+        # answered within reload_seconds), never on a database thread that turns, deliveries and
+        # /healthz wait for
+        data_before = self.registry.data_files()
+        versions, errors = await self.registry.reload_within(agent, self.reload_seconds)
         if errors:
             return ReloadReport(False, errors)
+        data_now = self.registry.data_files()
 
         def live() -> dict[tuple[str, str | None], int]:
             with self.db.read() as conn:
@@ -316,7 +324,9 @@ class Engine:
         counts = await self.in_db(live)
         return ReloadReport(True, [], versions, {
             name: sum(n for (a, v), n in counts.items() if a == name and v != new)
-            for name, (old, new) in versions.items()})
+            for name, (old, new) in versions.items()}, {
+            name: sorted(path for path in {*data_before[name], *data_now[name]}
+                         if data_before[name].get(path) != data_now[name].get(path)) for name in versions})
 
     async def status(self) -> EngineStatus:
         def read() -> EngineStatus:

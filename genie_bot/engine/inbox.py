@@ -64,21 +64,18 @@ class Inbox:
         self.clock = clock
         self.lease = dt.timedelta(seconds=lease_seconds)
         self.window = dt.timedelta(milliseconds=window_ms)
-        self._known_sessions: set[str] = set()
-        """Sessions whose row exists (rows are never deleted): saves an INSERT per event."""
 
     def accept(self, key: SessionKey, agent: str, event: EventRow) -> bool:
         """Record a delivered event; False for a duplicate delivery (seen before).
 
-        Its ``received_at`` is when it is recorded, the moment other processes can see it.
+        Its ``received_at`` is when it is recorded, the moment other processes can see it. Its
+        session's row is made if there is none, every time: a session erased (by any process: a
+        workspace's uninstall, ``genie-bot installations remove``) starts again with its next event.
         """
         with self.db.write() as conn:
             now = self.clock()
-            if event.session_key not in self._known_sessions:
-                sessions.ensure(self.db, conn, event.session_key, key.parts, agent, now)
-            accepted = events.accept(self.db, conn, replace(event, received_at=now))
-        self._known_sessions.add(event.session_key)
-        return accepted
+            sessions.ensure(self.db, conn, event.session_key, key.parts, agent, now)
+            return events.accept(self.db, conn, replace(event, received_at=now))
 
     def claim(self, session_key: str) -> Claim:
         with self.db.write() as conn:

@@ -18,10 +18,12 @@ not happen" and, later, that it did:
   deferred: the user hears it will be finished (no "try again", which would apply it twice),
   the event stays unfinished, and it runs again once the store is back, its reply delivered then.
 
-Statements are applied in the engine's sandbox (:mod:`genie_bot.runtime.sandbox`). A message
-whose statements it had to stop, or whose turn was cut short by its process dying more than
-:data:`MAX_ATTEMPTS` - 1 times, is parked: set aside unapplied, with a reply, and never handed
-to another process to run again.
+Statements are applied in the engine's sandbox (:mod:`genie_bot.runtime.sandbox`), each turn's
+as its user's (:meth:`~genie_bot.runtime.sandbox.Sandbox.serving`). A message whose statements
+it had to stop, whose user's statements used their share of the sandbox's CPU time lately, or
+whose turn was cut short by its process dying more than :data:`MAX_ATTEMPTS` - 1 times, is
+parked: set aside unapplied, with a reply, and never handed to another process to run again. A
+message finding the sandbox's queue full fails with a reply asking to send it again.
 """
 
 from __future__ import annotations
@@ -39,7 +41,9 @@ from ..errors import GenieError
 from ..observability import TurnObserver, TurnUsage, measuring
 from ..observability.observer import parse_source
 from ..runtime import ConfirmInstance, LocalApiExecutor
-from ..runtime.isolation import EvaluationAbandoned, StatementSandbox, sandboxed
+from ..runtime.isolation import (PARKED, PARKED_OVER_BUDGET, SANDBOX_BUSY, EvaluationAbandoned, OverBudget, SandboxBusy,
+                                 sandboxed)
+from ..runtime.sandbox import Sandbox
 from ..state import DialogueState, InstanceStatus
 from ..store import Database
 from ..store import inbox as events
@@ -54,7 +58,7 @@ from .confirmations import ConfirmationPlan, plan_confirmations, view_of
 from .gate import RECORD_RETRY_SECONDS, ConfirmationGate
 from .inbox import Claimed
 from .migration import migrate_state
-from .types import ClickOutcome, Decision, Reply, replies_to_json
+from .types import ClickOutcome, Decision, Reply, SessionKey, replies_to_json
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +71,6 @@ RAN_UNSAVED = ("{api} went through (reference {id}), but I could not save this c
                "problem on my side. I will not run it again: please check before asking me again.")
 DEFERRED = ("I could not save that just now because of a problem on my side. I will finish it as soon as I can "
             "and answer you then, so there is no need to send it again.")
-PARKED = ("Sorry, I could not work that message out: it needed more than I allow for one message, so I set it "
-          "aside and changed nothing. Please put it differently.")
 PARKED_AFTER_INTERRUPTIONS = ("Sorry, I was interrupted each time I tried to handle that message, so I set it aside "
                               "and changed nothing. Please send it again, perhaps in other words.")
 MAX_ATTEMPTS = 2
@@ -87,6 +89,7 @@ _WHY_CLOSED: dict[str, str] = {
     ActionStatus.INVALIDATED: "the details changed after the summary was shown",
     ActionStatus.CANCELLED: "it was cancelled",
 }
+GONE = "That confirmation no longer exists (this conversation was erased or is too old); nothing was done."
 _STATUS_TEXT: dict[str, str] = {
     ActionStatus.DONE: "That was already done.",
     ActionStatus.EXECUTING: "That is being done right now.",
@@ -164,7 +167,7 @@ class _Context:
 class TurnRunner:
     def __init__(self, db: Database, registry: AgentRegistry, config: Config, clock: Callable[[], dt.datetime],
                  engine_id: str, observer: TurnObserver, record_retry_seconds: tuple[float, ...] = RECORD_RETRY_SECONDS,
-                 sleep: Callable[[float], None] = time.sleep, sandbox: StatementSandbox | None = None):
+                 sleep: Callable[[float], None] = time.sleep, sandbox: Sandbox | None = None):
         self.db = db
         self.registry = registry
         self.config = config
@@ -190,7 +193,7 @@ class TurnRunner:
         usage = TurnUsage()
         gates: list[ConfirmationGate] = []
         try:
-            with measuring(usage), sandboxed(self.sandbox):
+            with measuring(usage), sandboxed(self.sandbox.serving(self._party(claim)) if self.sandbox else None):
                 result = self._after_interruption(claim) or self._turn(claim, started, gates)
             usage.add_to(result.trace)
             result.trace.latencies["total"] = _ms(started)
@@ -204,6 +207,12 @@ class TurnRunner:
         except Exception as exc:  # noqa: BLE001 - every failure is answered
             log.exception("turn of %s failed", claim.session.key)
             return self._failed(claim, exc, gates, started, usage)
+
+    def _party(self, claim: Claimed) -> str:
+        """Whom the sandbox serves a turn for: its user, in its platform's workspace (and this engine:
+        the engines of one process, in tests, share its workers)."""
+        key = SessionKey.parse(claim.session.key)
+        return f"{self.engine_id}:{key.platform}/{key.workspace}/{claim.event.user_id}"
 
     def _failed(self, claim: Claimed, exc: Exception, gates: list[ConfirmationGate], started: float,
                 usage: TurnUsage) -> TurnOutcome:
@@ -244,10 +253,21 @@ class TurnRunner:
         ctx = self._context(claim, started, gates)
         try:
             return self._message(ctx) if claim.event.kind == "message" else self._action(ctx)
+        except OverBudget as exc:
+            if any(gate.ran for gate in gates):
+                raise
+            return self._parked(ctx.trace, PARKED_OVER_BUDGET, f"parked: {exc.reason}")
         except EvaluationAbandoned as exc:
             if any(gate.ran for gate in gates):
                 raise
             return self._parked(ctx.trace, PARKED, f"parked: applying its statements was stopped: {exc.reason}")
+        except SandboxBusy as exc:
+            if any(gate.ran for gate in gates):
+                raise
+            log.warning("%s: event %s not run: %s", ctx.key, ctx.claim.event.event_id, exc)
+            ctx.trace.outcome, ctx.trace.reply = "busy", SANDBOX_BUSY
+            ctx.trace.errors.append(f"not run: {exc}")
+            return _Result([Reply(SANDBOX_BUSY, outcome=ClickOutcome.FAILED)], ctx.trace, event_status=EventStatus.FAILED)
 
     # -- context ---------------------------------------------------------------------------------
     def _context(self, claim: Claimed, started: float, gates: list[ConfirmationGate]) -> _Context:
@@ -303,7 +323,10 @@ class TurnRunner:
         event = ctx.claim.event
         with self.db.read() as conn:
             clicked = actions.get(conn, event.action_id or "")
-        if clicked is None or clicked.session_key != ctx.key:
+        if clicked is None:  # deleted with its conversation (erased, or kept past retention): its card is stale
+            ctx.trace.reply = GONE
+            return _Result([Reply(GONE, outcome=ClickOutcome.STALE, outcome_detail="it no longer exists")], ctx.trace)
+        if clicked.session_key != ctx.key:
             return self._refusal(ctx, "I can't find that action any more.")
         if self.config.confirmation.owner_only and clicked.owner not in (None, ctx.user):
             return self._refusal(ctx, NOT_OWNER)

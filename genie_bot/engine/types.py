@@ -148,13 +148,19 @@ class ReloadReport:
     """agent -> (version before, version now)."""
     sessions_to_migrate: dict[str, int] = field(default_factory=dict)
     """agent -> live sessions on an older version; each is migrated on its next turn."""
+    data_changed: dict[str, list[str]] = field(default_factory=dict)
+    """agent -> its data files (CSV tables, documents) whose content changed, added or gone."""
 
     def lines(self) -> list[str]:
         if not self.ok:
             return ["reload failed; the running versions keep serving:", *self.errors]
-        return [f"{name}: {old} -> {new}" + (f" ({self.sessions_to_migrate.get(name, 0)} live session(s) "
-                                             f"migrate on their next turn)" if old != new else " (unchanged)")
+        return [f"{name}: {old} -> {new}" + (f" ({self._changed(name)}{self.sessions_to_migrate.get(name, 0)} live "
+                                             f"session(s) migrate on their next turn)" if old != new else " (unchanged)")
                 for name, (old, new) in self.versions.items()]
+
+    def _changed(self, agent: str) -> str:
+        files = self.data_changed.get(agent)
+        return f"new data in {', '.join(files)}; " if files else ""
 
 
 @dataclass

@@ -70,15 +70,19 @@ class Size(NamedTuple):
         return self.chars + self.nodes * NODE_COST
 
 
-def measure(value: Any, limit: int = MAX_SEQUENCE, what: str = "value") -> Size:
+def measure(value: Any, limit: int = MAX_SEQUENCE, what: str = "value", budget: int | None = None) -> Size:
     """The size of ``value``; :class:`TooLarge` as soon as it exceeds ``limit`` characters
-    or :data:`MAX_NODES` visits (a list that contains itself ends there too)."""
+    or :data:`MAX_NODES` visits (a list that contains itself ends there too), or, with a
+    ``budget``, as soon as measuring it has cost more than that (:attr:`Size.cost` so far)."""
     chars = nodes = 0
+    most_nodes = MAX_NODES if budget is None else max(0, min(MAX_NODES, budget // NODE_COST))
     stack = [value]
     while stack:
         item = stack.pop()
         nodes += 1
-        if nodes > MAX_NODES:
+        if nodes > most_nodes:
+            if most_nodes < MAX_NODES:
+                raise TooLarge(f"measuring {what} would exceed the work left ({budget} units)")
             raise TooLarge(f"{what} is too large to handle (more than {MAX_NODES} items)")
         kind = type(item)
         if kind in _SCALAR_TEXT:

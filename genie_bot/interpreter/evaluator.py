@@ -164,7 +164,7 @@ class Evaluator:
         if not isinstance(container, (list, tuple, str, dict)):
             raise InterpreterError("only lists, strings and records can be indexed")
         key = self.eval(node.slice)
-        self._charge(len(container) if isinstance(key, slice) else self._measure(key, "key").cost)
+        self._charge(len(container) if isinstance(key, slice) else self.measure(key, "key").cost)
         return container[key]
 
     def _eval_Slice(self, node: ast.Slice) -> slice:
@@ -182,7 +182,7 @@ class Evaluator:
                 self._charge(func.cost(*args, **kwargs))
             else:  # the runtime's own function: what it is given leaves the interpreter
                 for value in [*args, *kwargs.values()]:
-                    self._measure(value, "argument")
+                    self.measure(value, "argument")
         return self.scope.call(func, args, kwargs)
 
     def _eval_List(self, node: ast.List) -> list:
@@ -208,7 +208,7 @@ class Evaluator:
         for k, v in zip(node.keys, node.values):
             assert k is not None, "** refused above"
             key = self.eval(k)
-            self._charge(self._measure(key, "key").cost)
+            self._charge(self.measure(key, "key").cost)
             out[key] = self.eval(v)
         return out
 
@@ -258,7 +258,7 @@ class Evaluator:
     def _eval_FormattedValue(self, node: ast.FormattedValue) -> str:
         value = self.eval(node.value)
         if node.conversion == ord("r"):
-            self._charge(self._measure(value, "text").cost)
+            self._charge(self.measure(value, "text").cost)
             value = repr(value)
         spec = self._eval_JoinedStr(node.format_spec) if isinstance(node.format_spec, ast.JoinedStr) else ""
         if not isinstance(value, (str, int, float, bool, type(None))) and spec:
@@ -295,9 +295,17 @@ class Evaluator:
     def _truth(value: Any) -> bool:
         return bool(value)
 
-    def _measure(self, value: Any, what: str) -> costs.Size:
-        """``value``'s size, charged as work; :class:`TooLarge` if it is over ``MAX_SEQUENCE``."""
-        size = costs.measure(value, what=what)
+    def measure(self, value: Any, what: str = "value") -> costs.Size:
+        """``value``'s size, charged as work; :class:`TooLarge` if it is over ``MAX_SEQUENCE``, or
+        if measuring it would take more work than the run has left (a refusal is charged
+        :data:`~.costs.REFUSAL_COST`: finding out may have cost that much)."""
+        try:
+            size = costs.measure(value, what=what, budget=self.limits.max_work - self.work)
+        except TooLarge as exc:
+            if not exc.charged:
+                exc.charged = True
+                self.work += costs.REFUSAL_COST
+            raise
         self._charge(size.cost)
         return size
 

@@ -16,11 +16,12 @@ its columns and their types, the values of its columns with few values, its long
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from ..config import with_driver
 from ..submissions import DATA_DIR_ENV
+from .readers import Readers
 
 KNOWLEDGE_URL_ENV = "GENIE_KNOWLEDGE_URL"
 DEFAULT_FILE = "knowledge.sqlite3"
@@ -103,6 +105,8 @@ class KnowledgeDatabase:
                              "PostgreSQL, which every process reads: not an in-memory database")
         self._engines: dict[str, Engine] = {}
         self._lock = threading.Lock()
+        self.readers = Readers(self)
+        """This process's leases on the tables it reads here."""
 
     @property
     def safe_url(self) -> str:
@@ -195,7 +199,13 @@ class KnowledgeDatabase:
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%(key)s)", {"key": int(digest[:15], 16)})
                 yield conn
 
+    def locked(self, name: str) -> AbstractContextManager[Connection]:
+        """A write transaction holding the lock called ``name`` (see :meth:`importing`)."""
+        return self.importing(hashlib.sha256(name.encode()).hexdigest())
+
     def dispose(self) -> None:
+        """Drop this process's leases, and close every connection."""
+        self.readers.close()
         with self._lock:
             for engine in self._engines.values():
                 engine.dispose()

@@ -7,13 +7,23 @@ to it when they next load the agent. ``genie-bot knowledge load`` and ``genie-bo
 upgrade`` import ahead of time; otherwise the first process that needs a table imports it
 (:func:`ensure_imported`), holding the database's import lock so that others wait for it.
 
-The CSV is read twice, streaming (types first, then rows), so importing costs memory for one
-batch of rows, not for the table. One transaction per table writes the rows (``_genie_row``
-numbers them in file order), B-tree indexes on the key, the naming columns and the lowered
-categorical columns, the name index (:mod:`.name_index`), a view of the declared columns for
-queries written by an LLM, ``pg_trgm`` GIN indexes on PostgreSQL (names and short text columns,
-for those queries' ``ILIKE '%...%'``), and last the catalogue row: readers see all or nothing.
-A bad value is an error naming the file, line and column; nothing is imported then.
+The CSV is read twice, streaming (types first, then rows), from one open file, so importing
+costs memory for one batch of rows, not for the table, and both passes read the bytes whose hash
+the agent was loaded with (:class:`~genie_bot.spec.csv_file.CsvFile`): a file edited meanwhile
+is an error, never a table stored under the hash of what the file held before. One transaction
+per table writes the rows (``_genie_row`` numbers them in file order), B-tree indexes on the key,
+the naming columns, the short text columns and the lowered categorical columns, the name index
+(:mod:`.name_index`), a view of the declared columns for queries written by an LLM, ``pg_trgm``
+GIN indexes on PostgreSQL (names and short text columns, for those queries' ``ILIKE '%...%'``),
+and last the catalogue row: readers see all or nothing.
+
+The rules are the same on SQLite and PostgreSQL, and each problem is an error naming the file
+and line, with nothing imported: what the file cannot be read as (see :mod:`~genie_bot.spec.csv_file`),
+a value of the wrong type, a record without a primary key or with one another record has, a name
+(a naming column's value) longer than :data:`MAX_NAME_CHARS` or of more than
+:data:`~.mentions.MAX_NAME_WORDS` words. A text column is B-tree indexed only if none of its values
+is longer than :data:`MAX_INDEXED_CHARS` (PostgreSQL refuses longer index entries), so the work
+of an import is bounded by the size of its file.
 """
 
 from __future__ import annotations
@@ -36,22 +46,30 @@ from sqlalchemy.exc import NoSuchTableError
 from sqlalchemy.engine import make_url
 
 from ..spec import AgentSpec, KnowledgeWorksheet
-from ..spec.csv_file import TableInvalid, check_width, csv_lines, typed_value
+from ..spec.csv_file import CsvFile, TableInvalid, check_width, file_sha256, typed_value
 from .column_values import CATEGORICAL_LIMIT
 from .database import CATALOGUE, ImportedTable, KnowledgeDatabase, open_database, part
 from .mentions import MAX_NAME_WORDS, NAME_COLUMNS, name_keys, name_words, inner_names, naming_columns, short_names
 from .name_index import names_table, spelling_table
+from .readers import READERS_LOCK, live_tables
 from .spelling import MIN_CHARS, variants
 
 log = logging.getLogger(__name__)
 
-FORMAT = 4
+FORMAT = 5
+"""The layout of imported tables (and the rules of an import); a change makes every table import again."""
 SHORT_RANK = 2
 INNER_RANK = 3
 """Keys of words inside a name: never stored, they only make a short name of another name ambiguous."""
-"""The layout of imported tables; a change makes every table import again."""
 ROW = "_genie_row"
 """The column numbering an imported table's rows in file order (the name index refers to it)."""
+LINE = "_genie_line"
+"""Where a row read from a CSV starts in the file (for errors; not stored)."""
+MAX_NAME_CHARS = 200
+"""The longest name (a value of a naming column: the text key, ``name``, ``title``)."""
+MAX_INDEXED_CHARS = 500
+"""The longest value of a text column with a B-tree index: 2,000 bytes of UTF-8 at most, under
+PostgreSQL's limit for an index entry (2,704 bytes), lowered or not."""
 KEPT_VALUES = CATEGORICAL_LIMIT + 1
 """Distinct values of a text column kept in the catalogue: enough to tell a categorical column."""
 BATCH = 5000
@@ -71,6 +89,8 @@ class TableSource:
     digest: str
     url: str | None = None
     """The database of a table that lives in one (its ``${VAR}`` read from the environment)."""
+    csv_sha256: str | None = None
+    """The hash of the CSV's bytes (as the agent was loaded with them): the import reads these or none."""
 
     @property
     def physical(self) -> str:
@@ -87,12 +107,10 @@ class TableSource:
         url = database_url(kb.database) if kb.database else None
         if url is not None:  # where it lives, not what it holds: its names are indexed again on each load
             declared["database"] = [make_url(url).render_as_string(hide_password=True), kb.table or kb.name]
-        digest = hashlib.sha256(json.dumps(declared, sort_keys=True).encode())
-        if kb.csv is not None:
-            with kb.csv.open("rb") as fh:
-                while chunk := fh.read(1 << 20):
-                    digest.update(chunk)
-        return cls(kb, digest.hexdigest(), url)
+        csv_sha256 = kb.csv_sha256 or (file_sha256(kb.csv) if kb.csv is not None else None)
+        if csv_sha256 is not None:
+            declared["csv"] = csv_sha256
+        return cls(kb, hashlib.sha256(json.dumps(declared, sort_keys=True).encode()).hexdigest(), url, csv_sha256)
 
 
 @dataclass(frozen=True)
@@ -149,14 +167,24 @@ def ensure_imported(database: KnowledgeDatabase, source: TableSource, again: boo
     return LoadOutcome(source.kb.name, table, True, time.monotonic() - started, tuple(notes))
 
 
-def prune(database: KnowledgeDatabase, keep: set[str]) -> list[ImportedTable]:
-    """Drop every imported table (and name index) but those named in ``keep``; the ones dropped."""
-    with database.importing(hashlib.sha256(b"prune").hexdigest()) as conn:
+@dataclass(frozen=True)
+class Pruned:
+    dropped: list[ImportedTable]
+    kept_live: dict[str, int]
+    """Tables not in ``keep`` that live processes read -> how many processes (see :mod:`.readers`)."""
+
+
+def prune(database: KnowledgeDatabase, keep: set[str], now: float | None = None) -> Pruned:
+    """Drop every imported table (and name index) but those named in ``keep`` and those a live process
+    reads (a lease renewed since ``now`` - :data:`~.readers.LEASE_SECONDS`)."""
+    with database.locked(READERS_LOCK) as conn:
         CATALOGUE.create(conn, checkfirst=True)
-        dropped = [ImportedTable.from_row(r) for r in conn.execute(select(CATALOGUE)) if r.physical not in keep]
+        live = live_tables(conn, time.time() if now is None else now)
+        entries = [ImportedTable.from_row(r) for r in conn.execute(select(CATALOGUE)) if r.physical not in keep]
+        dropped = [entry for entry in entries if entry.physical not in live]
         for entry in dropped:
             _drop(conn, entry)
-    return dropped
+    return Pruned(dropped, {entry.physical: live[entry.physical] for entry in entries if entry.physical in live})
 
 
 def _drop(conn: Connection, entry: ImportedTable) -> None:
@@ -178,8 +206,15 @@ class _Import:
         self.dialect = conn.dialect.name
         self.metadata = MetaData()
         self.notes: list[str] = []
+        self.file: CsvFile | None = None
 
     def run(self) -> tuple[ImportedTable, list[str]]:
+        if self.kb.csv is None or self.source.url is not None:
+            return self._import()
+        with CsvFile(self.kb.csv) as self.file:
+            return self._import()
+
+    def _import(self) -> tuple[ImportedTable, list[str]]:
         elsewhere = self.source.url is not None
         header, kinds, rows = self._external() if elsewhere else (*self._columns(), None)
         naming = naming_columns(kinds, self.kb.primary_key)
@@ -196,9 +231,10 @@ class _Import:
         for table_ in (names, spelling, said) if elsewhere else (data, names, spelling, said):
             table_.create(self.conn)
         facts = _Facts(header, kinds, naming, self.kb.database or str(self.kb.csv))
+        rows = rows if rows is not None else self._rows(header, kinds)
         count = 0
         columns = [ROW, *header]
-        for batch in _batches(rows if rows is not None else self._rows(header, kinds)):
+        for batch in _batches(rows):
             if not elsewhere:
                 self._write(data, columns, [[row[c] for c in columns] for row in batch])
             facts.add(batch)
@@ -209,6 +245,7 @@ class _Import:
         trigram: list[str] = []
         if not elsewhere:
             trigram = self._indexes(data, kinds, naming, facts)
+            self._unique_key(data)
             self._view(data, header)
         self._analyze(*([] if elsewhere else [data.name]), names.name, spelling.name)
         imported = ImportedTable(self.source.physical, count, tuple((c, kinds[c]) for c in header),
@@ -278,6 +315,7 @@ class _Import:
         return header, kinds
 
     def _rows(self, header: list[str], kinds: dict[str, str]) -> Iterator[dict[str, Any]]:
+        key = self.kb.primary_key if self.kb.primary_key in header else None
         number = 0
         for line, values in self._lines():
             if number == 0:
@@ -285,14 +323,30 @@ class _Import:
                 continue
             assert self.kb.csv is not None, "rows are read from a CSV"
             check_width(self.kb.csv, line, values, header)
-            row: dict[str, Any] = {ROW: number}
+            row: dict[str, Any] = {ROW: number, LINE: line}
             for column, value in zip(header, [*values, *[""] * (len(header) - len(values))]):
                 row[column] = typed_value(self.kb.csv, line, column, value, kinds[column])
+            if key is not None and row[key] is None:
+                raise TableInvalid(f"{self.kb.csv}:{line}: no value for the primary key {key}")
             number += 1
             yield row
 
     def _lines(self) -> Iterator[tuple[int, list[str]]]:
-        return csv_lines(self.kb.csv) if self.kb.csv is not None else iter(())
+        """The CSV's rows (the header first) with their lines, from the bytes the agent was loaded with."""
+        if self.file is None:
+            return
+        yield from self.file.rows()
+        if self.file.sha256 != self.source.csv_sha256:
+            raise TableInvalid(f"{self.kb.csv}: the file changed since the agent was loaded, or while it was being "
+                               "imported: nothing was imported; load the agent again")
+
+    def _lines_of(self, rows: list[int]) -> list[int]:
+        """The lines where the rows numbered ``rows`` start, read again (an error is being reported)."""
+        lines = {}
+        for number, (line, _) in enumerate(self._lines()):
+            if number in rows:
+                lines[number] = line
+        return [lines[r] for r in rows]
 
     # -- writing -------------------------------------------------------------------------------------
     def _write(self, table_: Table, columns: list[str], rows: list[list[Any]]) -> None:
@@ -342,7 +396,8 @@ class _Import:
         short = [c for c in kinds if kinds[c] == "str" and c not in lowered and not self._free_text(c)
                  and facts.average_length(c) <= SHORT_TEXT_CHARS]
         numbers = [c for c in kinds if kinds[c] != "str"]  # keys, ratings: equality and order
-        plain = [c for c in dict.fromkeys([key, *naming, *short, *numbers]) if c and c in data.c]
+        indexable = [c for c in short if facts.longest(c) <= MAX_INDEXED_CHARS]
+        plain = [c for c in dict.fromkeys([key, *naming, *indexable, *numbers]) if c and c in data.c]
         indexes = [Index(f"{data.name}_{i}", data.c[c]) for i, c in enumerate(plain)]
         indexes += [Index(f"{data.name}_l{i}", func.lower(data.c[c])) for i, c in enumerate(lowered)]
         indexes += [Index(f"{data.name}_n{i}", func.lower(data.c[c])) for i, c in enumerate(naming)
@@ -391,10 +446,25 @@ class _Import:
         for name in tables:
             self.conn.exec_driver_sql(f"ANALYZE {quote(name)}")
 
+    def _unique_key(self, data: Table) -> None:
+        """No two records with the same primary key (found with the key's index)."""
+        key = self.kb.primary_key
+        if key is None or key not in data.c:
+            return
+        quote = self.conn.dialect.identifier_preparer.quote
+        found = self.conn.exec_driver_sql(
+            f"SELECT {quote(key)} FROM {quote(data.name)} GROUP BY {quote(key)} HAVING COUNT(*) > 1 LIMIT 1").first()
+        if found is None:
+            return
+        rows = [r for (r,) in self.conn.execute(select(data.c[ROW]).where(data.c[key] == found[0])
+                                                .order_by(data.c[ROW]).limit(2))]
+        first, again = self._lines_of(rows)
+        raise TableInvalid(f"{self.kb.csv}:{again}: the primary key {key} is {found[0]!r} again (as on line {first})")
+
     def _view(self, data: Table, header: list[str]) -> None:
         quote = self.conn.dialect.identifier_preparer.quote
         self.conn.execute(text(f"CREATE VIEW {quote(part(data.name, 'v'))} AS SELECT "
-                               f"{', '.join(quote(c) for c in header) or 'NULL AS nothing'} FROM {quote(data.name)}"))
+                               f"{', '.join(quote(c) for c in header)} FROM {quote(data.name)}"))
 
     def _grant(self, imported: ImportedTable) -> None:
         """On PostgreSQL, let the role of ``read_url`` read what was imported."""
@@ -416,7 +486,8 @@ class _Facts:
     def __init__(self, header: list[str], kinds: dict[str, str], naming: list[str], source: str):
         self.source = source
         self.values: dict[str, dict[str, None] | None] = {c: {} for c in header if kinds[c] == "str"}
-        self.lengths = {c: [0, 0] for c in self.values}
+        self.lengths = {c: [0, 0, 0] for c in self.values}
+        """column -> [characters, values, the longest value's characters]"""
         self.naming = naming
         self.words: set[str] = set()
         self.longest_name = 0
@@ -428,28 +499,40 @@ class _Facts:
                 if value is None:
                     continue
                 value = value if isinstance(value, str) else str(value)  # a date of a table in a database
-                self.lengths[column][0] += len(value)
-                self.lengths[column][1] += 1
+                lengths = self.lengths[column]
+                lengths[0] += len(value)
+                lengths[1] += 1
+                lengths[2] = max(lengths[2], len(value))
                 if seen is not None and value not in seen:
                     seen[value] = None
-                    if len(seen) > KEPT_VALUES:
-                        self.values[column] = None
+                    if len(seen) > KEPT_VALUES or len(value) > MAX_INDEXED_CHARS:
+                        self.values[column] = None  # no categorical column: too many values, or too long
             for column in self.naming:
                 said = row[column]
                 if isinstance(said, str):
-                    words = name_words(said)
-                    if len(words) > MAX_NAME_WORDS:
-                        raise TableInvalid(f"{self.source}: row {row[ROW]}: {column} {said[:60]!r}… has {len(words)} words; a name is "
-                                           f"found in messages only up to {MAX_NAME_WORDS} words")
-                    self.longest_name = max(self.longest_name, len(words))
-                    self.words.update(w for w in words if len(w) >= MIN_CHARS)
+                    self._name(row, column, said)
+
+    def _name(self, row: dict[str, Any], column: str, said: str) -> None:
+        where = f"{self.source}:{row[LINE]}" if LINE in row else f"{self.source}: record {row[ROW]!r}"
+        if len(said) > MAX_NAME_CHARS:
+            raise TableInvalid(f"{where}: the {column} {said[:40]!r}… has {len(said):,} characters; a name has at "
+                               f"most {MAX_NAME_CHARS}")
+        words = name_words(said)
+        if len(words) > MAX_NAME_WORDS:
+            raise TableInvalid(f"{where}: the {column} {said[:60]!r}… has {len(words)} words; a name is found in "
+                               f"messages only up to {MAX_NAME_WORDS} words")
+        self.longest_name = max(self.longest_name, len(words))
+        self.words.update(w for w in words if len(w) >= MIN_CHARS)
 
     def kept_values(self) -> dict[str, list[Any]]:
         return {c: list(seen) for c, seen in self.values.items() if seen is not None}
 
     def average_length(self, column: str) -> float:
-        total, count = self.lengths.get(column, (0, 0))
+        total, count, _ = self.lengths.get(column, (0, 0, 0))
         return total / count if count else 0.0
+
+    def longest(self, column: str) -> int:
+        return self.lengths.get(column, (0, 0, 0))[2]
 
 
 def _keys(batch: list[dict[str, Any]], naming: list[str]) -> Iterator[list[Any]]:

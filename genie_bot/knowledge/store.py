@@ -15,6 +15,7 @@ cannot write.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -40,6 +41,9 @@ class KnowledgeStore:
         self.spec = spec
         self.database = database if database is not None else open_database()
         sources = table_sources(spec)
+        reading = [s.physical for s in sources]
+        self.database.readers.hold(reading)  # before looking them up: a prune from now on keeps them
+        weakref.finalize(self, self.database.readers.release, reading)
         self.loaded: list[LoadOutcome] = [ensure_imported(self.database, s, lazily=True) for s in sources]
         self.imported: dict[str, ImportedTable] = {o.worksheet: o.table for o in self.loaded}
         self._where = {s.kb.name: (s.kb.table or s.kb.name.lower(), open_database(s.url).reader) if s.url else

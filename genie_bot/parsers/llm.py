@@ -5,7 +5,7 @@ turn's agent acts, only the last agent/user exchange, today's date, guidelines a
 agent's few-shot examples (templates: ``parser.system.j2`` / ``parser.user.j2``). The LLM's
 text is never executed here: it is extracted as statement text, cut into statements that are
 dry-run one by one through the runtime's safe interpreter (those that fail are dropped, the
-others kept: :mod:`.checking`), re-asked once with the errors, and completed by omission
+others kept: :mod:`.checking`, the LLM's and the rules' parses in one batch), re-asked once with the errors, and completed by omission
 repair, itself checked on its own. The rule-based parser is the fast path in front of the LLM
 and the fallback behind it when the LLM fails or its parse changes nothing: a weak model's
 ``# nothing yet`` never beats the rules.
@@ -26,7 +26,7 @@ from ..rendering import acts_text, signatures, state_statements
 from ..responders.templates import TemplateResponder
 from ..spec import AgentSpec
 from ..state import DialogueState
-from .checking import Checked, check, check_text, says_less, split_statements
+from .checking import Checked, check, check_texts, says_less, split_statements
 from .constrained import JSON_INSTRUCTION, JSON_MODES, request_arguments, statements_from_json
 from .fast_path import confident
 from .repair import omission_repair
@@ -72,7 +72,7 @@ class LLMParser:
             written = self._statements(attempt.complete(messages).text)
         except LLMError as exc:
             return attempt.counted(dataclasses.replace(by_rules, notes=[f"{UNAVAILABLE} ({exc.kind})"]))
-        best = check_text(spec, state, written, today)
+        best, read_by_rules = check_texts(spec, state, [written, by_rules.statements], today)  # one sandbox call
         notes: list[str] = []
         reasked = bool(best.dropped)
         if reasked:
@@ -87,7 +87,7 @@ class LLMParser:
         if best.effect == 0:  # "# nothing yet", "main_0 = Main()" again: the LLM said nothing the agent can use
             notes.append("the LLM's parse changed nothing; the rule-based parse was used")
             return attempt.counted(dataclasses.replace(by_rules, notes=[*by_rules.notes, *notes], reasked=reasked))
-        if says_less(best, check_text(spec, state, by_rules.statements, today), state):
+        if says_less(best, read_by_rules, state):
             notes.append("the rule-based parse says all the LLM's does and more; it was used")
             return attempt.counted(dataclasses.replace(by_rules, notes=[*by_rules.notes, *notes], reasked=reasked))
         return attempt.counted(Parse(best.statements, source="llm", notes=notes, repaired=repaired is not None,
@@ -127,7 +127,7 @@ class LLMParser:
         repair = prompts_for(spec.directory).messages("parser_repair", errors=first.dropped)
         conversation = [*messages, {"role": "assistant", "content": f"```python\n{written}\n```"}, *repair]
         try:
-            second = check_text(spec, state, self._statements(attempt.complete(conversation).text), today)
+            second = check_texts(spec, state, [self._statements(attempt.complete(conversation).text)], today)[0]
         except LLMError:
             return first
         return second if second.badness() <= first.badness() else first

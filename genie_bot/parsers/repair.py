@@ -12,24 +12,14 @@ import datetime as dt
 import re
 
 from ..acts import AskField
-from ..runtime.executor import KnowledgeResult
 from ..runtime.statements import apply_statements
+from ..runtime.trials import NoIO
 from ..runtime.turn import Turn, Update
 from ..spec import AgentSpec
-from ..state import DialogueState, KnowledgeAnswer
+from ..state import DialogueState
 from .rules import RuleParser
 
 _ASKS_OR_CANCELS = re.compile(r"\b(answer|exitws)\s*\(")
-
-
-class NoIO:
-    """Applying statements performs no I/O; the policy (which does) is not run in a dry run."""
-
-    def call_api(self, request: object) -> object:
-        raise AssertionError("a dry run must not call APIs")
-
-    def query_knowledge(self, answer: KnowledgeAnswer) -> KnowledgeResult:
-        raise AssertionError("a dry run must not query knowledge")
 
 
 def dry_run(spec: AgentSpec, state: DialogueState, statements: str, today: dt.date) -> Update:

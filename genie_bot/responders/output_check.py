@@ -28,7 +28,7 @@ _STATEMENT = re.compile(
     r"|^\s*(import|from\s+\w+\s+import|def|class|return)\b", re.M)
 _INSTANCE_NAME = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)*_\d+\b")
 _ACT_NAMES = ("AskField", "AskForFieldConfirmation", "AskForConfirmation", "ProposeWorksheet", "AskToCancel")
-_ACT_CALL = re.compile(r"\b(Report|Say|Cancelled|AskField|AskForFieldConfirmation|AskForConfirmation|"
+_ACT_CALL = re.compile(r"\b(Report|Say|Cancelled|Submitted|AskField|AskForFieldConfirmation|AskForConfirmation|"
                        r"ProposeWorksheet|AskToCancel)\s*\(")
 _PROMPT_PHRASES = ("templated reply", "agent acts", "write the assistant's message", "correct but plain",
                    "nothing yet", "(no message)", "query that was run", "did not understand this message: say so",

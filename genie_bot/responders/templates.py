@@ -13,7 +13,7 @@ from collections.abc import Collection
 from typing import Any
 
 from ..acts import (Act, AskField, AskForConfirmation, AskForFieldConfirmation, AskToCancel, Cancelled, ProposeWorksheet,
-                    Report, Say)
+                    Report, Say, Submitted)
 from ..parse import Parse
 from ..spec import AgentSpec, Field, InstanceRef, TaskWorksheet
 from ..state import DialogueState, WorksheetInstance
@@ -76,6 +76,11 @@ class TemplateResponder:
             if _untouched_start(spec, state, act.instance):
                 return "Okay! Goodbye, and come back any time."  # the task the greeting opened, never taken up
             return f"Okay, I've dropped your request to {task_phrase(spec.tasks.get(act.worksheet))}. Nothing was submitted."
+        if isinstance(act, Submitted):
+            lines = summary_lines(spec, act.worksheet, act.values)
+            return (f"Your request to {task_phrase(spec.tasks.get(act.worksheet))} was submitted"
+                    + (f" with:\n{_bullets(lines)}\n" if lines else ". ")
+                    + "To change something or make another request, just tell me.")
         if isinstance(act, ProposeWorksheet):
             ws = spec.tasks.get(act.worksheet)
             details = summary_lines(spec, act.worksheet, act.params) if ws else []

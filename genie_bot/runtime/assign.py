@@ -13,7 +13,7 @@ import reprlib
 from typing import Any
 
 from ..errors import GenieError
-from ..interpreter import Evaluator, InterpreterError, TooLarge, measure
+from ..interpreter import Evaluator, InterpreterError, TooLarge
 from ..spec import NA, Code, CoercionError, Field, FieldType, InstanceRef, TaskWorksheet, coerce
 from ..state import DialogueState, InstanceStatus, WorksheetInstance
 from .reading import NewInstance, WorksheetReader, snap_field_name
@@ -31,7 +31,7 @@ def assign_field(turn: Turn, instance: WorksheetInstance, f: Field, value: Any) 
     field, it leaves the field that held it, and one this field held before is dropped.
     """
     try:
-        measure(value)  # before anything copies, compares or stores it
+        turn.measure(value)  # before anything copies, compares or stores it (charged to the run's work)
     except TooLarge as exc:
         turn.update.rejected.append(Rejection(instance.name, f.name, reprlib.repr(value), exc.reason))
         return False
@@ -194,7 +194,7 @@ def mark_changed(turn: Turn, instance: WorksheetInstance, field_name: str) -> No
         instance.changed.remove(field_name)
     instance.changed.append(field_name)
     current: WorksheetInstance | None = instance
-    while current is not None:
+    while current is not None and not current.discarded:  # a cancelled or dropped task is never reopened
         instance = current
         if instance.status == InstanceStatus.PROPOSED:
             instance.status = InstanceStatus.ACTIVE
@@ -258,14 +258,20 @@ def _check_not_submitted(turn: Turn, instance: WorksheetInstance) -> None:
 
 def in_submitted(turn: Turn, instance: WorksheetInstance) -> bool:
     """Whether the instance, or one it is nested in, was submitted (its side-effecting API ran)."""
+    return submitted_task(turn, instance) is not None
+
+
+def submitted_task(turn: Turn, instance: WorksheetInstance) -> WorksheetInstance | None:
+    """The outermost of the instance and those it is nested in that was submitted, if one was."""
     current: WorksheetInstance | None = instance
+    found = None
     for _ in range(len(turn.state.instances)):
         if current is None:
-            return False
+            break
         if _submitted(turn, current):
-            return True
+            found = current
         current = turn.state.instances.get(current.parent[0]) if current.parent else None
-    return False
+    return found
 
 
 def typed_value(turn: Turn, instance: WorksheetInstance, f: Field, ftype: FieldType, value: Any) -> Any:
@@ -307,8 +313,11 @@ def _reference(turn: Turn, instance: WorksheetInstance, f: Field, worksheet: str
         if value.worksheet != worksheet:
             raise AssignmentError(f"{f.name} takes a {worksheet}, not a {value.worksheet}")
         current = turn.state.resolve(instance.values.get(f.name))
-        child = current if isinstance(current, WorksheetInstance) and not current.discarded else \
-            turn.new_instance(worksheet, parent=(instance.name, f.name))
+        if isinstance(current, WorksheetInstance) and not current.discarded:
+            child = current
+        else:  # nothing is created inside an instance that cannot change (it would hold it, and be changed by it)
+            _check_not_submitted(turn, instance)
+            child = turn.new_instance(worksheet, parent=(instance.name, f.name))
         fill_instance(turn, child, value.kwargs)
         return InstanceRef(child.name)
     raise AssignmentError(f"{f.name} takes a {worksheet}")

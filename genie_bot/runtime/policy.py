@@ -15,7 +15,9 @@ Deterministic and free of I/O except through the turn's :class:`ApiExecutor`. St
    only while the fields holding it apply and their worksheets are open. With
    ``policy.start_task: when_nothing_asked`` the start worksheet opens here, the first time.
 
-At most one question per turn; any number of Reports and Says.
+A turn that changed a submitted task says first that a new request was made from it; one that
+asks nothing, leaves no task open and came to nothing says what was submitted
+(:mod:`.after_submission`). At most one question per turn; any number of Reports and Says.
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ from ..errors import GenieError
 from ..interpreter import Evaluator, InterpreterError
 from ..spec import NA, AgentSpec, Code, Field, InstanceRef
 from ..state import AnswerStatus, DialogueState, InstanceStatus, WorksheetInstance
+from .after_submission import FOLLOW_UP_TEXT, what_was_submitted
 from .assign import assign_field, check_again_where_read, confirm_fields, release
 from .plausible import implausible
 from .executor import ApiRequest, KnowledgeUnavailable, LocalApiExecutor, api_arguments
-from .reading import NewInstance, WorksheetReader
+from .reading import NewInstance, WorksheetReader, holds as _holds
 from .scopes import WorksheetScope
 from .turn import Rejection, Turn
 
@@ -56,6 +59,8 @@ def run_policy(turn: Turn) -> list:
     if _cancellations(turn):
         return turn.acts
     _knowledge_query(turn)
+    if turn.update.follow_ups:
+        turn.acts.append(Say(FOLLOW_UP_TEXT))
     _rejections(turn, turn.update.rejected)
     _field_updates(turn)
     _checks_across_fields(turn)
@@ -64,6 +69,9 @@ def run_policy(turn: Turn) -> list:
         _ask_next(turn)
         if not turn.has_question():
             _open_start_task(turn)
+    submitted = what_was_submitted(turn, lambda instance: summary_values(turn, instance))
+    if submitted is not None:
+        turn.acts.append(submitted)
     return turn.acts
 
 
@@ -320,13 +328,16 @@ def _ask_next(turn: Turn) -> None:
 
 def _open_start_task(turn: Turn) -> None:
     """``start_task: when_nothing_asked``: the start worksheet opens once a turn asks nothing
-    else, unless the user's question of that turn could not be answered (the agent then waits
-    for the user rather than change the subject), as the reference Genie does."""
+    else, unless the user's question of that turn could not be answered or found nothing (the
+    agent then waits for the user rather than change the subject), as the reference Genie does
+    after a question it could not answer. Results it found are what the user picks from, so the
+    start task's question follows them (docs/genie-compatibility.md)."""
     spec, state = turn.spec, turn.state
     if spec.start is None or spec.policy.start_task != "when_nothing_asked" \
             or state.of_worksheet(spec.start, open_only=False):
         return
-    if turn.update.new_query and state.answer is not None and state.answer.status == AnswerStatus.ERROR:
+    answer = state.answer
+    if turn.update.new_query and answer is not None and (answer.status == AnswerStatus.ERROR or answer.result == []):
         return
     _ask_in(turn, state.add_instance(spec.start))
 
@@ -468,16 +479,6 @@ def field_applies(spec: AgentSpec, state: DialogueState, instance: WorksheetInst
     need to know which questions the flow would ask)."""
     turn = Turn(spec, state, LocalApiExecutor(spec), today, dt.datetime.combine(today, dt.time(12, 0)))
     return _field_applies(turn, instance, f)
-
-
-def _holds(turn: Turn, instance: WorksheetInstance, predicate: Code | None) -> bool:
-    if predicate is None:
-        return True
-    try:
-        return bool(Evaluator(WorksheetReader(turn, instance)).evaluate(predicate.tree))
-    except InterpreterError as exc:
-        log.debug("predicate %r of %s is false: %s", predicate.source, instance.name, exc)
-        return False
 
 
 # -- helpers -------------------------------------------------------------------------------------------

@@ -9,14 +9,17 @@ scopes extend these.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..interpreter import InterpreterError, SafeFunction, Scope
+from ..interpreter import Evaluator, InterpreterError, SafeFunction, Scope
 from ..names import closest
-from ..spec import NA, Field, InstanceRef
+from ..spec import NA, Code, Field, InstanceRef
 from ..state import WorksheetInstance
 from .turn import Turn
+
+log = logging.getLogger(__name__)
 
 
 class FieldList(list):
@@ -138,3 +141,15 @@ class WorksheetReader(StateScope):
         """``self`` is the instance the code runs for, also one not in the state yet (a parser's
         "what if": would this field apply once these values are in?)."""
         return self.this if ref.name == self.this.name else super().instance(ref)
+
+
+def holds(turn: Turn, instance: WorksheetInstance, predicate: Code | None) -> bool:
+    """Whether a predicate of ``instance`` (a worksheet's, a field's, an API's ``when``) holds; one
+    that cannot be evaluated does not."""
+    if predicate is None:
+        return True
+    try:
+        return bool(Evaluator(WorksheetReader(turn, instance)).evaluate(predicate.tree))
+    except InterpreterError as exc:
+        log.debug("predicate %r of %s is false: %s", predicate.source, instance.name, exc)
+        return False

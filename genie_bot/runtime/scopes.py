@@ -9,6 +9,7 @@ constructors, ``answer`` and ``exitws``, with misspelt names snapped.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..acts import ProposeWorksheet, Say
@@ -73,8 +74,10 @@ class WorksheetScope(WorksheetReader):
 class ParserScope(StateScope):
     """The scope of parser statements: constructors, ``answer`` and ``exitws``; names are snapped."""
 
-    def __init__(self, turn: Turn, answer: SafeFunction, exitws: SafeFunction):
+    def __init__(self, turn: Turn, answer: SafeFunction, exitws: SafeFunction,
+                 writable: Callable[[WorksheetInstance], WorksheetInstance]):
         super().__init__(turn)
+        self.writable = writable  # the instance a change is made to (a submitted one's copy in a new request)
         self.functions.update({"answer": answer, "exitws": exitws})
         for name in [*turn.spec.tasks, *turn.spec.knowledge]:
             self.functions[name] = constructor(name)
@@ -82,6 +85,8 @@ class ParserScope(StateScope):
 
     def set_attr(self, obj: Any, attr: str, value: Any) -> None:
         """Only reached through ``x.items.append(item)``: the statement applier assigns ``x.a = v`` itself."""
+        if isinstance(obj, InstanceRef):
+            obj = InstanceRef(self.writable(self.instance(obj)).name)
         set_field(self, obj, attr, value)
 
     def missing_name(self, name: str) -> Any:
@@ -117,13 +122,23 @@ class ParserScope(StateScope):
         for _ in range(len(state.instances)):
             if current is None or current.status != InstanceStatus.DROPPED:
                 break
+            if current.replaced_by is not None and current is instance:
+                return f"it was replaced by {current.replaced_by}"
             if current.replaced_by is not None:
-                which = "it" if current is instance else f"{current.name}, which held it,"
-                return f"{which} was replaced by {current.replaced_by}"
+                return f"{current.name}, which held it, was replaced by {current.replaced_by}{self._empty_place(instance)}"
             current = state.instances.get(current.parent[0]) if current.parent else None
         if instance.parent:
             return f"it was taken out of {instance.parent[0]}.{instance.parent[1]}"
         return "it was proposed and not taken up"
+
+    def _empty_place(self, instance: WorksheetInstance) -> str:
+        """``, and courses_to_take_1.course_1_details holds no Course``: where the replacement would
+        hold the instance in ``instance``'s place (:meth:`~genie_bot.state.DialogueState.successor`)."""
+        place = self.turn.state.place_in_replacement(instance)
+        if place is None:
+            return ""
+        where = place[0].name + "".join(f".{name}" if index is None else f".{name}[{index}]" for name, index in place[1])
+        return f", and {where} holds no {instance.worksheet}"
 
     def instance_named(self, name: str) -> WorksheetInstance | None:
         """An instance or alias of that name; ``main`` means the one open ``Main`` instance (or,

@@ -25,14 +25,16 @@ from __future__ import annotations
 import ast
 import io
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from ..interpreter import Evaluator, InterpreterError, SafeFunction, measure, parse_checked
+from ..interpreter import Evaluator, InterpreterError, SafeFunction, parse_checked
 from ..acts import AskToCancel
 from ..names import snake_case
 from ..spec import InstanceRef, TaskWorksheet
 from ..spec.types import to_bool
 from ..state import AnswerStatus, DialogueState, InstanceStatus, KnowledgeAnswer, WorksheetInstance
+from .after_submission import follow_up
 from .assign import abandon, assign_field, confirm_fields, fill_instance, in_submitted
 from .given import confirmation_asked, given, given_value, is_confirmation_field, is_placeholder
 from .isolation import active_sandbox
@@ -112,12 +114,22 @@ def apply_statements(turn: Turn, source: str) -> None:
         return
     turn.bound_names = frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
     applier = _Applier(turn)
-    lines = io.StringIO(source, newline="").readlines()  # once: ast.get_source_segment splits per call
+    turn.meter = applier.evaluator  # values measured while applying them are work of this run
+    try:
+        _apply_each(turn, applier, tree, io.StringIO(source, newline="").readlines())
+    finally:
+        turn.meter = None
+
+
+def _apply_each(turn: Turn, applier: _Applier, tree: ast.Module, lines: list[str]) -> None:
+    """Apply the statements of ``tree`` in order, until :data:`MAX_FAILED_STATEMENTS` failed: raised
+    an error, or had a value refused (a refusal costs a message too, and measuring the value work)."""
     failed = 0
     for stmt in tree.body:
         if failed == MAX_FAILED_STATEMENTS:
             turn.update.errors.append(f"more than {MAX_FAILED_STATEMENTS} statements failed; the rest were not applied")
             return
+        refused = len(turn.update.rejected)
         try:
             applier.statement(stmt)
         except InterpreterError as exc:
@@ -125,6 +137,8 @@ def apply_statements(turn: Turn, source: str) -> None:
             if exc.lineno is None:
                 exc.lineno = stmt.lineno
             turn.update.errors.append(f"{_segment(lines, stmt)}: {exc}".lstrip(": "))
+        else:
+            failed += len(turn.update.rejected) > refused
 
 
 def _segment(lines: list[str], node: ast.stmt) -> str:
@@ -140,14 +154,56 @@ def _segment(lines: list[str], node: ast.stmt) -> str:
     return b"".join([selected[0][node.col_offset:], *selected[1:-1], selected[-1][:end_col]]).decode()
 
 
+@dataclass(frozen=True)
+class _Before:
+    """The state's names and the turn's counts before a statement made a new request from a submitted task."""
+
+    instances: set[str]
+    aliases: dict[str, str]
+    follow_ups: int
+    assigned: int
+    rejected: int
+
+
 class _Applier:
     def __init__(self, turn: Turn):
         self.turn = turn
-        self.scope = ParserScope(turn, SafeFunction("answer", self._answer), SafeFunction("exitws", self._exitws))
+        self.before_follow_up: _Before | None = None
+        self.scope = ParserScope(turn, SafeFunction("answer", self._answer), SafeFunction("exitws", self._exitws),
+                                 self._writable)
         self.evaluator = Evaluator(self.scope)
 
     def statement(self, stmt: ast.stmt) -> None:
         self.evaluator._tick(stmt)
+        try:
+            self._apply(stmt)
+        finally:
+            if self.before_follow_up is not None:
+                self._unless_changed(self.before_follow_up)
+                self.before_follow_up = None
+
+    def _writable(self, instance: WorksheetInstance) -> WorksheetInstance:
+        """The instance a change is made to: in a submitted task, its copy in a new request (:mod:`.after_submission`)."""
+        if not in_submitted(self.turn, instance):
+            return instance
+        if self.before_follow_up is None:
+            state, update = self.turn.state, self.turn.update
+            self.before_follow_up = _Before(set(state.instances), dict(state.aliases), len(update.follow_ups),
+                                            len(update.assigned), len(update.rejected))
+        return follow_up(self.turn, instance)
+
+    def _unless_changed(self, before: _Before) -> None:
+        """Take back the new requests the statement made from submitted tasks when it changed nothing
+        in them (the same value again): a submitted task is only followed up by a change."""
+        state, update = self.turn.state, self.turn.update
+        if len(update.assigned) > before.assigned or len(update.rejected) > before.rejected:
+            return
+        for name in [name for name in state.instances if name not in before.instances]:
+            del state.instances[name]
+        state.aliases = before.aliases
+        del update.follow_ups[before.follow_ups:]
+
+    def _apply(self, stmt: ast.stmt) -> None:
         if isinstance(stmt, ast.Expr):
             value = self.evaluator.eval(stmt.value)
             if isinstance(value, NewInstance):
@@ -206,7 +262,7 @@ class _Applier:
         if instance is not None and not instance.discarded:
             raise InterpreterError(f"'{name}' is {instance.worksheet} {instance.name}: set its fields with "
                                    f"{name}.field = value, or take it out of a field with owner.field = None")
-        measure(value)
+        self.evaluator.measure(value)
         self.scope.names[name] = value
 
     def _create(self, name: str | None, value: NewInstance) -> None:
@@ -246,7 +302,7 @@ class _Applier:
             owner = self._child(owner, field_name)
         if isinstance(owner, KnowledgeAnswer):
             value = self.evaluator.eval(value_node)
-            measure(value)  # before it is stored, sent to the knowledge parser and persisted
+            self.evaluator.measure(value)  # before it is stored, sent to the knowledge parser and persisted
             owner.params[target.attr] = value
             owner.status, owner.missing = AnswerStatus.PENDING, None
             self.turn.update.new_query = True
@@ -262,6 +318,7 @@ class _Applier:
                 is_confirmation_field(f) and not confirmation_asked(self.turn, ws.name, f)):
             return  # not given: an empty string, or a confirmation nobody asked for
         value = given_value(self.turn, value)
+        owner = self._writable(owner)
         if owner.status == InstanceStatus.PROPOSED:
             owner.status = InstanceStatus.ACTIVE
         assign_field(self.turn, owner, f, value)
@@ -287,7 +344,35 @@ class _Applier:
                 raise InterpreterError("knowledge query parameters are set as answer.param = value")
             ws = self.turn.worksheet(owner)
             return owner, snap_field_name(ws.fields, node.attr, ws.name)
-        raise InterpreterError("assignment targets must be names and attributes")
+        if isinstance(node, ast.Subscript):
+            return self._item(node), None
+        raise InterpreterError("assignment targets must be names, attributes and items (x.items[0].field)")
+
+    def _item(self, node: ast.Subscript) -> WorksheetInstance:
+        """``x.items[i]``: the ``i``-th instance of a list field, counted from 0. A field or name holding
+        one instance is read as a list of it (``main.courses_to_take[0]``: the LLM was shown a list there)."""
+        owner, field_name = self._resolve(node.value)
+        if isinstance(owner, KnowledgeAnswer):
+            raise InterpreterError("knowledge query parameters are set as answer.param = value")
+        where = ast.unparse(node.value)
+        index = self.evaluator.eval(node.slice)
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise InterpreterError(f"an item is chosen by its position from 0: {where}[0] is the first")
+        if field_name is None or self.turn.worksheet(owner).fields[field_name].type.kind != "list":
+            if index != 0:
+                raise InterpreterError(f"{where} holds one instance, not a list: write {where}.field = value")
+            return owner if field_name is None else self._child(owner, field_name)
+        items = list(owner.values.get(field_name) or [])
+        count = f"{len(items)} item{'' if len(items) == 1 else 's'}"
+        if index < 0:
+            raise InterpreterError(f"items are counted from 0, not from the end: {where}[0] is the first of its {count}")
+        if index >= len(items):
+            last = f"{where}[{len(items) - 1}] is the last" if items else "it is empty"
+            raise InterpreterError(f"{where} has {count} ({last}); add one with {where}.append(...)")
+        item = self.turn.state.resolve(items[index])
+        if not isinstance(item, WorksheetInstance):
+            raise InterpreterError(f"{where}[{index}] is a value, not a worksheet: set {where} = [...] to change it")
+        return item
 
     def _start_task(self, name: str) -> WorksheetInstance | None:
         """``main.x = ...`` before the start worksheet was opened (``policy.start_task``) opens it."""
@@ -305,6 +390,7 @@ class _Applier:
         current = self.turn.state.resolve(owner.values.get(field_name))
         if isinstance(current, WorksheetInstance) and current.status != InstanceStatus.ABANDONED:
             return current  # a completed one is reopened by the change made through it
+        owner = self._writable(owner)
         assign_field(self.turn, owner, ws.fields[field_name], NewInstance(child_ws, {}))
         child = self.turn.state.resolve(owner.values.get(field_name))
         if not isinstance(child, WorksheetInstance):

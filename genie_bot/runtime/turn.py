@@ -6,6 +6,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from ..acts import Act
+from ..interpreter import Evaluator, measure
+from ..interpreter.costs import Size
 from ..spec import AgentSpec, TaskWorksheet
 from ..state import DialogueState, InstanceStatus, WorksheetInstance
 from .executor import ApiExecutor
@@ -38,6 +40,8 @@ class Update:
     errors: list[str] = field(default_factory=list)
     """Statements that could not be applied (unknown names...); the caller may re-ask the parser."""
     new_query: bool = False
+    follow_ups: list[tuple[str, str]] = field(default_factory=list)
+    """(submitted task, new request) made from it this turn by a change to it (:mod:`.follow_up`)."""
     set_aside: list[tuple[str, str, object]] = field(default_factory=list)
     """(instance, field, value) of values taken out because the choice they depended on changed
     (waitlist details once the ticket is about a leave of absence): never submitted under the new choice."""
@@ -56,6 +60,13 @@ class Turn:
     bound_names: frozenset[str] = frozenset()
     """The names the parser's output of this turn uses: instances the runtime names itself never
     take one of them, so ``course_5 = Course(...)`` after an automatic ``course_5`` is no collision."""
+    meter: Evaluator | None = None
+    """The evaluator of the parser output being applied, if any: measuring a value it gives is
+    work of that run, charged to its budget (:meth:`measure`)."""
+
+    def measure(self, value: object) -> Size:
+        """The size of ``value`` (:func:`~genie_bot.interpreter.measure`), charged to :attr:`meter`'s run."""
+        return self.meter.measure(value) if self.meter is not None else measure(value)
 
     def worksheet(self, instance: WorksheetInstance) -> TaskWorksheet:
         return self.spec.tasks[instance.worksheet]

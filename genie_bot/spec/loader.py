@@ -7,9 +7,9 @@ Errors are collected, never raised one by one, so a bot builder sees all of them
 from __future__ import annotations
 
 import ast
-import csv
 import datetime as dt
 import hashlib
+import os
 import re
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
@@ -20,6 +20,7 @@ from ..interpreter import InterpreterError, parse_checked
 from ..interpreter.allowed import BUILTINS, RECORD_METHODS
 from ..names import closest
 from .api_module import IDEMPOTENCY_PARAMETER, ApiModuleError, check_call, import_api_module, parameters
+from .csv_file import CsvFacts, DataFileInvalid, file_sha256, read_csv_facts
 from .diagnostics import Loc, SpecError, SpecInvalid
 from .reference import keys_of
 from .model import (
@@ -79,7 +80,6 @@ class _Builder:
             name=name or self.directory.name, directory=self.directory, description=str(data.get("description", "")),
             start=data.get("start"), greeting=data.get("greeting"), policy=self._policy(data),
             vocabulary=self._vocabulary(data),
-            version=hashlib.sha256((text + module_text).encode()).hexdigest()[:16],
         )
         raw_tasks = self._list(data, "tasks")
         raw_knowledge = self._list(data, "knowledge")
@@ -108,7 +108,20 @@ class _Builder:
         self._check_cycles(spec, raw_fields)
         if spec.start is not None and spec.start not in spec.tasks:
             self.error(data.loc_of("start"), self._unknown("start worksheet", spec.start, spec.tasks))
+        spec.data = self._data_hashes(spec)
+        files = "".join(f"\n{path} {digest}" for path, digest in sorted(spec.data.items()))
+        spec.version = hashlib.sha256((text + module_text + files).encode()).hexdigest()[:16]
         return spec
+
+    def _data_hashes(self, spec: AgentSpec) -> dict[str, str]:
+        """Each data file's hash: a CSV's as its check read it, a document's read now."""
+        hashes: dict[str, str] = {}
+        for kb in spec.knowledge.values():
+            if kb.csv is not None and kb.csv_sha256 is not None:
+                hashes[os.path.relpath(kb.csv, self.directory)] = kb.csv_sha256
+            for document in kb.documents:
+                hashes[os.path.relpath(document, self.directory)] = file_sha256(document)
+        return hashes
 
     def _policy(self, data: LocatedMap) -> PolicySettings:
         raw = data.get("policy")
@@ -465,14 +478,16 @@ class _Builder:
             documents = tuple(sorted(self.directory.glob(str(item["documents"]))))
             if not documents:
                 self.error(item.loc_of("documents"), f"no documents match '{item['documents']}'")
-        columns = self._columns(item, csv_path)
+        facts = self._csv_facts(item, csv_path)
+        columns = self._columns(item, csv_path, facts.header if facts else [])
         primary_key = item.get("primary_key")
         if primary_key is not None and columns and primary_key not in columns and database is None:
             self.error(item.loc_of("primary_key"), self._unknown("column", primary_key, columns))
         return KnowledgeWorksheet(
             name=name, description=str(item.get("description", "")),
             source="documents" if "documents" in item else "table",
-            table=str(item.get("table") or name.lower()), csv=csv_path, database=database, documents=documents,
+            table=str(item.get("table") or name.lower()), csv=csv_path, csv_sha256=facts.sha256 if facts else None,
+            database=database, documents=documents,
             primary_key=primary_key, columns=columns, noun=None if item.get("noun") is None else str(item["noun"]),
             plural=None if item.get("plural") is None else str(item["plural"]), loc=item.loc,
         )
@@ -486,11 +501,17 @@ class _Builder:
             return None
         return path
 
-    def _columns(self, item: LocatedMap, csv_path: Path | None) -> dict[str, Column]:
-        header: list[str] = []
-        if csv_path is not None:
-            with csv_path.open(newline="", encoding="utf-8") as fh:
-                header = next(csv.reader(fh), [])
+    def _csv_facts(self, item: LocatedMap, csv_path: Path | None) -> CsvFacts | None:
+        """The CSV's header and hash, every line checked (its encoding, NUL characters, its header)."""
+        if csv_path is None:
+            return None
+        try:
+            return read_csv_facts(csv_path)
+        except DataFileInvalid as exc:
+            self.error(Loc(str(exc.path), exc.line, exc.column), exc.problem)
+            return None
+
+    def _columns(self, item: LocatedMap, csv_path: Path | None, header: list[str]) -> dict[str, Column]:
         raw = item.get("columns")
         if raw is None:
             return {h: Column(h) for h in header}

@@ -157,6 +157,8 @@ class KnowledgeWorksheet:
     source: str = "table"  # table | documents
     table: str | None = None
     csv: Path | None = None
+    csv_sha256: str | None = None
+    """The hash of the CSV's bytes when the spec was loaded: the importer imports those bytes or none."""
     database: str | None = None
     """The URL of the database where ``table`` already lives (``${VAR}`` read from the environment), instead
     of a CSV imported into the knowledge database."""
@@ -245,7 +247,9 @@ class AgentSpec:
     policy: PolicySettings = field(default_factory=PolicySettings)
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
     version: str = ""
-    """Content hash of the files the spec was loaded from."""
+    """Content hash of the files the spec was loaded from: agent.yaml, the API module, the data files."""
+    data: dict[str, str] = field(default_factory=dict)
+    """Each data file (CSV, document), by its path in the agent's directory -> the hash of its bytes."""
 
     def worksheet_names(self) -> list[str]:
         return [*self.tasks, *self.knowledge]

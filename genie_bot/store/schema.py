@@ -125,9 +125,25 @@ engines = Table(
 
 # Slack installations ("Add to Slack", revision 0005): the tables of slack_sdk's SQLAlchemy stores, in
 # their shape, read and written by slack_sdk itself (see genie_bot.adapters.slack.installations),
-# plus an index of ours.
-slack_installations = SQLAlchemyInstallationStore.build_installations_table(metadata, "slack_installations")
+# plus an index of ours, and (revision 0006) token columns wide enough for sealed tokens.
+SEALED_TOKENS = ("bot_token", "bot_refresh_token", "user_token", "user_refresh_token")
+"""The columns of Slack's tokens, each stored sealed (:mod:`.sealing`): only the installation store reads them."""
+SEALED = String(1000)
+"""A sealed token is base64 of its ciphertext, HMAC, IV and time: about 2.2 times the token's length and 120 more."""
+
+
+def _sealed_tokens(table: Table) -> Table:
+    for name in SEALED_TOKENS:
+        if name in table.c:
+            table.c[name].type = SEALED
+    return table
+
+
+slack_installations = _sealed_tokens(
+    SQLAlchemyInstallationStore.build_installations_table(metadata, "slack_installations"))
 Index("ix_slack_installations_team", slack_installations.c.client_id, slack_installations.c.team_id,
       slack_installations.c.installed_at)  # ours: the adapter finds a workspace's installation by team id alone
-slack_bots = SQLAlchemyInstallationStore.build_bots_table(metadata, "slack_bots")
+slack_bots = _sealed_tokens(SQLAlchemyInstallationStore.build_bots_table(metadata, "slack_bots"))
 slack_oauth_states = SQLAlchemyOAuthStateStore.build_oauth_states_table(metadata, "slack_oauth_states")
+Index("ux_slack_oauth_states_state", slack_oauth_states.c.state, unique=True)
+"""Since revision 0006 a row is a state already used (states are signed, not stored when issued): once only."""

@@ -4,8 +4,8 @@
 With many workspaces, every request from Slack (Bolt's authorization) and every Web API call the
 adapter makes on a workspace's behalf reads that workspace's installation from the engine's
 database (``InstalledWorkspaces.get``: the latest installation of the team, its token, the bot
-user). This installs N workspaces (rows as slack_sdk's store writes them, tokens that do not
-expire) and times ``get`` for random workspaces, one at a time and 16 at once. SQLite by default.
+user, its tokens opened). This installs N workspaces (rows as slack_sdk's store writes them, tokens
+that do not expire, sealed) and times ``get`` for random workspaces, one at a time and 16 at once. SQLite by default.
 """
 
 from __future__ import annotations
@@ -22,8 +22,11 @@ from genie_bot.adapters.slack.installations import Installations
 from genie_bot.adapters.slack.settings import SlackOAuthSettings
 from genie_bot.adapters.slack.workspaces import InstalledWorkspaces
 from genie_bot.store import Database
+from genie_bot.store.sealing import Sealer
 
 from .common import percentiles, scratch
+
+SEALER = Sealer([Sealer.new_key()])
 
 
 def install(installations: Installations, workspaces: int) -> None:
@@ -34,7 +37,7 @@ def install(installations: Installations, workspaces: int) -> None:
 
 
 async def measure(db: Database, workspaces: int, lookups: int, concurrency: int) -> list[float]:
-    installations = Installations("111.222", db)
+    installations = Installations("111.222", db, SEALER)
     settings = SlackOAuthSettings(client_id="111.222", client_secret="s")
     known = InstalledWorkspaces(installations, settings, lambda token: AsyncWebClient(token=token))
     teams = [f"T{random.randrange(workspaces):05d}" for _ in range(lookups)]
@@ -58,7 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     db = Database(scratch(args.url)[0])
     try:
-        install(Installations("111.222", db), args.workspaces)
+        install(Installations("111.222", db, SEALER), args.workspaces)
         for concurrency in (1, 16):
             timings = asyncio.run(measure(db, args.workspaces, args.lookups, concurrency))
             print(f"{args.workspaces} workspaces, {concurrency} lookup(s) at once: {percentiles(timings)}")

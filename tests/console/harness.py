@@ -11,6 +11,7 @@ import asyncio
 import datetime as dt
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,9 +56,12 @@ def console_for(database_url: str, agent_dir: Path = TICKETS, build: AgentBuilde
 class ServedConsole:
     """A console (made by ``make`` on the server's own loop) served on 127.0.0.1 at a free port."""
 
-    def __init__(self, make: Callable[[], Console], token: str | None = None, serving_as: str = "127.0.0.1"):
-        """``serving_as``: the address the console believes it is bound to (what its access rules follow)."""
+    def __init__(self, make: Callable[[], Console], token: str | None = None, serving_as: str = "127.0.0.1",
+                 clock: Callable[[], float] = time.monotonic):
+        """``serving_as``: the address the console believes it is bound to (what its access rules follow);
+        ``clock``: what its logins' expiry and wrong-token waits are timed by."""
         self.make = make
+        self.clock = clock
         self.token = token
         self.serving_as = serving_as
         self.console: Console | None = None
@@ -78,7 +82,7 @@ class ServedConsole:
 
     async def _start(self) -> None:
         self.console = self.make()
-        self.server = ConsoleServer(self.console, Access(self.token, self.serving_as), "127.0.0.1", 0)
+        self.server = ConsoleServer(self.console, Access(self.token, self.serving_as, self.clock), "127.0.0.1", 0)
         if self.console.live is not None:
             await self.console.live.start()
         await self.server.start()

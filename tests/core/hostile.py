@@ -50,3 +50,31 @@ def hostile_statement(choose: Choose) -> str:
     parts = {"s": choose(TEXTS), "n": choose(SIZES), "m": choose(SIZES), "w": choose(WIDTHS)}
     parts["seq"] = choose(SEQUENCES).format(**parts)
     return choose(TEMPLATES).format(**parts)
+
+
+HOSTILE_AGENT = """
+name: hostile
+description: Takes a name.
+start: Main
+tasks:
+  - name: Main
+    description: the start task
+    fields:
+      - {name: full_name, type: str, description: the name}
+"""
+"""The agent :func:`hostile_parser_output` is applied to: one start task with a text field."""
+
+DAG_DEPTHS = (1, 12, 13, 200)
+DAG_USES = (1, 50, 780)
+
+
+def shared_tuples(depth: int, uses: int, target: str = "main.full_name") -> str:
+    """The tuple DAG a red team found: ``a = (a, a)`` ``depth`` times (a value of 2**depth leaves made
+    of depth + 1 objects, each step cheap), then ``target = (a, a)`` ``uses`` times: every assignment
+    measures the whole value before refusing it."""
+    return "\n".join(["a = 'x'", *["a = (a, a)"] * depth, *[f"{target} = (a, a)"] * uses])
+
+
+def hostile_parser_output(choose: Choose) -> str:
+    """Parser output for :data:`HOSTILE_AGENT` whose cost lies in applying it, not in one statement."""
+    return shared_tuples(choose(DAG_DEPTHS), choose(DAG_USES), choose(("main.full_name", "main_1.full_name")))

@@ -11,7 +11,9 @@ conversation so far (instances, aliases, names of instances since dropped, fresh
 * a second start task bound to ``main``;
 * plain helper variables used in constructors;
 * placeholders (``None``, ``''``, ``'None'``) and ``x.f = None``;
-* cancellations, confirmations and statements with wrong names, fields and values.
+* cancellations, confirmations and statements with wrong names, fields and values;
+* list items as targets (``x.f[0].g = v``, also past the end and from the end) (issue 39); changes
+  to submitted tasks come from the forms above, whose names include those of submitted instances.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ class StatementWriter:
         lines = self._answer(state) if self.choose([True, True, True, False]) else []
         if not lines or self.choose([True, False]):
             form = self.choose(["replace", "collide", "second_start", "helpers", "placeholders", "clear", "rebind",
-                                "cancel", "anything", "anything"])
+                                "cancel", "items", "anything", "anything"])
             lines += getattr(self, f"_{form}")(state)
         return "\n".join(lines)
 
@@ -100,6 +102,25 @@ class StatementWriter:
                 owner, field_name = self.choose(holders)
                 lines.append(f"{owner}.{field_name} = {name}")
         return lines
+
+    def _items(self, state: DialogueState) -> list[str]:
+        """``p.f[i].g = v``: an item of a field holding instances (one instance is a list of it)."""
+        held = [(owner, f, first) for owner in state.instances.values() for f, value in owner.values.items()
+                for first in (value[:1] if isinstance(value, list) else [value])
+                if isinstance(first, InstanceRef) and first.name in state.instances]
+        if not held:
+            return self._anything(state)
+        owner, field_name, first = self.choose(held)
+        ws = self.spec.tasks[state.instances[first.name].worksheet]
+        if not self.inputs(ws):
+            return self._anything(state)
+        f = self.choose(self.inputs(ws))
+        index = self.choose([0, 0, 1, -1])
+        return [f"{self.choose([owner.name, *self.names_of(state, owner)])}.{field_name}[{index}].{f.name} = "
+                f"{self.value(state, f)}"]
+
+    def names_of(self, state: DialogueState, instance: WorksheetInstance) -> list[str]:
+        return [alias for alias, name in state.aliases.items() if name == instance.name]
 
     def _second_start(self, state: DialogueState) -> list[str]:
         if self.spec.start is None or self.start is None:

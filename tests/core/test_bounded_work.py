@@ -132,6 +132,17 @@ def test_work_is_counted_per_run_and_refused_beyond_the_budget():
         Evaluator(Scope({}), Limits(max_work=100_000)).run(source)
 
 
+@pytest.mark.parametrize("digits", [99999, 1233])
+def test_rounding_to_a_huge_power_of_ten_over_and_over_is_refused_early(digits):
+    """``round(1, -n)`` 2,000 times: refused at once beyond the largest number allowed, and within the
+    work budget below it (the division is quadratic in the digits), long before the step limit."""
+    evaluator = Evaluator(Scope({}))
+    with pytest.raises(TooLarge) as refused:
+        evaluator.run(f"for i in range(2000):\n    x = round(1, -{digits})")
+    assert evaluator.steps < Limits().max_steps // 4
+    assert "too large" in str(refused.value) if digits == 99999 else "too much work" in str(refused.value)
+
+
 def test_errors_quote_values_briefly():
     with pytest.raises(InterpreterError) as info:
         run("k = ('a' * 1000,) * 90\nx = {'b': 1}[k]")
@@ -167,3 +178,23 @@ def test_a_parser_output_of_thousands_of_failing_statements_stops_after_fifty(ma
     assert result.errors[0].startswith("é.y = 1: line 2: unknown instance 'é'")  # quoted by UTF-8 offsets
     assert result.errors[-1] == "more than 50 statements failed; the rest were not applied"
     assert result.state.instances["order"].values == {"dish": "Pasta"}
+
+
+def test_values_measured_for_their_fields_are_work_of_the_run_and_refusals_count_as_failures(make_agent):
+    """The tuple DAG: each ``main.full_name = (a, a)`` is one cheap step, but the value has 2**13
+    leaves. Measuring it is charged to the run, so after a few refusals the rest are refused
+    without measuring, and after fifty refusals the output stops."""
+    from genie_bot.runtime import Runtime
+    from genie_bot.runtime.statements import MAX_FAILED_STATEMENTS
+    from genie_bot.spec import load_agent
+
+    from .hostile import HOSTILE_AGENT, shared_tuples
+
+    runtime = Runtime(load_agent(make_agent(HOSTILE_AGENT)), clock=lambda: dt.datetime(2026, 11, 21))
+    result = runtime.run_turn(runtime.new_state(), shared_tuples(12, 780))
+    reasons = [r.reason for r in result.update.rejected]
+    assert len(reasons) == MAX_FAILED_STATEMENTS
+    assert result.errors == ["more than 50 statements failed; the rest were not applied"]
+    measured = [r for r in reasons if "too large to handle" in r]
+    assert 1 <= len(measured) <= 3 and all("work left" in r for r in reasons[len(measured) + 1:])
+    assert all("full_name" not in i.values for i in result.state.instances.values())

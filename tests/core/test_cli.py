@@ -93,6 +93,25 @@ def test_replay_with_the_rule_parser_parses_user_text(genie, tmp_path):
                                            "leave_of_absence_0.form_status = 'Not Submitted'"]
 
 
+def test_replay_applies_statements_under_the_bots_limits(genie, make_agent, tmp_path):
+    """A statement the bot would park (a validation pattern backtracking for minutes) is not applied in a
+    replay either: the sandbox stops it at the bot's CPU limit, and the next turn goes on from the state before."""
+    from .test_sandbox import POISONED_ORDER
+
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("\n".join(json.dumps(line) for line in [
+        {"user": "pasta", "parse": "order = Order(dish='Pasta')"},
+        {"user": "poison", "parse": "order.code = '" + "x" * 50 + "'"},
+        {"user": "pizza", "parse": "order.dish = 'Pizza'"},
+    ]) + "\n")
+    result = genie("replay", str(make_agent(POISONED_ORDER)), str(trace), "--parser", "recorded", "--today", "2026-11-21")
+    assert result.returncode == 0, result.stderr
+    turns = [json.loads(line) for line in result.stdout.splitlines()]
+    assert turns[1]["errors"] == ["not applied: it used more than 2 s of CPU time"]
+    assert turns[1]["state"] == turns[0]["state"]
+    assert [i["values"] for i in turns[2]["state"]["instances"]] == [{"dish": "Pizza"}]
+
+
 def test_test_command_reports_pass_and_fail(genie, make_agent, tmp_path):
     ok = genie("test", str(WORKSHEETS / "restaurant_reservation"))
     scenarios = len(list((WORKSHEETS / "restaurant_reservation" / "tests").glob("*.yaml")))

@@ -1,19 +1,26 @@
 """Fuzzing the interpreter with statements built to be expensive (:mod:`.hostile`): whatever it
 is given, one run allocates at most a few megabytes (tracemalloc's peak) and stays within its
-step and work accounting, and any refusal is an InterpreterError with a reason. Its time per
-statement is measured by tests/benchmarks/interpreter_bounds.py, not here."""
+step and work accounting, and any refusal is an InterpreterError with a reason; parser output
+whose cost lies in applying it (values measured for their fields) stops after the failures it
+may have. Time is measured by tests/benchmarks/interpreter_bounds.py, not here."""
 
 from __future__ import annotations
 
 import datetime as dt
+import textwrap
 import tracemalloc
+
+import pytest
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from genie_bot.interpreter import Evaluator, InterpreterError, Limits, SafeFunction, Scope
+from genie_bot.runtime import Runtime
+from genie_bot.runtime.statements import MAX_FAILED_STATEMENTS
+from genie_bot.spec import load_agent
 
-from .hostile import hostile_statement
+from .hostile import HOSTILE_AGENT, hostile_parser_output, hostile_statement
 
 MEMORY_BOUND = 16_000_000
 """Bytes one statement may hold at its peak (the issue's bound is 64 MB)."""
@@ -49,3 +56,24 @@ def test_no_statement_exceeds_its_memory_and_work_bounds(data):
         assert evaluator.work <= LIMITS.max_work
     else:
         assert error.reason
+
+
+@pytest.fixture(scope="module")
+def hostile_runtime(tmp_path_factory) -> Runtime:
+    directory = tmp_path_factory.mktemp("hostile")
+    (directory / "agent.yaml").write_text(textwrap.dedent(HOSTILE_AGENT).lstrip("\n"), encoding="utf-8")
+    return Runtime(load_agent(directory), clock=lambda: dt.datetime(2026, 11, 21, 12))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_no_parser_output_fails_more_than_its_cap_or_exceeds_its_memory_bound(data, hostile_runtime):
+    source = hostile_parser_output(lambda options: data.draw(st.sampled_from(options)))
+    tracemalloc.start()
+    try:
+        result = hostile_runtime.run_turn(hostile_runtime.new_state(), source)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < MEMORY_BOUND, f"{source[:80]!r} held {peak} bytes"
+    assert len(result.update.rejected) + len(result.errors) <= MAX_FAILED_STATEMENTS + 1

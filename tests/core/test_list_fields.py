@@ -95,3 +95,31 @@ def test_a_conversation_test_checks_an_item_of_a_list_by_its_number(chat):
     assert state_value(chat.state, "order_0.guests.1.guest_name") == "Bo"
     assert state_value(chat.state, "order_0.guests.2.guest_name") is None  # no third guest
     assert state_value(chat.state, "order_0.status") == "active"
+
+
+def test_an_item_of_a_list_is_an_assignment_target(chat):
+    chat.say("order_0.guests = [Guest(guest_name='Al'), Guest(guest_name='Bo')]")
+    result = chat.say("order_0.guests[1].guest_name = 'Cy'\ni = 0\norder_0.guests[i].guest_name = 'Di'")
+    assert result.errors == []
+    assert [chat.values(ref.name)["guest_name"] for ref in chat.values()["guests"]] == ["Di", "Cy"]
+
+
+@pytest.mark.parametrize(("target", "reason"), [
+    ("order_0.guests[-1]", "items are counted from 0, not from the end: order_0.guests[0] is the first of its 2 items"),
+    ("order_0.guests[2]", "order_0.guests has 2 items (order_0.guests[1] is the last); "
+                          "add one with order_0.guests.append(...)"),
+    ("order_0.guests['Al']", "an item is chosen by its position from 0: order_0.guests[0] is the first"),
+    ("order_0.toppings[0]", "order_0.toppings[0] is a value, not a worksheet: set order_0.toppings = [...] to change it"),
+    ("order_0[1]", "order_0 holds one instance, not a list: write order_0.field = value"),
+])
+def test_an_item_that_is_not_there_is_refused_with_what_is(chat, target, reason):
+    chat.say("order_0.guests = [Guest(guest_name='Al'), Guest(guest_name='Bo')]")
+    result = chat.say(f"{target}.guest_name = 'Cy'")
+    assert result.errors == [f"{target}.guest_name = 'Cy': line 1: {reason}"]
+    assert [chat.values(ref.name)["guest_name"] for ref in chat.values()["guests"]] == ["Al", "Bo"]
+
+
+def test_an_empty_list_says_so(chat):
+    result = chat.say("order_0.guests[0].guest_name = 'Cy'")
+    assert result.errors == ["order_0.guests[0].guest_name = 'Cy': line 1: order_0.guests has 0 items (it is empty); "
+                             "add one with order_0.guests.append(...)"]

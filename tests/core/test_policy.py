@@ -8,6 +8,7 @@ import pytest
 
 from genie_bot.acts import AskField, AskForConfirmation, Say
 from genie_bot.runtime import ApiRequest, KnowledgeResult, LocalApiExecutor, RecordedKnowledge, Runtime
+from genie_bot.runtime.after_submission import FOLLOW_UP_TEXT
 from genie_bot.runtime.policy import CascadeLimitExceeded
 from genie_bot.spec import NA, InstanceRef, load_agent
 from genie_bot.state import InstanceStatus
@@ -128,12 +129,13 @@ def test_declining_the_confirmation_does_not_run_the_api(chat, spec):
     assert api_calls(spec) == []
 
 
-def test_submitted_worksheet_cannot_be_changed(chat):
+def test_a_change_to_a_submitted_worksheet_is_a_new_request_and_what_was_submitted_stays(chat):
     fill_order(chat)
     chat.say("order.confirmed = True")
     acts = chat.say("order.count = 4")
-    assert acts == ['Say("That was already submitted and cannot be changed; start a new one instead.")']
-    assert chat.instance("order").values["count"] == 2
+    assert acts == [f'Say("{FOLLOW_UP_TEXT}")', "AskForConfirmation(order_0)"]
+    assert chat.instance("order").values["count"] == 2 and chat.instance("order").status == COMPLETED
+    assert chat.instance("order_0").values["count"] == 4 and "order_id" not in chat.instance("order_0").values
 
 
 def test_worksheet_without_side_effects_runs_and_reports_immediately(chat):

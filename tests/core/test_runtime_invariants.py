@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 
 from genie_bot.acts import Act, Cancelled, Say
@@ -86,13 +86,22 @@ class SucceedingApis(LocalApiExecutor):
         return {"success": True}
 
 
+class Scripted:
+    """A counterexample Hypothesis drew, as explicit parser outputs: ``@example(data=Scripted(...))``
+    replays them in place of generated ones, so every run checks it whatever Hypothesis draws."""
+
+    def __init__(self, *outputs: str):
+        self.outputs = outputs
+
+
 def converse(spec, data) -> None:
     runtime = Runtime(spec, SucceedingApis(spec), clock=lambda: NOW)
     writer = StatementWriter(spec, lambda options: data.draw(st.sampled_from(list(options))))
+    scripted = data.outputs if isinstance(data, Scripted) else None
     state = runtime.new_state()
     cancelled_ever = False
-    for _ in range(TURNS):
-        statements = writer.output(state)
+    for index in range(TURNS if scripted is None else len(scripted)):
+        statements = writer.output(state) if scripted is None else scripted[index]
         cancelled_ever = cancelled_ever or cancels(statements)
         result = runtime.run_turn(state, statements)
         note(f"{statements}\n  -> {[a.formal() for a in result.acts]} {result.errors}")
@@ -108,6 +117,15 @@ def course_spec(request, make_agent):
 
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
+@example(data=Scripted(  # a new course put into the list of a cancelled enrollment reopened the list, which held
+    # the cancelled second course
+    "course_0 = Course(course_name='CS 1', grade_type='Letter', course_num_units=3)\n"
+    "course_1 = Course(course_name='CS 2', grade_type='Letter', course_num_units=4)\n"
+    "courses_to_take_0 = CoursesToTake(course_0_details=course_0, more_courses_1=True, course_1_details=course_1)\n"
+    "main.courses_to_take = courses_to_take_0",
+    "courses_to_take_0.confirm = True",
+    "exitws(main, confirmed=True)",
+    "courses_to_take_0.course_0_details = Course(course_name='CS 3', grade_type='Letter', course_num_units=3)"))
 def test_the_invariants_hold_over_generated_course_enrollment_parses(course_spec, data):
     converse(course_spec, data)
 

@@ -6,7 +6,9 @@ validation pattern that backtracks catastrophically on the value given (``(x+)+y
 x's, 2**50 steps in one C call holding the GIL). Its worker is stopped by the kernel at the CPU
 limit, the message is parked with a reply, the session is as before, other sessions are answered
 while it runs, and the same message delivered again runs nothing. A message whose turn was cut
-short twice (its process killed each time) is parked too, never handed to a third process.
+short twice (its process killed each time) is parked too, never handed to a third process. A user
+whose statements used their share of the sandbox's CPU time has their next messages parked, while
+the others are answered.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from __future__ import annotations
 import asyncio
 
 from genie_bot.engine import SessionKey
-from genie_bot.engine.turns import PARKED, PARKED_AFTER_INTERRUPTIONS
+from genie_bot.engine.turns import PARKED, PARKED_AFTER_INTERRUPTIONS, PARKED_OVER_BUDGET
 from genie_bot.runtime.sandbox import SandboxLimits
+from genie_bot.state import DialogueState
 from genie_bot.store import Database, inbox, sessions, traces
 
 from .support import KEY, ORDER, SHOP_YAML, make_engine, run, write_shop
@@ -59,6 +62,29 @@ def test_a_runaway_statement_is_parked_while_other_sessions_are_answered(store_u
     db.dispose()
     assert status == "parked" and [t.outcome for t in rows] == ["parked"]
     assert "CPU time" in rows[0].errors[0] and '"code"' not in (session.state or "")
+
+
+def test_a_user_past_their_cpu_budget_has_messages_parked_while_others_are_answered(store_url, tmp_path):
+    shop = write_shop(tmp_path / "poisoned", POISONED_YAML)
+
+    async def scenario():
+        async with make_engine(store_url, shop, statement_cpu_seconds=0.5, statement_cpu_budget_seconds=0.5) as engine:
+            await engine.handle_message(KEY, "U1", ORDER[0], "m1")
+            poisoned = await engine.handle_message(KEY, "U1", POISON, "poison")
+            refused = await engine.handle_message(KEY, "U1", ORDER[1], "m2")
+            other = await engine.handle_message(OTHER, "U2", ORDER[0], "other")
+            return poisoned, refused, other, await engine.in_db(_status, engine, "m2")
+
+    poisoned, refused, other, status = run(scenario())
+    assert poisoned[0].text == PARKED and refused[0].text == PARKED_OVER_BUDGET and status == "parked"
+    assert other[0].text == "Hi! Orders food.\n\nHow many?"
+    db = Database(store_url)
+    with db.read() as conn:
+        trace = next(t for t in traces.for_session(conn, str(KEY)) if t.event_id == "m2")
+        session = sessions.load(conn, str(KEY))
+    db.dispose()
+    assert trace.outcome == "parked" and "used 0.5 s of CPU time" in trace.errors[0]
+    assert DialogueState.from_json(session.state).instances["order_0"].values == {"dish": "Pizza"}
 
 
 def _status(engine, event_id: str) -> str | None:

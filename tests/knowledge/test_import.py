@@ -102,7 +102,7 @@ def test_the_row_number_column_is_reserved(make_agent, database):
 def test_a_name_too_long_to_be_found_is_an_error_not_a_silent_cut(make_agent, database):
     long_name = " ".join(["word"] * (MAX_NAME_WORDS + 1))
     spec = shop(make_agent, ROWS + f"A-9,{long_name},1,red,1,\n")
-    with pytest.raises(TableInvalid, match=f"row 4: name .* has {MAX_NAME_WORDS + 1} words"):
+    with pytest.raises(TableInvalid, match=f"products.csv:5: the name .* has {MAX_NAME_WORDS + 1} words"):
         load_tables(database, spec)
 
 

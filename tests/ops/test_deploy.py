@@ -16,6 +16,7 @@ import yaml
 from genie_bot.adapters.discord.settings import DiscordSettings
 from genie_bot.adapters.slack import SlackSettings
 from genie_bot import submissions
+from genie_bot.store import sealing
 from genie_bot.cli import main
 from genie_bot.config import (ENV_OVERRIDES, Config, ConfirmationSettings, EngineSettings, LlmConfig, LoggingSettings,
                               KnowledgeSettings, MetricsSettings, SchedulerSettings, load_config)
@@ -37,7 +38,8 @@ def known_variables() -> set[str]:
     """Variables genie-bot reads (config overrides, the LLM layer, the ledger) and the postgres image's own."""
     llm_source = Path(llm_settings.__file__).read_text(encoding="utf-8")
     llm = set(re.findall(r'env\.get\("([A-Z_]+)"\)', llm_source)) | {"OPENAI_API_KEY"}
-    return set(ENV_OVERRIDES) | llm | {submissions.DATA_DIR_ENV, "POSTGRES_PASSWORD", "PYTHONUNBUFFERED", "PATH"}
+    return set(ENV_OVERRIDES) | llm | {submissions.DATA_DIR_ENV, sealing.KEYS_ENV, "POSTGRES_PASSWORD",
+                                       "PYTHONUNBUFFERED", "PATH"}
 
 
 def parsed_command(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> Any:

@@ -1,5 +1,5 @@
 """``genie-bot run`` as an operator starts it, in a process of its own: a platform that cannot be reached or a port taken,
-a token it refuses, a missing database driver each end in one line naming the cause and the fix
+a token it refuses, a missing database driver, "Add to Slack" without keys each end in one line naming the cause and the fix
 (no traceback); the Slack-only and Discord-only examples need only their own platform's token;
 beside the terminal console, the log shows no turn lines.
 
@@ -31,7 +31,7 @@ from tests.fakes.slack_api import MockSlackWebAPI
 NOBODY = "http://127.0.0.1:1"
 """A loopback address nobody listens on: connections are refused at once."""
 PLATFORM_VARIABLES = ("DATABASE_URL", "SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "DISCORD_BOT_TOKEN",
-                      "OPENAI_API_KEY", "OPENAI_BASE_URL")
+                      "OPENAI_API_KEY", "OPENAI_BASE_URL", "GENIE_SECRET_KEYS")
 DISCORD_AT = ("import sys, discord.http; discord.http.Route.BASE = sys.argv.pop(1); "
               "from genie_bot.cli import main; sys.exit(main(sys.argv[1:]))")
 """``python -c DISCORD_AT REST_URL ARGS``: genie-bot with discord.py aimed at REST_URL."""
@@ -106,6 +106,14 @@ def test_a_port_taken_for_slacks_requests_is_one_line(tmp_path):
         line = one_line(run_genie("run", "--config", path, env={"SLACK_BOT_TOKEN": "xoxb-1"}))
     assert line.startswith(f"cannot listen on 127.0.0.1:{port} for Slack's requests: ")
     assert line.endswith("choose another platforms.slack.port")
+
+
+def test_add_to_slack_without_keys_to_seal_its_tokens_is_one_line(tmp_path):
+    oauth = "{client_id: '1.2', client_secret: s}"
+    path = deployment(tmp_path, f"  slack: {{signing_secret: s, port: 0, oauth: {oauth}}}\n")
+    assert one_line(run_genie("run", "--config", path)) == (
+        "cannot start a configured platform: platforms.slack: 'oauth' keeps each workspace's Slack tokens sealed in "
+        "the database: set GENIE_SECRET_KEYS to a key (make one: genie-bot installations new-key)")
 
 
 def test_an_unreachable_discord_is_one_line(tmp_path):

@@ -8,10 +8,22 @@ from pathlib import Path
 import pytest
 
 from genie_bot.config import Config
+from genie_bot.store.sealing import KEYS_ENV
 from tests.engine.support import prepare_database, write_shop
 from tests.fakes.slack_api import MockSlackWebAPI
 
 from .harness import make_config, slack_settings
+
+
+SECRET_KEY = "oxUqZ7QhBvVVwz8cx0W4m9W4Xg8vD0mLZ2Qp9Ra1HJk="
+"""The key "Add to Slack" seals tokens with in these tests (a Fernet key)."""
+
+
+@pytest.fixture(autouse=True)
+def secret_keys(monkeypatch: pytest.MonkeyPatch) -> str:
+    """``GENIE_SECRET_KEYS``, which a deployment with "Add to Slack" needs to start."""
+    monkeypatch.setenv(KEYS_ENV, SECRET_KEY)
+    return SECRET_KEY
 
 
 @pytest.fixture

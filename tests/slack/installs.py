@@ -57,12 +57,23 @@ async def sessions_of(h: SlackHarness) -> dict[tuple[str, str, str], str]:
 
 
 async def bot_tokens(h: SlackHarness) -> list[tuple[str, str | None, dt.datetime | None]]:
-    """(bot token, refresh token, when the token expires) of every installation."""
+    """(bot token, refresh token, when the token expires) of every installation, as the installation
+    store reads them (opened)."""
     def read() -> list[tuple[str, str | None, dt.datetime | None]]:
-        table = schema.slack_installations
+        table = h.adapter.installs.installations.reads.installations
         with h.engine.db.read() as conn:
             return [tuple(row) for row in conn.execute(select(table.c.bot_token, table.c.bot_refresh_token,
                                                               table.c.bot_token_expires_at))]
+    return await h.engine.in_db(read)
+
+
+async def stored_tokens(h: SlackHarness) -> list[str]:
+    """Every token column of every installation and bot row, as the database holds it."""
+    def read() -> list[str]:
+        with h.engine.db.read() as conn:
+            return [value for table in (schema.slack_installations, schema.slack_bots)
+                    for row in conn.execute(select(*(c for c in table.c if c.name in schema.SEALED_TOKENS)))
+                    for value in row if value is not None]
     return await h.engine.in_db(read)
 
 

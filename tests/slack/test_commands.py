@@ -1,7 +1,8 @@
-"""``/genie``: every subcommand with and without admin rights, ephemeral answers, a broken reload."""
+"""``/genie``: every subcommand with and without admin rights, ephemeral answers, a broken reload, a stuck one."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from genie_bot.engine.admin import usage
@@ -117,3 +118,43 @@ def test_a_broken_reload_is_reported_and_the_running_agent_keeps_serving(slack, 
     assert first == "reload failed; the running versions keep serving:"
     assert any(re.search(r"agent\.yaml:\d+:\d+: unknown type 'integr'", e) for e in errors), errors
     assert texts[-1] == "What is the name for the order?"
+
+
+BLOCKS_IN_THE_BOT = """
+import pathlib
+import time
+
+if __name__ != "genie_agent_api_check":  # the child that checks the import returns at once
+    while not pathlib.Path(__file__).with_name("release").exists():
+        time.sleep(0.01)
+"""
+
+
+def test_a_reload_whose_api_py_blocks_in_the_bot_is_answered_and_the_agent_keeps_serving(slack, shop_config, shop):
+    async def scenario():
+        async with SlackHarness(slack, shop_config(), build_agent=build_agent) as h:
+            h.engine.reload_seconds = 0.5
+            thread = await h.mention(ORDER[0])
+            api = (shop / "api.py").read_text(encoding="utf-8")
+            (shop / "api.py").write_text(api + BLOCKS_IN_THE_BOT, encoding="utf-8")
+            [stuck] = await h.command("reload", user="UADMIN")
+            [again] = await h.command("reload", user="UADMIN")  # while the first is still stuck
+            await h.say(ORDER[1], thread_ts=thread)
+            await h.settle()
+            before = h.engine.registry.versions()["shop"]
+            (shop / "release").touch()  # the stuck reload finishes, and switches to the new version
+            for _ in range(1000):
+                if h.engine.registry.versions()["shop"] != before:
+                    break
+                await asyncio.sleep(0.01)
+            [later] = await h.command("reload", user="UADMIN")
+            return stuck, again, before, later, await h.texts(thread)
+
+    stuck, again, before, later, texts = run(scenario())
+    assert stuck.split("\n") == ["reload failed; the running versions keep serving:",
+                                 "loading the agents did not finish within 0.5 s (does an api.py wait for something "
+                                 "at import?); it goes on, and they switch to the new versions if it finishes"]
+    assert again.split("\n")[1].startswith("another reload has not finished yet")
+    assert texts[-1] == "What is the name for the order?"
+    now = re.fullmatch(r"shop: (\w+) -&gt; \1 \(unchanged\)", later)
+    assert now is not None and now[1] != before

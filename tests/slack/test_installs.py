@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import re
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,12 +19,15 @@ import pytest
 from genie_bot.adapters.slack.installations import Installations
 from genie_bot.adapters.slack.workspaces import InstalledWorkspaces
 from genie_bot.engine.engine import utcnow
+from genie_bot.engine.turns import GONE
 from tests.engine.conftest import pg_url, store_url  # noqa: F401 - every test on SQLite and on PostgreSQL
 from tests.engine.support import ORDER, build_agent, calls, run, write_shop
 from tests.fakes.slack_api import MockSlackWebAPI
 
 from .harness import STATE_COOKIE, SlackHarness, ask, has_buttons
-from .installs import BOB, SAME_TS, bot_tokens, installed_teams, oauth_settings, rows, sessions_of, two_workspaces
+from .installs import (BOB, SAME_TS, bot_tokens, installed_teams, oauth_settings, rows, sessions_of, stored_tokens,
+                       two_workspaces)
+from .test_confirmations import card_updates
 
 
 @pytest.fixture
@@ -73,9 +77,9 @@ def test_two_workspaces_installed_with_add_to_slack_each_complete_a_confirmed_ta
             return (pages, statuses, await h.texts(a_thread, "TA"), await h.texts(b_thread, "TB"),
                     await sessions_of(h), await installed_teams(h),
                     await rows(h, "SELECT session_key, status FROM genie_pending_actions"),
-                    await rows(h, "SELECT event_id FROM genie_events WHERE kind = 'message'"))
+                    await rows(h, "SELECT event_id FROM genie_events WHERE kind = 'message'"), await stored_tokens(h))
 
-    pages, statuses, a_texts, b_texts, sessions, teams, actions, events = run(scenario())
+    pages, statuses, a_texts, b_texts, sessions, teams, actions, events, stored = run(scenario())
     assert [p.status for p in pages] == [200, 200] and all("Thank you!" in p.page for p in pages)
     assert teams == ["TA", "TB"] and statuses == [200, 200]
     assert a_texts[-1] == "Order Pizza-2-Ann placed" and b_texts[-1] == "Order Pasta-1-Bob placed"
@@ -89,6 +93,9 @@ def test_two_workspaces_installed_with_add_to_slack_each_complete_a_confirmed_ta
     assert posted and all(c.token in tokens["TA"] | tokens["TB"] for c in posted)
     assert all(m["user"] == slack.installs.workspaces["TA"].bot_user_id
                for m in slack.messages("C1", "TA") if "bot_id" in m)
+    # the database holds every token sealed: none in clear, none readable without the key
+    assert len(stored) == 4 and all(value.startswith("gAAAAA") for value in stored)
+    assert not [value for value in stored for token in tokens["TA"] | tokens["TB"] if token in value]
 
 
 def test_a_click_on_another_workspaces_card_changes_nothing_there(slack, deployment):
@@ -128,7 +135,7 @@ def test_an_install_the_settings_refuse_is_undone_and_the_installer_told_why(sla
     assert not [c for c in slack.calls_to("chat.postMessage") if c.token in uninstalled]
 
 
-def test_a_forged_a_replayed_and_an_expired_oauth_state_are_refused(slack, deployment):
+def test_a_forged_a_tampered_a_replayed_and_an_expired_oauth_state_are_refused(slack, deployment):
     async def scenario():
         async with deployment() as h:
             redirect = f"{h.base}/slack/oauth_redirect"
@@ -138,21 +145,41 @@ def test_a_forged_a_replayed_and_an_expired_oauth_state_are_refused(slack, deplo
             page = await h.http.get(f"{h.base}/slack/install", params={"team": "TA"})
             stolen = await _visit(h, redirect, None, {"code": "code-x",
                                                       "state": page.cookies[STATE_COOKIE].value})
+            # an issued state with a later expiry written in (its signature no longer fits)
+            nonce, expiry, signature = page.cookies[STATE_COOKIE].value.split(".")
+            tampered = f"{nonce}.{int(expiry) + 86400}.{signature}"
+            later = await _visit(h, redirect, tampered, {"code": "code-x", "state": tampered})
             installed = await h.install("TA")
             replayed = await _visit(h, installed.redirect, installed.state)  # the same redirect, again
             page = await h.http.get(f"{h.base}/slack/install", params={"team": "TA"})
             state = page.cookies[STATE_COOKIE].value
-            await h.sql(f"UPDATE slack_oauth_states SET expire_at = "
-                        f"'{utcnow() - dt.timedelta(seconds=1):%Y-%m-%d %H:%M:%S}' WHERE state = '{state}'")
+            h.adapter.installs.states.clock = lambda: time.time() + 601  # state_expiration_seconds: 600
             expired = await _visit(h, redirect, state, {"code": "code-late", "state": state})
-            return forged, stolen, installed, replayed, expired, await installed_teams(h)
+            return forged, stolen, later, installed, replayed, expired, await installed_teams(h)
 
-    forged, stolen, installed, replayed, expired, teams = run(scenario())
+    forged, stolen, later, installed, replayed, expired, teams = run(scenario())
     assert forged[0] == 401 and "invalid_state" in forged[1]
     assert stolen[0] == 400 and "invalid_browser" in stolen[1]
+    assert later[0] == 401 and "invalid_state" in later[1]
     assert installed.status == 200 and replayed[0] == 401 and "invalid_state" in replayed[1]
     assert expired[0] == 401 and "invalid_state" in expired[1]
     assert teams == ["TA"] and len(slack.calls_to("oauth.v2.access")) == 1  # the one install's code only
+
+
+def test_anonymous_visits_of_the_install_page_write_nothing_and_its_cookie_is_same_site(slack, deployment):
+    async def scenario():
+        async with deployment() as h:
+            pages = [await h.http.get(f"{h.base}/slack/install") for _ in range(50)]
+            states = {page.cookies[STATE_COOKIE].value for page in pages}
+            written = await rows(h, "SELECT state FROM slack_oauth_states")
+            installed = await h.install("TA")
+            return pages, states, written, installed, await rows(h, "SELECT state FROM slack_oauth_states")
+
+    pages, states, written, installed, used = run(scenario())
+    assert all(page.status == 200 for page in pages) and len(states) == 50 and written == []
+    cookie = pages[0].headers["Set-Cookie"]
+    assert "SameSite=Lax" in cookie and "HttpOnly" in cookie and "Secure" in cookie
+    assert installed.status == 200 and used == [(installed.state,)]  # a state is written once used
 
 
 async def _visit(h: SlackHarness, url: str, cookie: str | None, params: dict[str, str] | None = None
@@ -205,6 +232,27 @@ def test_a_workspace_that_uninstalls_mid_conversation_gets_nothing_more_and_the_
     a_sessions = {key for key in sessions if key[0] == "TA"}
     assert len(a_sessions) == (2 if uninstalled_sessions == "keep" else 0)
     assert {key for key in sessions if key[0] == "TB"} == {("TB", "C1", b_thread)}
+
+
+def test_after_a_purge_and_a_reinstall_a_click_on_an_old_card_is_answered_and_the_card_settled(slack, deployment):
+    async def scenario():
+        async with deployment("TA", uninstalled_sessions="purge") as h:
+            thread, card = await ask(h, team="TA")
+            slack.uninstall("TA")
+            await h.event({"type": "app_uninstalled"}, team="TA")
+            await h.settle()
+            purged = await sessions_of(h)
+            assert (await h.install("TA")).status == 200
+            status = await h.click(card, "confirm", team="TA")
+            await h.settle()
+            return purged, status, card_updates(slack, card), await h.thread(thread, "TA")
+
+    purged, status, updates, messages = run(scenario())
+    assert purged == {} and status == 200 and calls() == []
+    [update] = updates
+    assert update["blocks"][-1]["text"]["text"] == ":hourglass: *No longer valid* (it no longer exists)"
+    assert not has_buttons(update)
+    assert messages[-1]["text"] == GONE
 
 
 async def _until(read, expected, tries: int = 500) -> None:
@@ -272,7 +320,8 @@ def test_two_processes_refreshing_one_token_at_once_end_with_the_same_fresh_toke
         async with deployment("TA") as h:
             await _expiring(h, minutes=30)
             oauth = h.adapter.settings.oauth
-            other = InstalledWorkspaces(Installations(oauth.client_id, h.engine.db), oauth, h.adapter.client)
+            other = InstalledWorkspaces(Installations(oauth.client_id, h.engine.db, h.adapter.sealer), oauth,
+                                        h.adapter.client)
             release = slack.hold("oauth.v2.access")
             both = asyncio.gather(h.adapter.workspaces.get("TA"), other.get("TA"))
             await asyncio.to_thread(slack.wait_for_held, "oauth.v2.access", 2)  # both read the same token

@@ -9,6 +9,7 @@ import json
 
 from genie_bot.adapters.incoming import EDIT_NOT_APPLIED
 from genie_bot.engine.turns import DEFERRED, RAN_UNSAVED
+from genie_bot.store import sessions
 from tests.engine.faults import CLAIM, START, ReadOnly
 from tests.engine.support import ORDER, SHOP_API, SHOP_YAML, build_agent, calls, run
 from tests.fakes.slack_api import BOT_ID, BOT_USER_ID
@@ -142,3 +143,32 @@ def test_a_click_whose_call_ran_as_the_store_turned_read_only_says_it_went_throu
     assert updates[-1]["blocks"][-1]["text"]["text"].startswith(":white_check_mark: *Done*")
     assert texts[-1] == "Order Pizza-2-Ann placed"
     assert [c["key"] for c in calls()] == [action_id] and json.dumps(texts).count("could not handle") == 0
+
+
+def test_after_the_store_was_read_only_the_last_card_shows_what_the_session_holds(slack, shop_config):
+    """A change made while the store was away is answered once it is back, after a change made
+    since: each card goes below the last, so the newest card holds the session's values."""
+    async def scenario():
+        async with SlackHarness(slack, shop_config(), build_agent=build_agent) as h:
+            h.engine.turns.record_retry_seconds = RETRIED_NOW
+            thread, _ = await ask(h)
+            store = ReadOnly(h.engine.db.engine, START, status="running")
+            await h.say("order_0.count = 3", thread_ts=thread)
+            await h.settle()
+            store.end()
+            await h.say("order_0.count = 4", thread_ts=thread)  # runs the deferred change first, then its own
+            await h.settle()
+            state = await h.engine.in_db(_state, h.engine, thread)
+            return await h.thread(thread), state
+
+    messages, state = run(scenario())
+    cards = [m["text"] for m in messages if has_buttons(m)]
+    assert [m["text"] for m in messages if "Count: " in m["text"]][-1] == cards[-1]
+    assert "Count: 4" in cards[-1] and state["count"] == 4
+    assert [m["text"] for m in messages].index(DEFERRED) < [m["text"] for m in messages].index(cards[-2])
+
+
+def _state(engine, thread: str) -> dict:
+    with engine.db.read() as conn:
+        row = sessions.load(conn, f"slack/T1/C1/{thread}")
+    return json.loads(row.state)["instances"][0]["values"]
