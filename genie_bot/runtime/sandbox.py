@@ -22,6 +22,8 @@ of a process (:meth:`WorkerPool.shared`), which serves its callers fairly under 
   then those without calls lately (a burst of newcomers may be runaways), then the others;
 - **a budget per party**: a party whose calls used ``cpu_budget_seconds`` over the last
   ``budget_window_seconds`` is refused (:class:`~.isolation.OverBudget`, the message parked);
+  calls of no party (``""``: the builder's own commands, ``chat``, ``test``, ``replay``) have none,
+  since a builder replaying a long recording is not a user hogging a shared bot;
 - **a bounded queue**: a call finding ``max_waiting`` calls waiting is refused at once
   (:class:`~.isolation.SandboxBusy`);
 - **long calls make room**: :data:`MAX_WORKERS` calls run at once, but one running for more than
@@ -314,6 +316,8 @@ class WorkerPool:
 
     def _over_budget(self, call: _Call) -> str | None:
         """Why ``call``'s party may not run more calls now, if it may not."""
+        if not call.party:
+            return None
         used = self._window(call.party, call.limits.budget_window_seconds)
         if used < call.limits.cpu_budget_seconds:
             return None

@@ -18,8 +18,20 @@ from .harness import TICKETS, ServedConsole, console_for, expect, say
 TOKEN = "correct horse battery staple"
 
 
+class Clock:
+    """The console's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_chatting_needs_the_operators_token_when_one_is_set(page, tmp_path: Path):
-    with ServedConsole(lambda: console_for(f"sqlite:///{tmp_path / 'console.sqlite3'}"), token=TOKEN) as served:
+    clock = Clock()
+    with ServedConsole(lambda: console_for(f"sqlite:///{tmp_path / 'console.sqlite3'}"), token=TOKEN,
+                       clock=clock) as served:
         page.goto(served.url + "/")
         expect(page.locator("body")).to_have_attribute("data-turns", "0")
         expect(page.locator("#composer")).to_have_count(0)
@@ -32,6 +44,9 @@ def test_chatting_needs_the_operators_token_when_one_is_set(page, tmp_path: Path
         page.click("#login-submit")
         expect(page.locator("#login-error")).to_have_text("That is not the console's token.")
         page.fill("#token", TOKEN)
+        page.click("#login-submit")
+        expect(page.locator("#login-error")).to_have_text("Too many wrong tokens: try again in 1 s.")
+        clock.now += 1
         page.click("#login-submit")
         expect(page.locator("body")).to_have_attribute("data-key", key)
         say(page, "I need help joining a waitlist")
@@ -97,16 +112,6 @@ def test_beyond_loopback_the_token_guards_reading_too(tmp_path: Path):
         cookie = _cookie(login)
         assert login.status == 303 and _get(served, "/api/sessions", cookie).status == 200
         assert _get(served, "/api/sessions", cookie.replace("=", "=forged")).status == 401
-
-
-class Clock:
-    """The console's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.mark.parametrize("serving_as", ["127.0.0.1", "0.0.0.0"])

@@ -105,6 +105,16 @@ def test_a_user_past_their_cpu_budget_is_refused_while_others_are_served(runtime
         assert not runtime.run_turn(runtime.new_state(), ORDINARY).errors
 
 
+def test_the_builders_own_commands_have_no_budget(runtime):
+    """``chat``, ``test`` and ``replay`` call as no party: a long replay is not a user hogging the bot."""
+    sandbox = Sandbox(SandboxLimits(cpu_seconds=0.5, cpu_budget_seconds=0.5, budget_window_seconds=3600),
+                      WorkerPool())
+    with sandboxed(sandbox), pytest.raises(EvaluationAbandoned):
+        runtime.run_turn(runtime.new_state(), RUNAWAY)
+    with sandboxed(sandbox):
+        assert not runtime.run_turn(runtime.new_state(), ORDINARY).errors
+
+
 def test_a_call_finding_the_queue_full_is_refused_at_once(runtime):
     pool = WorkerPool(max_workers=1, max_long=0)
     sandbox, ended, runaway = runaway_running(runtime, pool, SandboxLimits(cpu_seconds=1.0, max_waiting=1))
