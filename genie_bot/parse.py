@@ -32,6 +32,12 @@ class Parse:
     """``instance.field`` of the values the message changed (a correction): the reply says so."""
     answers_question: bool = False
     """True when the statements answer exactly the question the agent just asked."""
+    unplaced: tuple[str, ...] = ()
+    """Values the message gives (a date, a number, an option, a name...) that no statement uses: the reply
+    must say something about each rather than drop it without a word."""
+    margin: float | None = None
+    """The rule parser's confidence: of the values it read, the smallest margin (how much less the best
+    reading without that value scores); None when it read no value. The LLM is skipped above a margin."""
     source: str = "rules"
     llm_calls: int = 0
     prompt_tokens: int = 0

@@ -27,6 +27,8 @@ class ColumnValues:
         self.columns = {c: sorted((str(v) for v in values), key=len, reverse=True)
                         for c, values in columns.items() if len(values) <= CATEGORICAL_LIMIT}
         self._numbered = {squashed(v) for values in self.columns.values() for v in values if _NUMBERED.fullmatch(v)}
+        self._by_word = {c: _values_by_word(values) for c, values in self.columns.items()}
+        self._squashed = {c: [(v, squashed(v)) for v in values] for c, values in self.columns.items()}
 
     def numbered(self, text: str) -> list[tuple[int, int]]:
         """Where ``text`` says a value that is a number and a word or two ("5 gallon", "20 mg"): its
@@ -43,12 +45,13 @@ class ColumnValues:
     def find(self, text: str, skip: set[str] | frozenset[str] = frozenset()) -> dict[str, str]:
         """The value of each categorical column (but those in ``skip``) that ``text`` names."""
         phrases = _phrases(text)
+        words = set(_WORD.findall(text.lower()))
         found = {}
         for column, values in self.columns.items():
             if column in skip:
                 continue
-            value = next((v for v in values if squashed(v) in phrases and not squashed(v).isdigit()), None)
-            value = value or _named_by_one_word(values, phrases) or _named_by_initials(values, text)
+            value = next((v for v, s in self._squashed[column] if s in phrases and not s.isdigit()), None)
+            value = value or _named_by_one_word(self._by_word[column], phrases, words) or _named_by_initials(values, text)
             if value is not None:
                 found[column] = value
         return found
@@ -85,17 +88,21 @@ _SHORT_WORDS = set("""a an am as at be by do go he hi if in is it me my no of ok
 """Words that are no initials ("in", "the")."""
 
 
-def _named_by_one_word(values: list[str], phrases: set[str]) -> str | None:
-    """The one value that a word of the message names ("winter" -> "Winter 2027"), or starts ("intro"
-    -> "introductory")."""
+def _values_by_word(values: list[str]) -> dict[str, list[str]]:
     by_word: dict[str, list[str]] = {}
     for value in (v for v in values if len(v.split()) <= MAX_PHRASE_WORDS):
         for word in _WORD.findall(value.lower()):
             if len(word) > 3 and not word.isdigit():  # "the" names no "The Oak Spoon"
                 by_word.setdefault(word, []).append(value)
+    return by_word
+
+
+def _named_by_one_word(by_word: dict[str, list[str]], phrases: set[str], words: set[str]) -> str | None:
+    """The one value that a word of the message names ("winter" -> "Winter 2027"), or starts ("intro"
+    -> "introductory")."""
     named = {v for word, owners in by_word.items() if word in phrases and len(owners) == 1 for v in owners}
     if not named:  # "intro" for "introductory": a clipped word that starts one value's word only
-        clipped = [p for p in phrases if len(p) >= MIN_CLIPPED and p.isalpha() and p not in by_word]
+        clipped = [w for w in words if len(w) >= MIN_CLIPPED and w.isalpha() and w not in by_word]
         named = {v for p in clipped for word, owners in by_word.items() if word.startswith(p) and len(owners) == 1
                  for v in owners}
     return named.pop() if len(named) == 1 else None

@@ -50,14 +50,16 @@ from ..spec.csv_file import CsvFile, TableInvalid, check_width, file_sha256, typ
 from .column_values import CATEGORICAL_LIMIT
 from .database import CATALOGUE, ImportedTable, KnowledgeDatabase, open_database, part
 from .mentions import MAX_NAME_WORDS, NAME_COLUMNS, name_keys, name_words, inner_names, naming_columns, short_names
-from .name_index import names_table, spelling_table
+from .name_index import namesakes_table, names_table, spelling_table
 from .readers import READERS_LOCK, live_tables
 from .spelling import MIN_CHARS, variants
 
 log = logging.getLogger(__name__)
 
-FORMAT = 5
+FORMAT = 6
 """The layout of imported tables (and the rules of an import); a change makes every table import again."""
+MAX_NAMESAKES = 20
+"""Records one shared short name names, at most: a word more names have than this tells nothing."""
 SHORT_RANK = 2
 INNER_RANK = 3
 """Keys of words inside a name: never stored, they only make a short name of another name ambiguous."""
@@ -191,7 +193,7 @@ def _drop(conn: Connection, entry: ImportedTable) -> None:
     """A table of the catalogue, everything made with it, and its catalogue row."""
     quote = conn.dialect.identifier_preparer.quote
     conn.exec_driver_sql(f"DROP VIEW IF EXISTS {quote(entry.part('v'))}")
-    for name in (*(entry.part(p) for p in ("trigram", "names", "spelling")), entry.physical):
+    for name in (*(entry.part(p) for p in ("trigram", "names", "spelling", "namesakes")), entry.physical):
         conn.exec_driver_sql(f"DROP TABLE IF EXISTS {quote(name)}")
     conn.execute(CATALOGUE.delete().where(CATALOGUE.c.physical == entry.physical))
 
@@ -225,10 +227,11 @@ class _Import:
         data = Table(self.source.physical, self.metadata, Column(ROW, _ROW_TYPE, primary_key=True, autoincrement=False),
                      *(Column(c, _SQL_TYPES[kinds[c]]) for c in header))
         names = names_table(part(self.source.physical, "names"), self.metadata, ref)
+        namesakes = namesakes_table(part(self.source.physical, "namesakes"), self.metadata, ref)
         spelling = spelling_table(part(self.source.physical, "spelling"), self.metadata)
         said = Table("genie_names_said", self.metadata, Column("key", Text), Column("ref", ref),
                      Column("rank", BigInteger), Column("name", Text), prefixes=["TEMPORARY"])
-        for table_ in (names, spelling, said) if elsewhere else (data, names, spelling, said):
+        for table_ in (names, namesakes, spelling, said) if elsewhere else (data, names, namesakes, spelling, said):
             table_.create(self.conn)
         facts = _Facts(header, kinds, naming, self.kb.database or str(self.kb.csv))
         rows = rows if rows is not None else self._rows(header, kinds)
@@ -240,7 +243,7 @@ class _Import:
             facts.add(batch)
             self._write(said, ["key", "ref", "rank", "name"], list(_keys(batch, naming)))
             count += len(batch)
-        shared_names = self._names(said, names)
+        shared_names = self._names(said, names, namesakes)
         self._write(spelling, ["variant", "word"], [[v, w] for w in sorted(facts.words) for v in variants(w)])
         trigram: list[str] = []
         if not elsewhere:
@@ -366,17 +369,23 @@ class _Import:
             for row in rows:
                 copy.write_row(row)
 
-    def _names(self, said: Table, names: Table) -> bool:
+    def _names(self, said: Table, names: Table, namesakes: Table) -> bool:
         """Each key once, naming the first record that has it as written, else the first that has it
-        without its "The", else, as a short name, the first record of the one name it is short for
-        (a short name of several names names none): an exact name wins over its namesakes. Returns
-        whether two records have the same name."""
+        without its "The", else, as a short name or a run of words inside a name, the first record of the one
+        name it is part of: an exact name wins over its namesakes. A short name several names share names
+        each of their records, up to :data:`MAX_NAMESAKES` (the namesakes table). Returns whether two
+        records have the same name."""
         quote = self.conn.dialect.identifier_preparer.quote
         into, source = quote(names.name), quote(said.name)
         shared = self.conn.exec_driver_sql(f"SELECT 1 FROM {source} WHERE rank = 0 GROUP BY key "
                                            f"HAVING COUNT(DISTINCT ref) > 1 LIMIT 1").first() is not None
         short = (f"SELECT key, MIN(ref) FROM {source} WHERE rank >= {SHORT_RANK} GROUP BY key "
-                 f"HAVING COUNT(DISTINCT name) = 1 AND MIN(rank) = {SHORT_RANK}")
+                 f"HAVING COUNT(DISTINCT name) = 1")
+        several = (f"SELECT DISTINCT s.key, s.ref FROM {source} AS s WHERE s.rank >= {SHORT_RANK} AND s.key IN ("
+                   f"SELECT key FROM {source} WHERE rank >= {SHORT_RANK} GROUP BY key "
+                   f"HAVING COUNT(DISTINCT name) BETWEEN 2 AND {MAX_NAMESAKES}) AND s.key NOT IN ("
+                   f"SELECT key FROM {source} WHERE rank < {SHORT_RANK})")
+        self.conn.exec_driver_sql(f"INSERT INTO {quote(namesakes.name)} (key, ref) {several}")
         if self.dialect == "sqlite":  # rows are inserted in the order selected; later ones with a key taken are ignored
             self.conn.exec_driver_sql(f"INSERT OR IGNORE INTO {into} (key, ref) "
                                       f"SELECT key, ref FROM {source} WHERE rank < {SHORT_RANK} ORDER BY rank, ref")

@@ -50,6 +50,8 @@ PREFIX_CHARS = 12
 """A phrase this long that starts exactly one long name names it ("conversational virtual assistants")."""
 PREFIX_SCORE = 90.0
 SHORT_SCORE = 85.0
+SHARED_SCORE = 80.0
+"""A short name several names share names them all (the user is asked which), weaker than any other name."""
 SHORT_MIN_CHARS = 3
 """A short name is this long at least ("yin" for Yin Yoga)."""
 SHORT_MAX_WORDS = 3
@@ -86,20 +88,28 @@ def short_names(said: str) -> list[str]:
     for n in range(1, min(SHORT_MAX_WORDS, len(words) - 1) + 1):
         for run in (words[:n], words[-n:]):
             key = squashed(" ".join(run))
-            meaningful = [w for w in run if w.lower() not in english.STOP_WORDS and w.lower() not in english.NUMBER_WORDS
-                          and not squashed(w).isdigit()]
-            if len(key) >= SHORT_MIN_CHARS and meaningful:
+            if len(key) >= SHORT_MIN_CHARS and any(_meaningful(w) for w in run):
                 out[key] = None
     return list(out)
 
 
 def inner_names(said: str) -> list[str]:
-    """The keys of runs of up to :data:`SHORT_MAX_WORDS` words inside a name, touching neither end
-    ("maria" in "Dr. Maria Alvarez"): no short name of it, but a short name of another name that
-    is one of them names neither ("maria" for Maria Chen)."""
+    """The keys of runs of up to :data:`SHORT_MAX_WORDS` words inside a name, touching neither end, that say
+    more than a stop word ("crawdads" in "Where the Crawdads Sing", "maria" in "Dr. Maria Alvarez"): one
+    that no other name has names its record, like a short name; one that several names have names them all."""
     words = [t for t in _TOKEN.findall(_THE.sub("", said))]
-    return list(dict.fromkeys(squashed(" ".join(words[i:i + n])) for n in range(1, SHORT_MAX_WORDS + 1)
-                              for i in range(1, len(words) - n)))
+    out: dict[str, None] = {}
+    for n in range(1, SHORT_MAX_WORDS + 1):
+        for i in range(1, len(words) - n):
+            run = words[i:i + n]
+            key = squashed(" ".join(run))
+            if len(key) >= SHORT_MIN_CHARS and any(_meaningful(w) for w in run):
+                out[key] = None
+    return list(out)
+
+
+def _meaningful(word: str) -> bool:
+    return word.lower() not in english.STOP_WORDS and word.lower() not in english.NUMBER_WORDS and not squashed(word).isdigit()
 
 
 def name_words(said: str) -> list[str]:
@@ -143,6 +153,10 @@ class NameLookups(Protocol):
 
     def records(self, refs: Iterable[Any]) -> dict[Any, dict[str, Any]]:
         """reference -> the record."""
+
+    def namesakes(self, keys: Iterable[str]) -> dict[str, list[Any]]:
+        """key -> the references of every record a short name several names share names ("hale": Dr. Robert
+        Hale and Dr. Roberta Hale), for the keys that are such a name."""
 
 
 class NameIndex(Protocol):
@@ -209,6 +223,8 @@ class RecordNames:
                 started = _started(index, rest)
                 named += [(p, ref, PREFIX_SCORE) for p, ref in started.items()]
                 named += _misspelled(index, [p for p in rest if p not in started])
+                shared = index.namesakes({p.key for p in phrases if p.key not in found and len(p.key) >= SHORT_MIN_CHARS})
+                named += [(p, ref, SHARED_SCORE) for p in phrases for ref in shared.get(p.key, [])]
             records = index.records({ref for _, ref, _ in named}) if named else {}
         return _non_overlapping([Mention(self.table, records[ref], *p.span, score or self._exactness(p, records[ref]),
                                          self._named_by(p, records[ref]))
@@ -298,9 +314,11 @@ def _spellings(pieces: tuple[str, ...], corrections: dict[str, list[str]]) -> se
 
 
 def _non_overlapping(found: list[Mention]) -> list[Mention]:
-    """The best mentions that do not overlap: exact before fuzzy, longer before shorter."""
+    """The best mentions that do not overlap: exact before fuzzy, longer before shorter; the records a shared
+    short name names are kept together (the same words, the same score)."""
     kept: list[Mention] = []
     for mention in sorted(found, key=lambda m: (-m.score, -(m.end - m.start), m.start)):
-        if all(mention.end <= k.start or mention.start >= k.end for k in kept):
+        if all(mention.end <= k.start or mention.start >= k.end or ((k.start, k.end, k.score) == (
+                mention.start, mention.end, mention.score) and mention.score == SHARED_SCORE) for k in kept):
             kept.append(mention)
     return sorted(kept, key=lambda m: m.start)

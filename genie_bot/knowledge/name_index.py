@@ -34,6 +34,12 @@ def names_table(name: str, metadata: MetaData, ref: Any = BigInteger) -> Table:
                  sqlite_with_rowid=False)
 
 
+def namesakes_table(name: str, metadata: MetaData, ref: Any = BigInteger) -> Table:
+    """key -> ref, one row per record: a short name several names share names each of them."""
+    return Table(name, metadata, Column("key", _KEY, primary_key=True), Column("ref", ref, primary_key=True),
+                 sqlite_with_rowid=False)
+
+
 def spelling_table(name: str, metadata: MetaData) -> Table:
     return Table(name, metadata, Column("variant", _KEY, primary_key=True), Column("word", _KEY, primary_key=True),
                  sqlite_with_rowid=False)
@@ -57,13 +63,14 @@ class TableNameIndex:
     them with SQLAlchemy's expression language would cost more than running them.
     """
 
-    def __init__(self, engine: Engine, names: str, spelling: str, rows: Rows):
+    def __init__(self, engine: Engine, names: str, spelling: str, rows: Rows, namesakes: str):
         self.engine = engine
         self.rows = rows
         self.postgres = engine.dialect.name == "postgresql"
         q = engine.dialect.identifier_preparer.quote
         self.sql_exact = f"SELECT key, ref FROM {q(names)} WHERE key {_any(engine)}"
         self.sql_spelled = f"SELECT variant, word FROM {q(spelling)} WHERE variant {_any(engine)}"
+        self.sql_namesakes = f"SELECT key, ref FROM {q(namesakes)} WHERE key {_any(engine)}"
         r = rows.engine.dialect.identifier_preparer.quote
         self.sql_records = (f"SELECT {r(rows.key)}, {', '.join(r(c) for c in rows.columns)} FROM {r(rows.relation)} "
                             f"WHERE {r(rows.key)} {_any(rows.engine)}")
@@ -103,6 +110,12 @@ class _Lookups:
         out: dict[str, set[str]] = {}
         for variant, word in _in(self.conn, self.index.sql_spelled, keys):
             out.setdefault(variant, set()).add(word)
+        return out
+
+    def namesakes(self, keys: Iterable[str]) -> dict[str, list[Any]]:
+        out: dict[str, list[Any]] = {}
+        for key, ref in _in(self.conn, self.index.sql_namesakes, keys):
+            out.setdefault(key, []).append(ref)
         return out
 
     def records(self, refs: Iterable[Any]) -> dict[Any, dict[str, Any]]:

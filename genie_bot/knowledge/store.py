@@ -146,7 +146,8 @@ class KnowledgeStore:
             relation, engine = self._where[worksheet]
             key = ROW if relation == imported.physical else self.spec.knowledge[worksheet].primary_key
             index = TableNameIndex(self.engine, imported.part("names"), imported.part("spelling"),
-                                   Rows(engine, relation, [c for c, _ in imported.columns], key or ROW))
+                                   Rows(engine, relation, [c for c, _ in imported.columns], key or ROW),
+                                   imported.part("namesakes"))
             naming = naming_columns(dict(imported.columns), self.spec.knowledge[worksheet].primary_key)
             self._names[worksheet] = RecordNames(worksheet, index, imported.name_words, naming)
         return self._names[worksheet]

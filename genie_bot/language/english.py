@@ -55,7 +55,7 @@ PARTS_OF_DAY = {"morning": "morning", "afternoon": "afternoon", "evening": "even
 """Words that say which half of the day a time without am/pm is in ("9 tonight" is 21:00)."""
 CLOCK_WORDS = {"noon": 12, "midday": 12, "midnight": 0}
 PERIOD_LEADS = ("in", "during", "early", "late", "mid", "by", "around", "the end of", "the start of",
-                "the beginning of")
+                "the beginning of", "the middle of", "end of", "start of", "beginning of", "middle of", "of")
 """Words before a month that make it a period, not a day ("early march")."""
 RANGE_STARTS = ("from", "between", "starting")
 RANGE_ENDS = ("to", "until", "till", "til", "through", "thru", "and", "-", "–")
@@ -149,7 +149,8 @@ FILLERS = ("hm", "hmm", "um", "umm", "uh", "ah", "oh", "wow", "lol", "haha", "he
 LEAD_INS = ("um", "umm", "uh", "uhh", "well", "so", "and", "but", "plus", "and also", "also", "btw", "by the way",
             "oh and", "oh also", "oh plus", "ah and")
 """Words that lead into what is said ("oh and we have a peanut allergy")."""
-VALUE_ENDINGS = ("and", "but", "or", "so", "plus", "also", "please", "pls", "plz", "thanks", "thank you", "thx", "ty")
+VALUE_ENDINGS = ("and", "but", "or", "so", "plus", "also", "please", "pls", "plz", "thanks", "thank you", "thx", "ty",
+                 "instead", "right now", "now")
 """Words that end a value without being part of it ("cs107 please")."""
 ANSWER_LEADS = ("it's", "it is", "that's", "that is", "i'm", "i am", "call me", "i'd like", "i want", "i would like",
                 "please")
@@ -170,10 +171,12 @@ NAME_ENDS = ("in", "on", "at", "by", "because", "please", "so", "but", "and", "s
              "next", "tomorrow", "today")
 ROLE_PREPOSITIONS = ("from", "to", "at", "near", "in", "for", "with", "on")
 """Prepositions a field's description may end with, which then introduce its value ("leaves from X")."""
-ROLE_VERBS = {"from": ("picked up", "collected", "leaves", "left", "departs", "starts", "comes", "sent from",
-                        "shipped from", "moved out of", "moving out of"),
-              "to": ("delivered", "dropped off", "dropped", "taken", "brought", "sent", "shipped", "goes", "arrives",
-                     "moved into", "moving into", "moving to")}
+ROLE_VERBS = {"from": ("picked up", "pick up", "pickup", "picking up", "collected", "collect", "leaves", "left", "leaving",
+                        "departs", "depart", "starts", "comes", "sent from", "shipped from", "moved out of",
+                        "moving out of", "get it", "grab it"),
+              "to": ("delivered", "deliver", "dropped off", "drop off", "drop it off", "dropping off", "dropped",
+                     "taken", "brought", "sent", "shipped", "goes", "arrives", "moved into", "moving into", "moving to",
+                     "returned", "return", "return it", "returning", "back", "bring it back")}
 """Verbs a field's description may say its value with ("the address where the items are picked up"),
 and the preposition that then introduces its value in a message ("from 12 Oak St")."""
 PHRASE_ENDS = ("right now", "at the moment", "at", "by", "on", "for", "around", "via", "using", "with", "because",
@@ -291,7 +294,8 @@ change it. An agent adds its own (``vocabulary: {synonyms: ...}``)."""
 STOP_WORDS = frozenset("""
 i me my we our you your a an the to of for in on at and or is are be it this that with want would like need please
 can could do does have has some about from get help hi hello hey just so also there what how which will am was im id
-yes no as by not all after whether why had were been its if than but really very else something anything
+yes no as by not all after whether why had were been its if than but really very else something anything up
+into onto
 """.split())
 """Words that carry no meaning of their own when a message is matched against descriptions."""
 CLAUSE_LABEL_LEADS = ("what", "which", "who", "when", "where", "why", "how", "whether", "anything", "any other",
@@ -303,6 +307,10 @@ who when where whats tell show find list give got much many one more most less p
 option options thing things stuff looking look know idk maybe hmm ok okay tonight today tomorrow people person persons
 """.split())
 """Words of asking for records that say nothing of which ("any spots open tonight?")."""
+UNCHOSEN_RECORD = ("somewhere", "anywhere", "some place", "any place", "a place", "something", "anything",
+                   "any good", "recommend", "recommendation", "suggest", "suggestion", "options", "ideas", "what do you have",
+                   "what do u have", "do you have", "looking for")
+"""Words saying the user has no record chosen yet and wants some found ("somewhere romantic in new york")."""
 INFLECTIONS = ("ings", "ing", "ed", "es", "s")
 """Endings taken off a word to look for it in texts ("reviews" finds "review")."""
 PERSON = "<person>"
@@ -325,3 +333,184 @@ QUESTION_CUES: dict[str, tuple[str, ...]] = {
 GENERIC_FIELD_WORDS = frozenset({"name", "number", "date", "of", "the", "details", "detail", "id", "code", "type",
                                  "value", "my", "num", "count"})
 """Words of field names that do not tell fields apart ("student_name" is told by "student")."""
+
+# -- dialogue acts: the cues a message's parts are read by ------------------------------------------------
+SELF_CORRECTION_CUES = ("no wait", "wait no", "no no", "i mean", "i meant", "sorry i meant", "sorry i mean", "make that",
+                        "or rather", "scratch that", "correction", "oops", "no sorry", "sorry no", "actually no",
+                        "no actually", "wait", "err", "erm", "uh no", "um no", "no scratch that")
+"""Said between two values of one thing, they take the first back: "tuesday, no wait, wednesday"."""
+CHANGE_CUES = ("actually", "actualy", "acutally", "actully", "instead", "make it", "make that", "change it to",
+               "change that to", "change to", "switch to", "switch it to", "swap to", "move it to", "move to",
+               "can we make it", "can we do", "could we do", "can we move it to", "how about", "what about",
+               "let's do", "lets do", "rather", "i'd rather", "id rather", "prefer", "after all", "on second thought",
+               "changed my mind", "should be", "should have been", "needs to be", "it's", "its", "it was",
+               "wrong", "i meant")
+"""Cues of a change of mind or a correction of a value given before ("actually make it unpaid leave")."""
+NEGATING_CUES = ("not", "instead of", "rather than", "no longer", "never mind the")
+"""Before a value they deny it ("wednesday not tuesday", "instead of the hotel")."""
+PROPOSING_LEADS = ("can we", "could we", "can i", "could i", "can you make it", "could you make it", "how about",
+                   "what about", "is it possible to", "would it be possible to", "any chance we can", "can it be")
+"""A question that proposes a value rather than asking about the records ("can we do 8pm instead?")."""
+POLITE_QUESTION_LEADS = ("hey", "hi", "so", "ok", "okay", "oh", "and", "also", "btw", "um", "uh", "hm", "hmm", "well",
+                         "wait", "actually", "quick question", "sorry",
+                         "can you tell me", "could you tell me", "can you let me know", "do you know", "do you have",
+                         "i want to know", "i'd like to know", "i wonder", "tell me")
+"""Words before the question itself ("hey, do you know who teaches cs 107?")."""
+ABOUT_THE_AGENT = ("what can you do", "what can you help with", "what can you help me with", "what do you do",
+                   "how can you help", "how can you help me", "what else can you do", "what are you",
+                   "who are you", "what is this", "what is this bot", "help", "menu", "options")
+"""Questions about the agent itself: answered with its greeting."""
+REQUEST_LEADS = ("i want", "i wanna", "i'd like", "id like", "i would like", "i need", "we need", "help me",
+                 "can you", "could you", "would you", "will you", "please", "pls", "plz", "let's", "lets",
+                 "i'm looking for", "im looking for", "looking for")
+"""Words that ask for something: a message with none and no question is a remark."""
+UNKNOWN_PHRASES = ("i don't know", "i dont know", "i do not know", "idk", "dunno", "no idea", "no clue", "not sure",
+                   "i'm not sure", "im not sure", "i forgot", "i forget", "i can't remember", "i cant remember",
+                   "i don't remember", "i dont remember", "can't recall", "cant recall", "unsure", "don't have one",
+                   "dont have one", "i don't have it", "i dont have it", "don't have it")
+"""Not knowing or not having a value: a decline of the question it answers."""
+DECLINE_WORDS = ("none", "nothing", "no", "nope", "nah", "n/a", "na", "skip", "pass", "not really", "no thanks",
+                 "nothing else", "no need", "not needed", "nope that's it", "no that's it", "no that's all",
+                 "nothing to add", "no note", "no notes", "none needed", "all good", "i'm good", "im good")
+"""A whole reply that declines an optional question ("nope", "n/a", "no need")."""
+NO_LEADS = ("no", "nope", "nah", "none", "without", "without a", "without an", "without any", "no need for",
+            "no need for a", "don't have a", "dont have a", "don't have an", "do not have a", "there's no", "theres no",
+            "there is no", "we don't have a", "we dont have a", "don't want a", "dont want a", "don't want any",
+            "dont want any", "don't need a", "dont need a", "don't need any", "dont need any")
+"""Before a field's name, they decline it ("no code", "no gate code", "without extras")."""
+TAKE_BACK_CUES = ("but", "except", "though", "however", "only", "just")
+"""After a yes, they take part of it back ("yes but change the time")."""
+CONTRADICTING = ("but", "although", "though", "even though")
+"""Join two clauses that may say opposite things of one field."""
+
+# -- amounts of money --------------------------------------------------------------------------------------
+CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "c$": "CAD",
+                    "ca$": "CAD", "a$": "AUD", "au$": "AUD", "chf": "CHF", "₩": "KRW"}
+"""Signs written before or after an amount, and the currency they usually mean."""
+CURRENCY_WORDS = {"dollar": "USD", "dollars": "USD", "buck": "USD", "bucks": "USD", "usd": "USD", "euro": "EUR",
+                  "euros": "EUR", "eur": "EUR", "pound": "GBP", "pounds": "GBP", "quid": "GBP", "gbp": "GBP",
+                  "sterling": "GBP", "yen": "JPY", "jpy": "JPY", "cad": "CAD", "canadian dollars": "CAD",
+                  "aud": "AUD", "australian dollars": "AUD", "rupees": "INR", "inr": "INR", "francs": "CHF",
+                  "swiss francs": "CHF"}
+"""Words said after an amount, and the currency they mean ("45 bucks", "twelve hundred euros")."""
+MAGNITUDES = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "hundred": 100, "million": 1_000_000, "mil": 1_000_000}
+"""Words and letters after a number that multiply it ("3k", "about 7 thousand", "1.2k")."""
+MONEY_WORDS = ("amount", "cost", "costs", "price", "spent", "spend", "paid", "pay", "payment", "fee", "fees", "total",
+               "charge", "charged", "tip", "budget", "damage", "damages", "refund", "fare", "expense", "money",
+               "salary", "rent", "deposit", "bill", "dollars", "euros", "currency", "value", "worth")
+"""Words of a number field's name or description that make it an amount of money."""
+
+# -- durations and relative dates --------------------------------------------------------------------------
+DURATION_UNITS = {"second": 1 / 60, "sec": 1 / 60, "minute": 1, "min": 1, "mins": 1, "hour": 60, "hr": 60,
+                  "hrs": 60, "day": 1440, "night": 1440, "week": 10080, "wk": 10080, "month": 43200, "year": 525600,
+                  "yr": 525600}
+"""Units of a length of time, in minutes."""
+AGO_WORDS = ("ago", "back", "earlier")
+"""After a length of time, a day in the past ("3 days ago")."""
+FROM_NOW_WORDS = ("from now", "from today", "later", "out")
+"""After a length of time, a day in the future ("2 weeks from now")."""
+PARTS_OF_DAY_HOURS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21, "tonight": 21, "noon": 12,
+                      "midday": 12, "midnight": 0, "lunchtime": 12}
+"""The hour a part of the day stands for when no hour is said ("tomorrow morning" is no time, but it
+says which half of the day "around 8" is in)."""
+NIGHT_BEFORE = ("last night", "yesterday evening", "yesterday night")
+"""Said of the evening before today."""
+TIME_LEADS = ("at", "around", "about", "by", "before", "after", "like", "say", "maybe", "till", "until", "from", "since")
+"""Words before a bare hour that make it a time ("at 8", "around 6")."""
+CLOCK_SUFFIXES = ("o'clock", "oclock", "ish", "-ish")
+CLOCK_FRACTIONS = {"half": 30, "quarter": 15}
+PAST_THE_HOUR = ("past", "after")
+TO_THE_HOUR = ("to", "before", "til", "till")
+HALF_WORDS = {"half": 0.5, "half an": 0.5, "a half": 0.5, "quarter": 0.25, "a quarter": 0.25}
+"""Parts of a unit of time ("half an hour")."""
+DURATION_TAILS = ("long", "each", "apiece")
+"""Words after a length of time that belong to it ("hour long walks")."""
+PARTS_OF_TODAY = {"this morning": 0, "this afternoon": 0, "this evening": 0, "tonight": 0, "last night": -1,
+                  "yesterday morning": -1, "yesterday afternoon": -1, "yesterday evening": -1,
+                  "tomorrow morning": 1, "tomorrow afternoon": 1, "tomorrow evening": 1, "tomorrow night": 1}
+"""A part of a day said with the day: the day's offset from today ("last night" is yesterday's)."""
+DAYS_AFTER = ("after", "from")
+DAYS_BEFORE = ("before",)
+"""Words between a count of days and the day it counts from ("two days after tomorrow")."""
+DATE_PHRASE_EDGES = ("at", "on", "in", "by", "from", "since", "until", "till", "to", "around", "starting", "for")
+"""Prepositions at the edges of a date phrase that are no part of the date ("from dec 21")."""
+NONE_OF_THESE = ("something else", "some other", "another one", "another kind", "another type", "some other one",
+                 "a different one", "a different kind", "a different type", "none of those", "none of these",
+                 "none of them", "none of the above", "neither", "not any of those", "not one of those")
+"""The user means none of the options named: the member that stands for the rest, if the enum has one."""
+THE_REST = ("other", "others", "another", "something else", "none", "none of the above", "anything else")
+"""A member named or described so stands for every case the others do not ("Other: another test")."""
+NAME_INTRODUCTIONS = ("my name is", "my name's", "name is", "name's", "names", "call me", "name", "the name is",
+                      "it's under", "its under", "under the name", "under", "booked under", "signed")
+"""Words right before a person's name ("my name is Ann Lee", "call me Ann")."""
+SELF_INTRODUCTIONS = ("i'm", "im", "i am", "this is", "it's", "its", "here's", "heres", "me", "am")
+"""Words before a name the user gives as their own ("im Jenna Ortiz"), when the name reads as one."""
+CANCEL_OBJECTS = ("it", "that", "this", "everything", "the whole thing", "all of it", "all that", "about it",
+                  "about that")
+"""What a cancel is said of ("forget about it", "cancel that")."""
+YES_NO_LEADS = ("actually", "um", "uh", "well", "hmm", "oh", "ok so", "so", "wait")
+"""Said before a yes or a no without changing it ("actually no, i'd rather be home")."""
+PARTY_LINKS = ("and", "plus", "with", "&", "+", ",")
+"""Words that list the people of a party ("me and my wife", "me plus 3 friends")."""
+SELF_WORDS = ("me", "myself")
+BRINGING = ("i'll bring", "i will bring", "i'm bringing", "i am bringing", "i'll be bringing", "i will be bringing")
+ALONE = ("just me", "only me", "just myself", "only myself", "me alone", "myself alone", "just me alone", "solo")
+NUMBER_SAID_FOR_A_PARTY = ("including me", "incl me", "counting me", "with me", "including myself", "of us", "in total",
+                           "total", "altogether", "all together")
+"""A number said for the whole party: "4 of us including me" is a number, not people listed."""
+PHONE_WORDS = ("phone", "cell", "mobile", "telephone", "number to reach", "callback", "call back")
+EMAIL_WORDS = ("email", "e-mail", "mail address")
+ADDRESS_WORDS = ("address", "street", "where the walker picks up", "home address", "location of the home")
+"""Words of a text field's name or description that make it a street address."""
+ACTION_REQUESTS = ("can you", "could you", "would you", "will you", "can u", "could u", "please", "can i", "could i",
+                   "may i", "can someone", "could someone", "can anyone", "could anyone", "can somebody", "can we",
+                   "could we")
+"""A question that asks the agent to do something ("can you book me a table?"), not about the records."""
+SECOND_PERSON = ("you", "your", "u", "ur", "yours")
+"""Words that address the agent: a question with them is about the agent, not the records."""
+REPLACEMENT_LINKS = ("to", "with", "for", "into", "by")
+"""Between the old value and the new in "change X to Y"."""
+AGE_WORDS = ("age", "years old", "how old")
+"""Words of a number field's name or description that make it someone's age."""
+MEASURE_UNITS = ("lb", "lbs", "pound", "pounds", "kg", "kgs", "kilo", "kilos", "g", "oz", "ounce", "ounces", "ft",
+                 "feet", "foot", "in", "inch", "inches", "cm", "m", "meter", "meters", "metre", "metres", "km", "mi",
+                 "mile", "miles", "%", "percent", "degrees", "sq", "sqft", "mph", "years", "yrs", "yr", "year",
+                 "months", "mo", "weeks", "wks", "days", "hours", "hrs", "minutes", "mins")
+"""Units a number measures something in ("45 lb", "2 years"): such a number counts no thing."""
+AGE_TAILS = ("years old", "year old", "yrs old", "yr old", "yo", "y/o", "years of age", "years")
+"""Words after a number that say it is an age ("25 years old")."""
+ASKING_ABOUT_WHAT_IS_OFFERED = ("do you have", "have you got", "do you carry", "do you sell", "do you offer",
+                               "can you recommend", "would you recommend", "do u have", "you have", "you got",
+                               "do you guys have", "you guys have")
+"""Words with "you" that ask about the records, not about the agent ("what electric cars do you have?")."""
+QUESTION_WORDS = ("what", "what's", "whats", "which", "who", "who's", "whos", "where", "where's", "when", "how",
+                  "why", "tell me", "show me", "list", "find", "search", "recommend", "any")
+"""Words that make a clause a question wherever they lead it."""
+AUXILIARIES = ("is", "are", "was", "were", "does", "do", "did", "can", "could", "will", "would", "has", "have", "should",
+               "may", "might")
+ASKED_SUBJECTS = ("you", "u", "it", "there", "they", "we", "i", "he", "she", "this", "that", "these", "those", "any",
+                  "anyone", "anything", "someone", "ya", "y'all")
+"""After an auxiliary that leads a clause, these make it a question ("is it good for kids", "do you have")."""
+ARTICLES = ("a", "an", "the", "my", "our", "your", "some", "this", "that")
+"""Words that may stand between the words of an option's name ("join a waitlist" for Join Waitlist)."""
+EXAMPLE_LEADS = ("like", "such as", "for example", "e.g", "eg", "including")
+"""Words after which a description lists examples ("a special request, like a high chair or an allergy")."""
+LIST_JOINS = ("and", "plus", "&", "also", "as well as", "and also")
+"""Words that join the items of a list ("cs 106a for 5 units and cs 103 letter")."""
+SAME_WORDS = ("same", "the same")
+"""A value said as another field's ("return it at the same place", "same as the pickup")."""
+ROLES_IN_DESCRIPTIONS = {"from": ("now", "currently", "at present", "current"),
+                         "to": ("instead", "new", "wants instead", "would like instead")}
+"""Words of a field's description that give it a role: what the user has now is what a switch is from,
+what they want instead is what it is to ("switch from cs 106b to cs 106x")."""
+PRESENT_PLACES = ("i'm in", "im in", "i am in", "currently in", "i'm taking", "im taking",
+                  "i am taking", "currently taking")
+"""Words before what the user has now ("i'm in history 156 right now")."""
+DATE_NOUNS = ("day", "date", "days")
+TIME_NOUNS = ("time", "hour")
+PLACE_NOUNS = ("place", "location", "spot", "branch", "address", "store", "office", "station", "one")
+"""Nouns "the same ..." is said with, by the kind of value it stands for ("same place" is no day)."""
+LIST_OR = ("or", "and", "and/or")
+"""Words that join the last item of a list ("mice, rats or roaches")."""
+ADDING_VERBS = ("add", "also add", "plus", "include", "also include", "throw in", "and also", "also")
+"""Before an item added to a list ("add gps too")."""

@@ -2,6 +2,11 @@
 
 from ..parse import Parse
 from .base import Parser
-from .rules import RuleParser
+import os
+
+if os.environ.get("GENIE_OLD_PARSER"):  # development only: compare with the parser being replaced
+    from .rules import RuleParser
+else:
+    from .understanding import RuleParser  # type: ignore[assignment]
 
 __all__ = ["Parse", "Parser", "RuleParser"]

@@ -95,7 +95,7 @@ class TemplateResponder:
         f = _field(spec, state, act.instance, act.field)
         if f is None:
             return f"{prefix}{act.description[:1].upper()}{act.description[1:]}?"
-        text = question(f, record=f.type.ref in spec.knowledge) + _which_one(spec, state, act.instance, f)
+        text = question(f, record=f.type.ref in spec.knowledge) + which_one(spec, state, act.instance, f)
         if f.type.kind == "enum" and not f.ask:
             text += f" ({join_words([member_label(f, v) for v in f.values], 'or')})"
         if not f.required and not says_optional(text):
@@ -161,7 +161,7 @@ def _field(spec: AgentSpec, state: DialogueState, instance: str, field: str) -> 
     return ws.fields.get(field) if ws else None
 
 
-def _which_one(spec: AgentSpec, state: DialogueState, name: str, asked: Field) -> str:
+def which_one(spec: AgentSpec, state: DialogueState, name: str, asked: Field) -> str:
     """" (CS224N)" after a question about one of several instances of a worksheet (two courses): the
     value naming the one asked about, so "take it for" is not ambiguous."""
     instance = state.instances.get(name)

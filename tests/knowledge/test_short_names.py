@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from genie_bot.knowledge import KnowledgeStore
 from genie_bot.knowledge.importer import load_tables
-from genie_bot.knowledge.mentions import SHORT_SCORE, short_names
+from genie_bot.knowledge.mentions import SHARED_SCORE, SHORT_SCORE, short_names
 from genie_bot.spec import load_agent
 
 AGENT = """
@@ -49,9 +49,12 @@ def test_a_short_name_that_one_name_has_names_its_record(make_agent, database):
     assert found.record["staff_id"] == "S3" and found.score == 100.0  # a whole name beats a short one
 
 
-def test_a_short_name_of_several_names_names_none(make_agent, database):
+def test_a_short_name_of_several_names_names_them_all_weaker_than_any_other_name(make_agent, database):
+    """The caller lists them and asks which: "maria" is Maria Chen, or Dr. Maria Alvarez (inside whose name it is)."""
     names = store(make_agent, database).record_names("staff")
-    assert names.find("maria") == []  # Maria Chen, or Dr. Maria Alvarez (inside whose name it is)
+    found = names.find("maria")
+    assert sorted(m.record["staff_id"] for m in found) == ["S1", "S3"]
+    assert {m.score for m in found} == {SHARED_SCORE} and SHARED_SCORE < SHORT_SCORE
     assert names.find("tuesday") == []  # a column's value is no name
     assert names.find("the dr") == []  # two doctors
 

@@ -1,0 +1,98 @@
+"""The classes of fields, by what fills them: an option, a record, a date, an amount of money, a
+count, a code, an email, a phone number, a person's name, a street address, an account, text...
+
+A field's class comes from its type and from what its name, description and format say (a float
+described as "the amount spent" is an amount of money; a text field named ``dog_name`` described
+as "the dog's name" is the name of a thing, not of a person). :mod:`.slots` maps each class to
+what fills it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...language import english
+from ...language.tokens import phrase_pattern
+from ...language.words import active
+from ...spec import Field
+from .spec_index import SpecIndex, distinctive
+
+# -- field classes -----------------------------------------------------------------------------------------
+ENUM, ENUM_LIST, RECORD_FIELD, RECORD_LIST, RECORD_NAME, BOOL, CONFIRM, DATE_FIELD, TIME_FIELD, DATETIME_FIELD, \
+    MONEY, COUNT, CODE_FIELD, LOOSE_CODE, EMAIL_FIELD, PHONE_FIELD, PERSON, THING_NAME, ADDRESS_FIELD, ACCOUNT, TEXT, \
+    OTHER_LIST = (
+        "enum", "list of options", "record", "list of records", "record name", "yes/no", "confirmation", "date", "time",
+        "date and time", "amount of money", "count", "code", "loose code", "email", "phone number", "person's name",
+        "name of a thing", "street address", "account", "text", "list")
+
+def field_class(f: Field, index: SpecIndex) -> str:
+    """The class of a field (cached per spec)."""
+    cache = index.cache.setdefault("class", {})
+    key = id(f)
+    if key not in cache:
+        cache[key] = _classify(f, index)
+    return cache[key]
+
+
+def _classify(f: Field, index: SpecIndex) -> str:
+    kind = f.type.kind
+    words = f"{f.name.replace('_', ' ')} {f.description}".lower()
+    if kind == "list":
+        item = f.type.item
+        if item is not None and item.kind == "enum":
+            return ENUM_LIST
+        return RECORD_LIST if index.table_of(f) else OTHER_LIST
+    if kind == "enum":
+        return ENUM
+    if kind == "bool":
+        return BOOL
+    if kind == "confirm":
+        return CONFIRM
+    if kind in ("date", "time", "datetime"):
+        return {"date": DATE_FIELD, "time": TIME_FIELD, "datetime": DATETIME_FIELD}[kind]
+    if kind in ("int", "float"):
+        return MONEY if _says(words, english.MONEY_WORDS) else COUNT
+    table = index.table_of(f)
+    if table is not None:
+        return RECORD_FIELD if f.type.is_ref else RECORD_NAME
+    if kind != "str":
+        return TEXT
+    pattern = (f.validation.pattern if f.validation else None) or ""
+    if "@" in pattern or _says(f.name.replace("_", " "), english.EMAIL_WORDS):
+        return EMAIL_FIELD
+    if _says(words, english.PHONE_WORDS):
+        return PHONE_FIELD
+    if pattern:
+        return CODE_FIELD if distinctive(pattern) else LOOSE_CODE
+    if "name" in f.name.lower().split("_"):
+        if names_a_person(f):
+            return PERSON
+        if re.search(r"\b[a-z]+['’]s\s+(?:\w+\s+)?name\b", f.description.lower()):
+            return THING_NAME  # "the dog's name"
+    if _says(words, english.ADDRESS_WORDS):
+        return ADDRESS_FIELD
+    if _says(words, english.NARRATIVE_WORDS):
+        return ACCOUNT
+    return TEXT
+
+
+def _says(text: str, phrases: tuple[str, ...]) -> bool:
+    return re.search(phrase_pattern(phrases), text, re.I) is not None
+
+
+def names_a_person(f: Field) -> bool:
+    """A name field of a person: its name or description says whose ("full_name", "the patient's full
+    name", the agent's users': "student_name"); not "course_name" or "the dog's name"."""
+    words = set(f.name.lower().split("_"))
+    description = f.description.lower()
+    owner = re.search(r"\b([a-z]+)['’]s\s+(?:\w+\s+)?name\b", description)
+    if owner and owner.group(1) not in (*english.USER_NOUNS, *active().users, *english.RELATIONS):
+        return False
+    people = {*english.NAME_OWNERS, *english.USER_NOUNS, *active().users}
+    whose = words - {"name"} - english.GENERIC_FIELD_WORDS
+    before_name = set(re.findall(r"\b([a-z]+)\s+name\b", description))  # "the full name of a guest"
+    if whose and not before_name & people:  # the field's own name says whose: "student_name", "course_name"
+        return bool(whose & people)
+    return bool(set(re.findall(r"[a-z]+", description)) & people) or owner is not None or words == {"name"}
+
+

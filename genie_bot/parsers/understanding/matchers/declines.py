@@ -1,0 +1,92 @@
+"""Matcher: a field declined: "no", "nope", "skip", "n/a", "not really", "i don't know" to the question
+asked, or "no code", "no <label>" for any optional field the message names.
+
+An optional field of any type is declined by the plain ways people say no to it; a required one
+only by not knowing it ("i don't remember my pin"), which the runtime then handles (its on_decline,
+or asking again). A yes/no field is answered no, not declined.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ....language import english
+from ....language.tokens import phrase_pattern
+from ....language.words import content_words
+from ....spec import NA
+from ..analysis.model import AFFIRM, DECLINE, DENY, NOTHING_MORE, UNKNOWN
+from ..context import Context, Target
+from ..field_classes import ACCOUNT, TEXT, field_class
+from ..proposals import VALUE, Proposal
+
+_NO_LEAD = re.compile(rf"{phrase_pattern(english.NO_LEADS)}\s+$", re.I)
+
+
+def propose(ctx: Context) -> list[Proposal]:
+    out = []
+    asked = ctx.asked
+    if asked is not None and not asked.field.type.is_boolean and _declined(ctx, asked):
+        claims = ctx.every_token
+        if any(e.usable for e in ctx.analysis.entities):  # "dunno exactly, around noon": the noon is no decline
+            claims = ctx.tokens_in([c for c in ctx.analysis.clauses if any(
+                cue.act in (DECLINE, UNKNOWN, DENY) and c[0] <= cue.start < c[1] for cue in ctx.analysis.cues)][:1])
+        out.append(_decline(ctx, asked, claims, {"declined the question", "asked"}, answers=True))
+    elif asked is not None and _moved_on(ctx, asked):
+        out.append(_decline(ctx, asked, frozenset(), {"only other values to an optional question", "asked"},
+                            answers=True))
+    for mention in ctx.analysis.fields:
+        before = ctx.text[max(0, mention.start - 24):mention.start]
+        if not _NO_LEAD.search(before):
+            continue
+        for target in ctx.targets:
+            asked_now = asked is not None and asked.key == target.key  # "i dont want a new one" to "which new course?"
+            if (target.worksheet, target.field.name) == (mention.worksheet, mention.field) and (
+                    not target.field.required or asked_now):
+                lead = _NO_LEAD.search(before)
+                start = mention.start - (len(before) - lead.start()) if lead else mention.start
+                out.append(_decline(ctx, target, ctx.tokens_in([(start, mention.end)]), {"declined by name"},
+                                    answers=asked_now))
+    return out
+
+
+def _declined(ctx: Context, asked: Target) -> bool:
+    whole = ctx.analysis.whole
+    if whole.get(UNKNOWN) or (whole.get(DECLINE) and not whole.get(AFFIRM)):
+        return True
+    if asked.field.required:
+        return False
+    return bool((whole.get(DENY) or whole.get(NOTHING_MORE)) and len(ctx.text.split()) <= 6) or _starts_with_no(ctx)
+
+
+def _starts_with_no(ctx: Context) -> bool:
+    """The first clause is a plain no ("no. my name is Jane Doe and ...")."""
+    if len(ctx.analysis.clauses) < 2:
+        return False
+    start, end = ctx.analysis.clauses[0]
+    cues = [c for c in ctx.analysis.cues if c.act in (DENY, DECLINE) and start <= c.start and c.end <= end]
+    rest = ctx.text[start:end]
+    for c in cues:
+        rest = rest.replace(ctx.text[c.start:c.end], " ")
+    return bool(cues) and not content_words(rest)
+
+
+def _moved_on(ctx: Context, asked: Target) -> bool:
+    """An optional free-text question answered with other fields' values only ("Jane Doe, jane@x.com" to
+    "anything else?"): the user has nothing to say to it."""
+    if asked.field.required or field_class(asked.field, ctx.index) not in (TEXT, ACCOUNT):
+        return False
+    usable = [e for e in ctx.analysis.entities if e.usable]
+    rest = ctx.text
+    for start, end in sorted([*(e.span for e in usable), *((m.start, m.end) for m in ctx.analysis.fields)],
+                             reverse=True):  # the values, and the names they are said with ("my email is ...")
+        rest = rest[:start] + " " * (end - start) + rest[end:]
+    return bool(usable) and not content_words(rest)
+
+
+def _decline(ctx: Context, target: Target, claims: frozenset[int], features: set[str], answers: bool) -> Proposal:
+    kind = "optional" if not target.field.required else "required"
+    return Proposal(VALUE, frozenset({*features, "decline", f"decline of a {kind} field"}), claims,
+                    frozenset({target.key}), target=target, value=NA, answers=answers, phase=2)
+
+
+
