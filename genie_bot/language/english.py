@@ -514,3 +514,13 @@ LIST_OR = ("or", "and", "and/or")
 """Words that join the last item of a list ("mice, rats or roaches")."""
 ADDING_VERBS = ("add", "also add", "plus", "include", "also include", "throw in", "and also", "also")
 """Before an item added to a list ("add gps too")."""
+PROGRESS_QUESTIONS = ("any update", "any updates", "an update", "any news", "any progress", "how's it going",
+                      "how is it going", "how's it coming", "how is it coming", "is it done", "is it ready",
+                      "are you done", "done yet", "ready yet", "still working", "are you on it",
+                      "are you working on it", "what's happening", "what is happening", "what's going on",
+                      "what is going on", "where are we", "where are we at", "what's the status",
+                      "what is the status", "status update", "how long will it take", "how much longer")
+"""Questions about the progress of a request: "Sure, we're on it." answers them, and nothing else."""
+CLOSINGS = (*NOTHING_MORE, *FAREWELLS, *THANKS, *NO_PHRASES, *MISTYPED_DECLINES, "im good", "we're good",
+            "all set", "that'll do", "that will do", "cheers", "no more")
+"""What closes a conversation once its task is done ("no thanks", "nope thats it", "thats all, bye")."""

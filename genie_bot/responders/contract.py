@@ -22,13 +22,14 @@ from typing import Any
 
 from ..acts import Act, AskField, AskForConfirmation, AskForFieldConfirmation, Report, Say
 from ..language import english
-from ..language.tokens import phrase_pattern
+from ..language.tokens import phrase_pattern, words
+from ..language.words import content_words
 from ..parse import ALREADY_HANDLED, CHIT_CHAT, NOTHING_SAID, SAID_AGAIN, Parse
 from ..runtime.turn import Update
 from ..spec import NA, AgentSpec, Field, InstanceRef
 from ..state import DialogueState
-from .display import display_value, join_words, quoted
-from .wording import label
+from .display import display_value, join_words, quoted, record_name
+from .wording import label, task_phrase
 
 GOT_IT = "Got it"
 HAD_ALREADY = "I have that already"
@@ -36,8 +37,11 @@ NOTHING_CHANGED = "I didn't find a change in {said}."
 NO_ANSWER = "I didn't get an answer to my question from {said}."
 YOU_ARE_WELCOME = "You're welcome!"
 ON_IT = "Sure, we're on it."
+ALREADY_ON = "I'm already on your request to {task}."
+NOT_PLACED = "I didn't know where to put {said}, so I left {them} out."
 UNCLEAR_REQUEST = "I couldn't tell what you need from {said}."
 _THANKS = re.compile(phrase_pattern(english.THANKS), re.I)
+_PROGRESS = re.compile(phrase_pattern(english.PROGRESS_QUESTIONS), re.I)
 _CLAUSE_LABEL = re.compile(phrase_pattern(english.CLAUSE_LABEL_LEADS), re.I)
 QUOTED_VALUE_WORDS = 3
 """Text this long is quoted when it is named back: it is the user's own words."""
@@ -73,6 +77,9 @@ def accounted(spec: AgentSpec, before: DialogueState, after: DialogueState, acts
         said.append(_nothing_done(spec, before, after, acts, user_text, parse))
     if update.set_aside:
         said.append(_taken_out(spec, before, update.set_aside))
+    left_out = not_placed(spec, after, parse, "\n".join((*said, reply)))
+    if left_out:
+        said.append(left_out)
     return "\n\n".join(p for p in (*said, reply) if p)
 
 
@@ -265,8 +272,11 @@ def _nothing_done(spec: AgentSpec, before: DialogueState, after: DialogueState, 
     message, the question may not have been seen yet: what was not understood is the request)."""
     if parse.statements.strip() == CHIT_CHAT:
         return YOU_ARE_WELCOME if _THANKS.search(user_text) else NO_ANSWER.format(said=quoted(user_text) or "that")
-    if parse.statements.strip() == ALREADY_HANDLED:
-        return ON_IT
+    if parse.statements.strip() == ALREADY_HANDLED or (not parse.understood and asks_progress(user_text)):
+        if asks_progress(user_text):
+            return ON_IT
+        if not _beyond_the_task(spec, after, user_text):  # "book a table" while booking one
+            return ALREADY_ON.format(task=_task_in_progress(spec, after))
     summary = next((a for a in acts if isinstance(a, AskForConfirmation)), None)
     if summary is not None:
         labels = _first_label(spec, after, summary.instance)
@@ -275,6 +285,77 @@ def _nothing_done(spec: AgentSpec, before: DialogueState, after: DialogueState, 
     if before.turn == 0:
         return UNCLEAR_REQUEST.format(said=quoted(user_text) or "that")
     return NO_ANSWER.format(said=quoted(user_text) or "that")
+
+
+def asks_progress(user_text: str) -> bool:
+    """Whether the message asks how the request is going ("any update?"): "Sure, we're on it." answers it."""
+    return _PROGRESS.search(user_text) is not None
+
+
+def _task_in_progress(spec: AgentSpec, state: DialogueState) -> str:
+    """The phrase of the open task the user asked for again ("book a table at a restaurant")."""
+    roots = [state.root_of(i) for i in state.instances.values() if i.open]
+    return task_phrase(spec.tasks.get(roots[0].worksheet) if roots else None)
+
+
+def _beyond_the_task(spec: AgentSpec, state: DialogueState, user_text: str) -> bool:
+    """Whether the message says more than a request for the open task: words its description, phrase
+    and examples do not use ("i meant pls add a note that we'd like a table outside")."""
+    task_words: set[str] = set()
+    for instance in state.instances.values():
+        ws = spec.tasks.get(state.root_of(instance).worksheet) if instance.open else None
+        if ws is not None:
+            task_words |= content_words(" ".join((ws.description, ws.phrase or "", *ws.examples)))
+    return bool(content_words(user_text) - task_words - _NOT_CONTENT)
+
+
+_NOT_CONTENT = frozenset((*english.FILLERS, *english.LEAD_INS, *english.COURTESY_TAILS, *english.PRONOUNS, "one"))
+_CALENDAR_WORDS = content_words(" ".join((*english.DATE_WORDS, *english.MONTHS, *english.MONTH_ABBREVIATIONS,
+                                          *english.PARTS_OF_DAY)))
+_DATED = re.compile(r"'\d{4}-\d{2}-\d{2}'|'\d{2}:\d{2}(?::\d{2})?'")
+"""A date or a time the statements set: a word of the calendar left beside it is part of it ("tonight")."""
+
+
+def not_placed(spec: AgentSpec, state: DialogueState, parse: Parse, reply: str) -> str:
+    """"I didn't know where to put “lemonade”, so I left it out.": the values of the message no statement
+    uses (``Parse.unplaced``), but words the agent's own fields and options use (a word of the request, not
+    a value: "change", "email"), words of a value held (the "106a" of "5 units for 106a" says which course)
+    and values the reply names already."""
+    if not parse.understood:
+        return ""  # the reply says the message was not understood
+    agent_words = _agent_words(spec)
+    said = reply.lower()
+    dated = _DATED.search(parse.statements) is not None
+    held = _held_words(state)
+    left = [text for text in dict.fromkeys(parse.unplaced) if text.lower() not in said
+            and not any(set(words(text)) <= value for value in held)
+            and (any(c.isdigit() for c in text) or content_words(text) - agent_words - _NOT_CONTENT)
+            and not (dated and content_words(text) <= _CALENDAR_WORDS)]
+    if not left:
+        return ""
+    return NOT_PLACED.format(said=join_words([f"“{t}”" for t in left]), them="it" if len(left) == 1 else "them")
+
+
+def _held_words(state: DialogueState) -> list[set[str]]:
+    """The words of each text value the instances hold (a record by its name)."""
+    out = []
+    for instance in state.instances.values():
+        for value in instance.values.values():
+            text = record_name(value) if isinstance(value, dict) else value
+            if isinstance(text, str):
+                out.append(set(words(text)))
+    return out
+
+
+def _agent_words(spec: AgentSpec) -> frozenset[str]:
+    """The words of the agent's tasks, fields and options: what a request says, not a value it gives."""
+    texts = []
+    for ws in spec.tasks.values():
+        texts += [ws.description, ws.phrase or "", *ws.examples]
+        for f in ws.fields.values():
+            texts += [f.description, f.ask or "", label(f), *f.values, *f.value_descriptions.values(),
+                      *(s for synonyms in f.value_synonyms.values() for s in synonyms)]
+    return content_words(" ".join(texts)) | content_words(" ".join(english.ORDINAL_WORDS))
 
 
 def _first_label(spec: AgentSpec, state: DialogueState, name: str) -> str | None:

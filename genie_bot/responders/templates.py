@@ -18,10 +18,11 @@ from ..parse import Parse
 from ..spec import AgentSpec, Field, InstanceRef, TaskWorksheet
 from ..state import DialogueState, WorksheetInstance
 from ..language.words import using
+from .closing import CLOSED, closing
 from .contract import changed_paths
 from .display import display_value, join_words, member_label, quoted, record_name, summary_lines
 from .knowledge_report import knowledge_report
-from .wording import label, plural, question, says_optional, task_phrase
+from .wording import label, plural, question, says_optional, task_phrase, unsaid
 
 FALLBACK = "Is there anything else I can help you with?"
 NOT_UNDERSTOOD = "Sorry, I didn't catch that."
@@ -41,6 +42,9 @@ class TemplateResponder:
 
     def _respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse,
                  changed: Collection[tuple[str, str]]) -> str:
+        goodbye = closing(state, acts, user_text, parse)
+        if goodbye is not None:
+            return goodbye
         parts = []
         if (parse.reason or not parse.understood) and not any(isinstance(a, Report) for a in acts):
             parts.append(parse.reason or not_understood(user_text))
@@ -74,7 +78,7 @@ class TemplateResponder:
                     "Nothing has been submitted, and what you told me so far would be lost. (yes / no)")
         if isinstance(act, Cancelled):
             if _untouched_start(spec, state, act.instance):
-                return "Okay! Goodbye, and come back any time."  # the task the greeting opened, never taken up
+                return CLOSED  # the task the greeting opened, never taken up
             return f"Okay, I've dropped your request to {task_phrase(spec.tasks.get(act.worksheet))}. Nothing was submitted."
         if isinstance(act, Submitted):
             lines = summary_lines(spec, act.worksheet, act.values)
@@ -95,7 +99,9 @@ class TemplateResponder:
         f = _field(spec, state, act.instance, act.field)
         if f is None:
             return f"{prefix}{act.description[:1].upper()}{act.description[1:]}?"
-        text = question(f, record=f.type.ref in spec.knowledge) + which_one(spec, state, act.instance, f)
+        asked = question(f, record=f.type.ref in spec.knowledge)
+        asked = unsaid(asked, act.reason) if act.reason else asked  # the reason may ask it already
+        text = asked + which_one(spec, state, act.instance, f) if asked else ""
         if f.type.kind == "enum" and not f.ask:
             text += f" ({join_words([member_label(f, v) for v in f.values], 'or')})"
         if not f.required and not says_optional(text):
@@ -105,7 +111,7 @@ class TemplateResponder:
             lines = summary_lines(spec, instance.worksheet, _values_of(state, instance),
                                   changed_paths(state, instance.name, changed))
             text = f"Here is what I have:\n{_bullets(lines)}\n{text}" if lines else text
-        return prefix + text
+        return (prefix + text.lstrip()).strip()
 
     def _report(self, spec: AgentSpec, state: DialogueState, act: Report) -> str:
         result = act.result

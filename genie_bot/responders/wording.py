@@ -11,8 +11,8 @@ import re
 from functools import lru_cache
 
 from ..language import english
-from ..language.tokens import phrase_pattern
-from ..language.words import active
+from ..language.tokens import phrase_pattern, words
+from ..language.words import active, stem
 from ..spec import Field, KnowledgeWorksheet, TaskWorksheet
 
 _ADVERBS = r"(?:(?:already|still|also|really|currently|usually|actually|ever|once)\s+)*"
@@ -222,3 +222,28 @@ def plural(noun: str) -> str:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+_SENTENCE = re.compile(r"\([^()]*\)|[^.?!;()]+(?:[.?!;]+|$)")
+"""A sentence, a clause ended by a semicolon, or a parenthesised remark: the units a text may repeat."""
+
+
+def unsaid(asked: str, said: str) -> str:
+    """``asked`` (a question, maybe with remarks) without the sentences ``said`` already says, so that a
+    validation message and the question after it repeat nothing: "A course can be taken for 1 to 5 units;
+    how many units would you like?" needs no "How many units would you like to take it for?" after it,
+    nor "We see patients from 8am to 6pm; please pick a time." a second "We see patients from 8am to 6pm."
+    A question is repeated only by a question, a statement by any sentence saying all it says."""
+    before = [(_meaning(u), u.strip().endswith("?")) for u in _SENTENCE.findall(said) if _meaning(u)]
+    kept = []
+    for unit in _SENTENCE.findall(asked):
+        meaning, asks = _meaning(unit), unit.strip().endswith("?")
+        if meaning and any(meaning <= m or (asks and q and m <= meaning) for m, q in before if q or not asks):
+            continue
+        kept.append(unit.strip())
+    return " ".join(u for u in kept if u)
+
+
+def _meaning(text: str) -> frozenset[str]:
+    """The stemmed words of a sentence but its stop words, numbers and times included ("8am")."""
+    return frozenset(stem(w) for w in words(text) if w not in english.STOP_WORDS)
