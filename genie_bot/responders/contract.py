@@ -272,7 +272,7 @@ def _nothing_done(spec: AgentSpec, before: DialogueState, after: DialogueState, 
     message, the question may not have been seen yet: what was not understood is the request)."""
     if parse.statements.strip() == CHIT_CHAT:
         return YOU_ARE_WELCOME if _THANKS.search(user_text) else NO_ANSWER.format(said=quoted(user_text) or "that")
-    if parse.statements.strip() == ALREADY_HANDLED or (not parse.understood and asks_progress(user_text)):
+    if parse.statements.strip() == ALREADY_HANDLED:
         if asks_progress(user_text):
             return ON_IT
         if not _beyond_the_task(spec, after, user_text):  # "book a table" while booking one
@@ -318,7 +318,7 @@ _DATED = re.compile(r"'\d{4}-\d{2}-\d{2}'|'\d{2}:\d{2}(?::\d{2})?'")
 
 def not_placed(spec: AgentSpec, state: DialogueState, parse: Parse, reply: str) -> str:
     """"I didn't know where to put “lemonade”, so I left it out.": the values of the message no statement
-    uses (``Parse.unplaced``), but words the agent's own fields and options use (a word of the request, not
+    uses (``Parse.unplaced``), but words the agent's own tasks and fields use (a word of the request, not
     a value: "change", "email"), words of a value held (the "106a" of "5 units for 106a" says which course)
     and values the reply names already."""
     if not parse.understood:
@@ -348,13 +348,13 @@ def _held_words(state: DialogueState) -> list[set[str]]:
 
 
 def _agent_words(spec: AgentSpec) -> frozenset[str]:
-    """The words of the agent's tasks, fields and options: what a request says, not a value it gives."""
+    """The words of the agent's tasks and fields: what a request says, not a value it gives (an option is a
+    value: left out, it is named)."""
     texts = []
     for ws in spec.tasks.values():
         texts += [ws.description, ws.phrase or "", *ws.examples]
         for f in ws.fields.values():
-            texts += [f.description, f.ask or "", label(f), *f.values, *f.value_descriptions.values(),
-                      *(s for synonyms in f.value_synonyms.values() for s in synonyms)]
+            texts += [f.description, f.ask or "", label(f)]
     return content_words(" ".join(texts)) | content_words(" ".join(english.ORDINAL_WORDS))
 
 

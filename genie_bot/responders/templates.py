@@ -19,7 +19,7 @@ from ..spec import AgentSpec, Field, InstanceRef, TaskWorksheet
 from ..state import DialogueState, WorksheetInstance
 from ..language.words import using
 from .closing import CLOSED, closing
-from .contract import changed_paths
+from .contract import ON_IT, asks_progress, changed_paths
 from .display import display_value, join_words, member_label, quoted, record_name, summary_lines
 from .knowledge_report import knowledge_report
 from .wording import label, plural, question, says_optional, task_phrase, unsaid
@@ -47,7 +47,8 @@ class TemplateResponder:
             return goodbye
         parts = []
         if (parse.reason or not parse.understood) and not any(isinstance(a, Report) for a in acts):
-            parts.append(parse.reason or not_understood(user_text))
+            progress = not parse.reason and asks_progress(user_text) and any(i.open for i in state.instances.values())
+            parts.append(ON_IT if progress else parse.reason or not_understood(user_text))  # "any update?"
         for index, act in enumerate(acts):
             if isinstance(act, Report) and _told_by_worksheet(acts[index + 1:]):
                 continue  # the worksheet's own message after its API ran says it better
