@@ -169,12 +169,18 @@ def _summarised(spec: AgentSpec, acts: list[Act], after: DialogueState) -> set[s
 
 def _named_in(reply: str, change: Change, spec: AgentSpec, state: DialogueState) -> bool:
     """Whether the reply already names the change (an LLM's reply may have): the new value and a word
-    of the field's label are in it."""
+    of the field's label are in one of its sentences that is not a question."""
     if change.value is None:
         return False
     shown = display_value(change.value, change.field, state, spec).lower()
-    said = reply.lower()
-    return bool(shown) and shown in said and any(w in said for w in label(change.field).lower().split() if len(w) > 3)
+    for said in _STATEMENT.findall(reply.lower()):  # a question names no change ("How was the form submitted?")
+        if shown and shown in said and any(w in said for w in label(change.field).lower().split() if len(w) > 3):
+            return True
+    return False
+
+
+_STATEMENT = re.compile(r"[^.!?\n]+(?:[.!](?=\s|$)|\n|$)")
+"""A sentence of a reply that is not a question (its ending kept, so a question is left out)."""
 
 
 def _said_again(spec: AgentSpec, state: DialogueState, parse: Parse) -> list[Change]:
@@ -328,12 +334,19 @@ def not_placed(spec: AgentSpec, state: DialogueState, parse: Parse, reply: str) 
     dated = _DATED.search(parse.statements) is not None
     held = _held_words(state)
     left = [text for text in dict.fromkeys(parse.unplaced) if text.lower() not in said
-            and not any(set(words(text)) <= value for value in held)
-            and (any(c.isdigit() for c in text) or content_words(text) - agent_words - _NOT_CONTENT)
-            and not (dated and content_words(text) <= _CALENDAR_WORDS)]
+            and not any(set(words(text)) <= value for value in held) and _a_value(text, agent_words, dated)]
     if not left:
         return ""
     return NOT_PLACED.format(said=join_words([f"“{t}”" for t in left]), them="it" if len(left) == 1 else "them")
+
+
+def _a_value(text: str, agent_words: frozenset[str], dated: bool) -> bool:
+    """Whether an unplaced text is a value the user gave: a number, or words the agent's requests do not
+    use, other than words of the calendar beside a date or time the message set."""
+    if any(c.isdigit() for c in text):
+        return True
+    meaning = content_words(text) - agent_words - _NOT_CONTENT
+    return bool(meaning) and not (dated and meaning <= _CALENDAR_WORDS)
 
 
 def _held_words(state: DialogueState) -> list[set[str]]:
