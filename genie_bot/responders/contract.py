@@ -337,7 +337,17 @@ def not_placed(spec: AgentSpec, state: DialogueState, parse: Parse, reply: str) 
             and not any(set(words(text)) <= value for value in held) and _a_value(text, agent_words, dated)]
     if not left:
         return ""
-    return NOT_PLACED.format(said=join_words([f"“{t}”" for t in left]), them="it" if len(left) == 1 else "them")
+    return NOT_PLACED.format(said=join_words([f"“{_trimmed(t)}”" for t in left]), them="it" if len(left) == 1 else "them")
+
+
+def _trimmed(text: str) -> str:
+    """The words of a value without the little words its span took on either side ("3 days ago on a")."""
+    found = text.split()
+    while found and found[-1].lower() in english.STOP_WORDS:
+        found.pop()
+    while found and found[0].lower() in english.STOP_WORDS:
+        found.pop(0)
+    return " ".join(found) or text.strip()
 
 
 def _a_value(text: str, agent_words: frozenset[str], dated: bool) -> bool:
