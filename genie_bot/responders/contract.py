@@ -27,7 +27,7 @@ from ..language.words import content_words
 from ..parse import ALREADY_HANDLED, CHIT_CHAT, NOTHING_SAID, SAID_AGAIN, Parse
 from ..runtime.turn import Update
 from ..spec import NA, AgentSpec, Field, InstanceRef
-from ..state import DialogueState
+from ..state import DialogueState, WorksheetInstance
 from .display import display_value, join_words, quoted, record_name
 from .wording import label, task_phrase
 
@@ -38,6 +38,7 @@ NO_ANSWER = "I didn't get an answer to my question from {said}."
 YOU_ARE_WELCOME = "You're welcome!"
 ON_IT = "Sure, we're on it."
 ALREADY_ON = "I'm already on your request to {task}."
+LETS = "Sure, let's {task}."
 NOT_PLACED = "I didn't know where to put {said}, so I left {them} out."
 UNCLEAR_REQUEST = "I couldn't tell what you need from {said}."
 _THANKS = re.compile(phrase_pattern(english.THANKS), re.I)
@@ -282,7 +283,10 @@ def _nothing_done(spec: AgentSpec, before: DialogueState, after: DialogueState, 
         if asks_progress(user_text):
             return ON_IT
         if not _beyond_the_task(spec, after, user_text):  # "book a table" while booking one
-            return ALREADY_ON.format(task=_task_in_progress(spec, after))
+            root = _task_in_progress(after)
+            task = task_phrase(spec.tasks.get(root.worksheet) if root else None)
+            untouched = before.turn == 0 or (root is not None and all(v is None for v in root.values.values()))
+            return (LETS if untouched else ALREADY_ON).format(task=task)  # the greeting's task, first asked for
     summary = next((a for a in acts if isinstance(a, AskForConfirmation)), None)
     if summary is not None:
         labels = _first_label(spec, after, summary.instance)
@@ -298,10 +302,9 @@ def asks_progress(user_text: str) -> bool:
     return _PROGRESS.search(user_text) is not None
 
 
-def _task_in_progress(spec: AgentSpec, state: DialogueState) -> str:
-    """The phrase of the open task the user asked for again ("book a table at a restaurant")."""
-    roots = [state.root_of(i) for i in state.instances.values() if i.open]
-    return task_phrase(spec.tasks.get(roots[0].worksheet) if roots else None)
+def _task_in_progress(state: DialogueState) -> WorksheetInstance | None:
+    """The open task the user asked for again."""
+    return next((state.root_of(i) for i in state.instances.values() if i.open), None)
 
 
 def _beyond_the_task(spec: AgentSpec, state: DialogueState, user_text: str) -> bool:

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from genie_bot.responders.contract import ON_IT
-from tests.contract.chat import (DENTAL, RESTAURANT, TICKETS, Chat, booked_table, dental_booking_summary,
+from tests.contract.chat import (COURSES, DENTAL, RESTAURANT, TICKETS, Chat, booked_table, dental_booking_summary,
                                  enrollment_summary, ticket_summary)
 
 DENTAL_PROVIDER_QUESTION = "Which dentist or hygienist would you like to see? I can tell you about them."
@@ -45,6 +45,16 @@ def test_asking_for_the_task_in_progress_is_told_it_is_in_progress():
     chat.say("book a cleaning")
     assert chat.say("book a dental appointment") == (
         f"I'm already on your request to book a dental appointment.\n\n{DENTAL_PROVIDER_QUESTION}")
+
+
+@pytest.mark.parametrize("agent, message, reply", [
+    (TICKETS, "i need to file a ticket", "Sure, let's file a student services ticket.\n\nWhat can I help you with: "
+     "troubleshooting a course or waitlist problem, a leave of absence, or external test credits?"),
+    (COURSES, "i want to enroll in courses", "Sure, let's enroll you in courses for the coming quarter.\n\n"
+     "Which course would you like to take?"),
+])
+def test_asking_first_for_the_task_the_greeting_opened_is_welcomed_not_told_we_are_on_it(agent, message, reply):
+    assert Chat(agent).say(message) == reply
 
 
 def test_asking_for_the_task_in_progress_with_more_words_is_told_nothing_changed():
