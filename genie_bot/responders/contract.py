@@ -28,7 +28,7 @@ from ..parse import ALREADY_HANDLED, CHIT_CHAT, NOTHING_SAID, SAID_AGAIN, Parse
 from ..runtime.turn import Update
 from ..spec import NA, AgentSpec, Field, InstanceRef
 from ..state import DialogueState, WorksheetInstance
-from .display import display_value, join_words, quoted, record_name
+from .display import display_value, join_words, quoted, record_name, shown_fields
 from .wording import label, task_phrase
 
 GOT_IT = "Got it"
@@ -385,14 +385,21 @@ def _agent_words(spec: AgentSpec) -> frozenset[str]:
 
 
 def _first_label(spec: AgentSpec, state: DialogueState, name: str) -> str | None:
-    """The label of a field the summary of ``name`` shows, in lower case, for an example of a change."""
+    """The label of a field the summary of ``name`` shows on a line of its own, in lower case, for an
+    example of a change: a nested task's fields are lifted into the summary, items of a list are not."""
     instance = state.instances.get(name)
     if instance is None:
         return None
-    for f in spec.tasks[instance.worksheet].fields.values():
+    ws = spec.tasks[instance.worksheet]
+    kinds = [f.type.ref for f in ws.fields.values() if isinstance(instance.values.get(f.name), InstanceRef)]
+    for f in shown_fields(ws):
         value = instance.values.get(f.name)
+        if isinstance(value, InstanceRef):
+            found = _first_label(spec, state, value.name) if kinds.count(f.type.ref) == 1 else None
+            if found:
+                return found
+            continue
         text = label(f)
-        if f.kind == "input" and f.type.kind not in ("confirm",) and value not in (None, NA) \
-                and not isinstance(value, InstanceRef) and not _CLAUSE_LABEL.match(text):
+        if f.type.kind != "confirm" and value not in (None, NA) and not _CLAUSE_LABEL.match(text):
             return text[:1].lower() + text[1:]
     return None
