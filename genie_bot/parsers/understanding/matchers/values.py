@@ -109,7 +109,7 @@ def _proposal(ctx: Context, c: Candidate, takers: Counter, requests: TaskRequest
             shared = len(part.owners) > 1
         else:
             features.add("in another part")
-    claims = ctx.tokens_in(c.spans)
+    claims = ctx.tokens_in(c.spans + c.naming)
     slots = frozenset({c.target.key})
     if c.listed:
         return Proposal(LINES, frozenset({*features, "names several records"}), claims, slots, lines=c.listed,
