@@ -164,7 +164,8 @@ class Candidate:
     extra: dict = field(default_factory=dict, compare=False, hash=False)
     naming: tuple[tuple[int, int], ...] = ()
     """The words of the clause that name the field ("my email is"): the value's words too, so that no other
-    reading takes them ("email" is then no option of another field)."""
+    reading takes them ("email" is then no option of another field). Not the thing a number counts ("2 chicken
+    burgers"): those words may be a value of their own."""
 
 
 def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Candidate]:
@@ -193,7 +194,7 @@ def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Can
                 features.add("said in a question")
             features |= _state_features(ctx, target, found.value)
             out.append(Candidate(target, found.value, found.spans, frozenset(features), found.problem, found.listed,
-                                 found.extra, ((naming.start, naming.end),) if naming else ()))
+                                 found.extra, ((naming.start, naming.end),) if naming and naming.how != "noun" else ()))
     return out
 
 
