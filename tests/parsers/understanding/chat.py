@@ -1,0 +1,88 @@
+"""Conversations with real agents, for the understanding parser's tests.
+
+A state is reached by running formal statements through the real runtime (not through the
+parser under test), or by replying to the agent as a user would; a message is then read against
+exactly that state: the agent's last question, the values given so far, the tasks open. Agents
+are the example agents of ``worksheets/`` and the tuned domain agents of ``tests/domains/tuned``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from genie_bot.acts import formal_value
+from genie_bot.agent import Agent, AgentReply
+from genie_bot.parse import Parse
+from genie_bot.spec import AgentSpec, load_agent
+from genie_bot.state import DialogueState
+from tests.conftest import REPO, WORKSHEETS
+
+TODAY = dt.date(2026, 11, 21)
+"""A Saturday."""
+TUNED = REPO / "tests" / "domains" / "tuned"
+TICKET, COURSES, RESTAURANT = "ticket_submission", "course_enrollment", "restaurant_reservation"
+MAINTENANCE, CAR_RENTAL, GYM = "apartment_maintenance", "car_rental", "gym"
+AGENT_DIRS = (*sorted(p.parent for p in WORKSHEETS.glob("*/agent.yaml")),
+              *sorted(p.parent for p in TUNED.glob("*/agent.yaml")))
+"""Every agent these tests talk to (never the held-out domains: the parser is not tuned on them)."""
+
+
+def agent_dir(name: str) -> Path:
+    (found,) = [d for d in AGENT_DIRS if d.name == name]
+    return found
+
+
+@lru_cache(maxsize=None)
+def spec_of(name: str) -> AgentSpec:
+    return load_agent(agent_dir(name))
+
+
+def agent_for(spec: AgentSpec, today: dt.date) -> Agent:
+    """The offline agent of ``spec`` (the understanding parser), its clock at noon on ``today``."""
+    return Agent(spec, clock=lambda: dt.datetime.combine(today, dt.time(12)))
+
+
+class Chat:
+    """One conversation with an agent: statements or messages move it on, messages are read against it."""
+
+    def __init__(self, name: str, today: dt.date = TODAY):
+        self.spec = spec_of(name)
+        self.today = today
+        self.agent = agent_for(self.spec, today)
+        self.state: DialogueState = self.agent.new_state()
+
+    def do(self, *statements: str) -> "Chat":
+        """Run each statement as a turn of its own; fails on an interpreter error."""
+        for statement in statements:
+            result = self.agent.runtime.run_turn(self.state, statement)
+            assert not result.errors, result.errors
+            self.state = result.state
+        return self
+
+    def set(self, target: str, value: Any) -> "Chat":
+        return self.do(f"{target} = {formal_value(value)}")
+
+    def parse(self, text: str) -> Parse:
+        """The parse of ``text`` against the state now (the conversation does not move on)."""
+        return self.agent.parser.parse(self.spec, self.state, text, self.today)
+
+    def say(self, text: str) -> AgentReply:
+        """The user's message: parsed, run, replied to; the conversation moves on."""
+        reply = self.agent.respond(self.state, text)
+        self.state = reply.state
+        return reply
+
+    @property
+    def asked(self) -> str:
+        """The agent's last question, formally (``AskField(instance, field, ...)``)."""
+        return next(a for a in reversed(self.state.last_acts) if a.is_question).formal()
+
+    def value(self, instance: str, field: str) -> Any:
+        return self.state.resolve(self.state.instances[instance].values.get(field))
+
+
+def lines(parse: Parse) -> list[str]:
+    return [s for s in parse.statements.splitlines() if s.strip()]
