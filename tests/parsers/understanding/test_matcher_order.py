@@ -1,7 +1,7 @@
 """The matchers are independent: their order and their names change no parse.
 
-Every conversation test of the example agents (``worksheets/*/tests``) and of the tuned domain
-agents (``tests/domains/tuned/*/tests``) is replayed with the real offline agent; before each
+Conversation tests of the example agents (``worksheets/*/tests``) and of the tuned domain
+agents (``tests/domains/tuned/*/tests``) are replayed with the real offline agent; before each
 user turn, the message is also parsed with ``understanding.MATCHERS`` shuffled and each matcher
 wrapped in a function of another name, and the two parses must be the same. A seeded random
 sample of the scenario files is replayed, 12 of each agent: 351 user messages, each parsed twice
