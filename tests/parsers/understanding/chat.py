@@ -15,6 +15,7 @@ from typing import Any
 
 from genie_bot.acts import formal_value
 from genie_bot.agent import Agent, AgentReply
+from genie_bot.agent.components import knowledge_store
 from genie_bot.parse import Parse
 from genie_bot.spec import AgentSpec, load_agent
 from genie_bot.state import DialogueState
@@ -82,6 +83,41 @@ class Chat:
 
     def value(self, instance: str, field: str) -> Any:
         return self.state.resolve(self.state.instances[instance].values.get(field))
+
+
+@lru_cache(maxsize=None)
+def record(agent: str, table: str, name: str) -> dict[str, Any]:
+    """The one row of the agent's ``table`` whose name is ``name``."""
+    store = knowledge_store(spec_of(agent))
+    assert store is not None, agent
+    rows = store.rows(table, where={"name": name})
+    assert len(rows) == 1, f"{name!r} names {len(rows)} rows of {table}"
+    return rows[0]
+
+
+def booking(*statements: str) -> Chat:
+    """A table at Enoteca Vigna (open 17:00-23:00) being booked, then ``statements``; asks the date next."""
+    chat = Chat(RESTAURANT).do("book_restaurant_0 = BookRestaurant()")
+    return chat.set("book_restaurant_0.restaurant", record(RESTAURANT, "restaurants", "Enoteca Vigna")).do(*statements)
+
+
+BOOKING_TIME = ("book_restaurant_0.date = '2026-11-27'",)
+"""Asks the time next."""
+BOOKING_PEOPLE = BOOKING_TIME + ("book_restaurant_0.time = '19:30'",)
+"""Asks the number of people next."""
+BOOKING_SUMMARY = BOOKING_PEOPLE + ("book_restaurant_0.num_people = 4",)
+"""Shows the booking and asks whether to go ahead."""
+LEAVE = ("main_0.student_task = 'Leave of Absence'",)
+"""A ticket about a leave of absence: asks whether the form was submitted next."""
+LEAVE_ANYTHING_ELSE = LEAVE + ("leave_of_absence_0.form_status = 'Submitted'",
+                               "leave_of_absence_0.submission_method = 'Email'",
+                               "leave_of_absence_0.submission_date = '2026-11-03'",
+                               "leave_of_absence_0.start_quarter = 'Winter'")
+"""Asks the optional "anything else the staff should know?" next."""
+PLUMBING = ("maintenance_request_0.resident_name = 'Sam Lee'", "maintenance_request_0.unit = '4B'",
+            "maintenance_request_0.category = 'Plumbing'",
+            "maintenance_request_0.problem_description = 'the bathroom faucet drips all night'")
+"""A maintenance request: asks whether it is urgent next."""
 
 
 def lines(parse: Parse) -> list[str]:
