@@ -17,7 +17,7 @@ from genie_bot.parsers.understanding.analysis.model import (ADDRESS, AMOUNT, COD
                                                             PHONE, TIME)
 from genie_bot.parsers.understanding.spec_index import index_of
 
-from .chat import GYM, RESTAURANT, TICKET, TODAY, Chat, spec_of
+from .chat import GYM, RESTAURANT, TICKET, TODAY, Chat, booking, lines, spec_of
 
 D = dt.date
 
@@ -128,6 +128,31 @@ def test_a_value_inside_a_question_is_asked_about_and_one_with_a_question_mark_i
     assert asked.in_question and not asked.usable
     (unsure,) = analysed("8pm?").of(TIME)
     assert unsure.usable
+
+
+@pytest.mark.xfail(strict=True, reason="issue 35: a date said after a time gets the wrong words (dateparser is given "
+                                       "the text with the time blanked, returns the phrase with the blanks collapsed, "
+                                       "and the phrase is then not found: its span falls back to the start of the "
+                                       "message), swallowing the time and counts")
+@pytest.mark.parametrize("text, time, date", [
+    ("for 4 at 7:30pm on the 3rd", "7:30pm", "the 3rd"),
+    ("at 7:30pm tomorrow", "7:30pm", "tomorrow"),
+    ("at 7:30pm on dec 3", "7:30pm", "dec 3"),
+    ("friday at 7:30pm, 4 of us", "7:30pm", "friday"),
+])
+def test_a_date_said_after_a_time_keeps_its_own_words(text, time, date):
+    found = analysed(text, RESTAURANT)
+    assert [e.text for e in found.of(TIME)] == [time]
+    assert [e.text for e in found.of(DATE)] == [date]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 35: 'for 4 at 7:30pm on the 3rd' to the date question sets the date "
+                                       "only (the time and the party size are lost to the date's wrong words)")
+def test_a_booking_said_time_first_gives_every_value():
+    chat = booking()
+    assert lines(chat.parse("for 4 at 7:30pm on the 3rd")) == [
+        "book_restaurant_0.date = '2026-12-03'", "book_restaurant_0.time = '19:30:00'",
+        "book_restaurant_0.num_people = 4"]
 
 
 # -- contacts ----------------------------------------------------------------------------------------------
