@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
 import pytest
 
@@ -59,7 +58,8 @@ _VOWEL = re.compile(r"[aeiouy]", re.I)
 
 # -- the patterns of a module ----------------------------------------------------------------------------------
 
-def literal_text(node: ast.expr | None, constants: dict[str, ast.expr], seen: frozenset[str] = frozenset()) -> str | None:
+def literal_text(node: ast.expr | None, constants: dict[str, ast.expr],
+                 seen: frozenset[str] = frozenset()) -> str | None:
     """The text of a pattern expression: a string, an f-string's literal parts (what it puts in stands for no
     letter), a sum of them, or a module constant holding one; None for anything else."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -161,7 +161,8 @@ def english_word(branch: str) -> bool:
 
 def offending(pattern: str) -> list[list[str]]:
     """The alternations of two English words or more in the pattern, their words only."""
-    return [words for branches in alternations(pattern) if len(words := [b.strip() for b in branches if english_word(b)]) >= 2]
+    found = ([b.strip() for b in branches if english_word(b)] for branches in alternations(pattern))
+    return [words for words in found if len(words) >= 2]
 
 
 def offenders(*parts: str) -> list[tuple[str, int, str]]:

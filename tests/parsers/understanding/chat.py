@@ -24,7 +24,7 @@ from tests.conftest import REPO, WORKSHEETS
 TODAY = dt.date(2026, 11, 21)
 """A Saturday."""
 TUNED = REPO / "tests" / "domains" / "tuned"
-TICKET, COURSES, RESTAURANT = "ticket_submission", "course_enrollment", "restaurant_reservation"
+TICKET, RESTAURANT = "ticket_submission", "restaurant_reservation"
 MAINTENANCE, CAR_RENTAL, GYM = "apartment_maintenance", "car_rental", "gym"
 AGENT_DIRS = (*sorted(p.parent for p in WORKSHEETS.glob("*/agent.yaml")),
               *sorted(p.parent for p in TUNED.glob("*/agent.yaml")))

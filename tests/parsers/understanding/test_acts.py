@@ -142,7 +142,8 @@ def test_a_value_taken_back_in_the_same_message(statements, text, expected):
 
 def test_a_value_taken_back_at_the_summary_changes_it_to_the_last():
     parse = summary().parse("make it 5, no wait, 6")
-    assert (parse.statements, parse.corrected) == ("book_restaurant_0.num_people = 6", ("book_restaurant_0.num_people",))
+    assert parse.statements == "book_restaurant_0.num_people = 6"
+    assert parse.corrected == ("book_restaurant_0.num_people",)
 
 
 def test_a_date_taken_back_on_another_agent():
@@ -150,8 +151,8 @@ def test_a_date_taken_back_on_another_agent():
     assert chat.parse("dec 1, no wait, dec 3").statements == "freeze_membership_0.first_day = '2026-12-03'"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: a yes taken back ('yes, no wait, no') is read as the first answer: at "
-                                       "a summary it confirms (and submits) what the user took back")
+@pytest.mark.xfail(strict=True, reason="issue 35: a yes taken back ('yes, no wait, no') is read as the first answer: "
+                                       "at a summary it confirms (and submits) what the user took back")
 @pytest.mark.parametrize("text, value", [("yes, no wait, no", False), ("yes wait no", False), ("yes, i mean no", False),
                                          ("no, no wait, yes", True)])
 def test_a_yes_or_no_taken_back_counts_as_the_last(text, value):
@@ -203,7 +204,8 @@ def test_an_option_not_another_at_the_summary_changes_the_option():
 
 # -- questions, thanks and goodbyes ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("statements, text", [((), "what are their hours?"), (BOOKING_SUMMARY, "what time do they close?")])
+@pytest.mark.parametrize("statements, text", [((), "what are their hours?"),
+                                              (BOOKING_SUMMARY, "what time do they close?")])
 def test_a_question_about_the_record_in_focus_is_a_question_for_the_knowledge_base(statements, text):
     parse = booking(*statements).parse(text)
     assert parse.statements.startswith("answer(") and "Enoteca Vigna" in parse.statements

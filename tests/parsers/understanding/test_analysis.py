@@ -118,7 +118,8 @@ def test_a_bare_hour_is_vague_and_a_clock_time_is_not():
 
 def test_a_weekday_taken_back_and_one_denied():
     taken_back = analysed("tuesday, no wait, wednesday").of(DATE)
-    assert [(e.text, e.retracted, e.usable) for e in taken_back] == [("tuesday", True, False), ("wednesday", False, True)]
+    assert [(e.text, e.retracted, e.usable) for e in taken_back] == [("tuesday", True, False),
+                                                                      ("wednesday", False, True)]
     denied = analysed("wednesday not tuesday").of(DATE)
     assert [(e.text, e.negated, e.usable) for e in denied] == [("wednesday", False, True), ("tuesday", True, False)]
 

@@ -63,7 +63,8 @@ def seen(parse: Parse) -> tuple:
 SCENARIOS = sampled()
 
 
-def differences(agent_dir: Path, path: Path, orders: list[tuple[Callable, ...]], patch: pytest.MonkeyPatch) -> list[str]:
+def differences(agent_dir: Path, path: Path, orders: list[tuple[Callable, ...]],
+                patch: pytest.MonkeyPatch) -> list[str]:
     """Replays the scenario; before each user turn, the messages whose parse with one of ``orders`` of the
     matchers differs from the parse with the real one."""
     spec = load_agent(agent_dir)
@@ -105,6 +106,7 @@ def test_the_replay_sees_a_parse_change(monkeypatch):
 
 
 def test_the_sample_holds_a_few_hundred_messages_of_every_agent():
-    messages = {agent.name: sum(len(load_scenario(p).turns) for a, p in SCENARIOS if a == agent) for agent in AGENT_DIRS}
+    messages = {agent.name: sum(len(load_scenario(p).turns) for a, p in SCENARIOS if a == agent)
+                for agent in AGENT_DIRS}
     assert all(n >= 10 for n in messages.values()), messages
     assert 250 <= sum(messages.values()) <= 500, messages

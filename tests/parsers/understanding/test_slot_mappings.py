@@ -15,8 +15,8 @@ from genie_bot.parsers.understanding.slots import mapping_table
 from genie_bot.parsers.understanding.spec_index import index_of
 from tests.conftest import REPO
 
-from .chat import (BOOKING_PEOPLE, CAR_RENTAL, LEAVE_ANYTHING_ELSE, MAINTENANCE, RESTAURANT, TICKET, Chat, booking, lines,
-                   spec_of)
+from .chat import (BOOKING_PEOPLE, CAR_RENTAL, LEAVE_ANYTHING_ELSE, MAINTENANCE, RESTAURANT, TICKET, Chat, booking,
+                   lines, spec_of)
 
 DOC = REPO / "docs" / "how-the-bot-talks.md"
 BEGIN, END = "<!-- slot-mappings: begin -->", "<!-- slot-mappings: end -->"
@@ -67,7 +67,8 @@ def test_free_text_fills_a_field_the_message_names(text):
 
 def test_free_text_fills_the_field_just_asked():
     chat = Chat(TICKET).do(*LEAVE_ANYTHING_ELSE)
-    assert chat.parse("my advisor already signed it").statements == "main_0.extra_details = 'my advisor already signed it'"
+    said = "my advisor already signed it"
+    assert chat.parse(said).statements == f"main_0.extra_details = {said!r}"
 
 
 def test_free_text_to_another_question_fills_no_free_text_field():
