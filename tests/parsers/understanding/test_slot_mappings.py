@@ -71,10 +71,13 @@ def test_free_text_fills_the_field_just_asked():
     assert chat.parse(said).statements == f"main_0.extra_details = {said!r}"
 
 
-def test_free_text_to_another_question_fills_no_free_text_field():
-    chat = Chat(TICKET).do(*LEAVE_ANYTHING_ELSE, "main_0.extra_details = NA")
-    assert "AskField(main_0, full_name," in chat.asked
-    assert chat.parse("Jane Doe").statements == "main_0.full_name = 'Jane Doe'"
+@pytest.mark.parametrize("text, note", [("winter, my advisor already signed it", None),
+                                        ("winter. note: my advisor already signed it", "my advisor already signed it")])
+def test_free_text_said_to_another_question_fills_a_free_text_field_only_when_named(text, note):
+    chat = Chat(TICKET).do(*LEAVE_ANYTHING_ELSE[:-1])
+    assert chat.asked.startswith("AskField(leave_of_absence_0, start_quarter,")
+    expected = ["leave_of_absence_0.start_quarter = 'Winter'"] + ([f"main_0.extra_details = {note!r}"] if note else [])
+    assert lines(chat.parse(text)) == expected
 
 
 # -- a person's name field takes the name, not the sentence ---------------------------------------------------
