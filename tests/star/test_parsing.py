@@ -50,7 +50,8 @@ def test_there_is_no_place():
 @pytest.mark.parametrize("text, start", [
     ("I'd like to play some trivia starting at number 1", 1), ("start at question four", 4),
     pytest.param("Let's start with the second question.", 2, marks=pytest.mark.xfail(
-        strict=True, reason="issue 35: 'Let's start with the second question.' starts the game without start_question")),
+        strict=True, reason="issue 35: 'Let's start with the second question.' starts the game without "
+                            "start_question")),
     ("Question 4 and play 5 questions", 4),  # the field's word first
 ])
 def test_numbers_next_to_the_fields_words_in_digits_words_and_ordinals(text, start):

@@ -18,12 +18,18 @@ def test_a_decline_of_the_asked_field(text):
     assert at_the_name(text) == [NAME_DECLINED]
 
 
-@pytest.mark.parametrize("text", ["Jane Doe", "my name is Jane Doe", pytest.param("I forgot my email", marks=pytest.mark.xfail(strict=True, reason="issue 35: asked for the name, 'I forgot my email' declines the name (full_name = 'NA'), not the email"))])
+@pytest.mark.parametrize("text", [
+    "Jane Doe", "my name is Jane Doe",
+    pytest.param("I forgot my email", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: asked for the name, 'I forgot my email' declines the name (full_name = "
+                            "'NA'), not the email")),
+])
 def test_no_decline(text):
     assert NAME_DECLINED not in at_the_name(text)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: asked for the name, 'I forgot my email' declines the name (full_name = 'NA'), not the email")
+@pytest.mark.xfail(strict=True, reason="issue 35: asked for the name, 'I forgot my email' declines the name "
+                                       "(full_name = 'NA'), not the email")
 def test_forgetting_a_field_declines_that_field_whatever_was_asked():
     said = at_the_name("I forgot my email")
     assert "main_0.email = 'NA'" in said and NAME_DECLINED not in said
@@ -38,7 +44,8 @@ def test_not_knowing_why_late_in_a_clause_is_no_decline():
     ("my name is Jane Doe and my email is jane.doe@stanford.edu",
      ["main_0.full_name = 'Jane Doe'", "main_0.email = 'jane.doe@stanford.edu'"]),
 ])
-@pytest.mark.xfail(strict=True, reason="issue 35: at 'anything else?', 'my name is Jane Doe ...' also becomes extra_details (the name, or the whole message)")
+@pytest.mark.xfail(strict=True, reason="issue 35: at 'anything else?', 'my name is Jane Doe ...' also becomes "
+                                       "extra_details (the name, or the whole message)")
 def test_stated_values_of_free_text_fields_are_no_extra_details(text, stated):
     said = Dialogue(TICKET).do(*LEAVE_ANYTHING_ELSE).said(text)
     assert set(stated) <= set(said) and not any(s.startswith("main_0.extra_details =") and "NA" not in s

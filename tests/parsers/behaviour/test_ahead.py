@@ -9,7 +9,8 @@ from ..support import CHANGE_REASON, LEAVE_DATE, TICKET, TRIP, TRIP_MODE, Dialog
 
 
 @pytest.mark.parametrize("text, value", [("Union Square", "Union Square"), ("from the station", "station")])
-@pytest.mark.xfail(strict=True, reason="issue 35: asked how to travel, a bare place ('Union Square', 'from the station') is not understood")
+@pytest.mark.xfail(strict=True, reason="issue 35: asked how to travel, a bare place ('Union Square', 'from the "
+                                       "station') is not understood")
 def test_a_place_given_when_asked_how_to_travel_is_the_departure_place(text, value):
     assert Dialogue(TRIP).do(*TRIP_MODE).said(text) == [f"trip_0.departure_location = {value!r}"]
 
@@ -30,7 +31,8 @@ def test_an_asked_instance_with_no_free_text_field_takes_nothing():
     assert "leave_of_absence_0" not in Dialogue(TICKET).do(*LEAVE_DATE).parse("Jane Doe").statements
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: asked for the optional reason, 'Ann Lee' declines it (reason = 'NA') and becomes the ticket's full_name")
+@pytest.mark.xfail(strict=True, reason="issue 35: asked for the optional reason, 'Ann Lee' declines it (reason = "
+                                       "'NA') and becomes the ticket's full_name")
 def test_a_free_text_question_asked_is_answered_before_a_later_one():
     assert Dialogue(TICKET).do(*CHANGE_REASON).said("Ann Lee") == ["change_course_0.reason = 'Ann Lee'"]
 

@@ -26,9 +26,15 @@ def test_an_enum_answer_names_its_member_by_name_or_description(text, value):
     assert answer(TICKET, (), text)[0] == f"main_0.student_task = {value!r}"
 
 
-@pytest.mark.parametrize("text, value", [("not yet", "Not Submitted"), ("I haven't submitted it", "Not Submitted"),
-                                         pytest.param("nope", "Not Submitted", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'nope' to 'have you submitted the form?' gives form_status = 'NA', not 'Not Submitted'")), ("i haven't", "Not Submitted"),
-                                         ("i haven't submited it", "Not Submitted"), pytest.param("i haven't submittde it", "Not Submitted", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'i haven't submittde it' (a typo) is not understood"))])
+@pytest.mark.parametrize("text, value", [
+    ("not yet", "Not Submitted"), ("I haven't submitted it", "Not Submitted"),
+    pytest.param("nope", "Not Submitted", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'nope' to 'have you submitted the form?' gives form_status = 'NA', not 'Not "
+                            "Submitted'")),
+    ("i haven't", "Not Submitted"), ("i haven't submited it", "Not Submitted"),
+    pytest.param("i haven't submittde it", "Not Submitted", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'i haven't submittde it' (a typo) is not understood")),
+])
 def test_a_negated_member_names_its_opposite(text, value):
     assert answer(TICKET, LEAVE, text) == [f"leave_of_absence_0.form_status = {value!r}"]
 
@@ -249,7 +255,8 @@ def test_kinds_of_help_in_other_words(text, member):
     assert Dialogue(TICKET).parse(text).statements.startswith(f"main_0.student_task = {member!r}")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'my IB scores' also sets issue = 'Scores Not Received', which it does not say")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'my IB scores' also sets issue = 'Scores Not Received', which it "
+                                       "does not say")
 def test_naming_the_test_says_nothing_of_what_is_wrong():
     assert "issue=" not in Dialogue(TICKET).parse("my IB scores").statements
 

@@ -8,8 +8,12 @@ from ..support import (BOOK, COURSE_LIST, COURSES, LEAVE, LEAVE_SUMMARY, RESTAUR
                        Dialogue)
 
 
-@pytest.mark.parametrize("text", ["cancel", "forget it", "ugh forget it", "nevermind", "stop", "quit",
-                                  pytest.param("i don't want it anymore", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'i don't want it anymore' is not understood (no exitws())")), "i've changed my mind", "forget about it"])
+@pytest.mark.parametrize("text", [
+    "cancel", "forget it", "ugh forget it", "nevermind", "stop", "quit",
+    pytest.param("i don't want it anymore", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'i don't want it anymore' is not understood (no exitws())")),
+    "i've changed my mind", "forget about it",
+])
 def test_a_cancel_drops_the_task_in_progress(text):
     dialogue = Dialogue(TICKET).do(*LEAVE)
     assert dialogue.parse(text).statements == "exitws()"

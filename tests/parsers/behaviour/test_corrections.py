@@ -10,7 +10,9 @@ from ..support import BOOKING_SUMMARY, EXTERNAL_DATE, COURSES, ENROLL_SUMMARY, L
 
 
 @pytest.mark.parametrize("text, expected", [
-    pytest.param("the date is wrong, it was March 3", "leave_of_absence_0.submission_date = '2026-03-03'", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'March 3' for the past-only submission date is read as 2027-03-03 (ahead), which is refused")),
+    pytest.param("the date is wrong, it was March 3", "leave_of_absence_0.submission_date = '2026-03-03'",
+                 marks=pytest.mark.xfail(strict=True, reason="issue 35: 'March 3' for the past-only submission date "
+                                                             "is read as 2027-03-03 (ahead), which is refused")),
     ("change Jane Doe to Jayne Doe", "main_0.full_name = 'Jayne Doe'"),
     ("no, my name is spelled Jayne Doe", "main_0.full_name = 'Jayne Doe'"),
     ("the email is wrong, it's jdoe2@stanford.edu", "main_0.email = 'jdoe2@stanford.edu'"),
@@ -21,7 +23,8 @@ def test_a_correction_at_the_ticket_summary(text, expected):
     assert Dialogue(TICKET).do(*LEAVE_SUMMARY).said(text) == [expected]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'March 3' for the past-only submission date is read as 2027-03-03 (ahead), which is refused")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'March 3' for the past-only submission date is read as 2027-03-03 "
+                                       "(ahead), which is refused")
 def test_a_correction_at_a_summary_changes_the_value_and_shows_the_summary_again():
     dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY)
     result = dialogue.reply("the date is wrong, it was March 3")
@@ -45,8 +48,12 @@ def test_naming_a_field_to_change_without_its_new_value_asks_for_it(text, field)
     assert dialogue.state.instances["book_restaurant_0"].confirmed is None
 
 
-@pytest.mark.parametrize("text", [pytest.param("no remoe the additional info", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'no remoe the additional info' (a typo) is read as a remark: extra_details stays")), "remove the extra details please",
-                                  "there's no extra details", "i don't want any extra details"])
+@pytest.mark.parametrize("text", [
+    pytest.param("no remoe the additional info", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'no remoe the additional info' (a typo) is read as a remark: extra_details "
+                            "stays")),
+    "remove the extra details please", "there's no extra details", "i don't want any extra details",
+])
 def test_taking_out_an_optional_value_at_the_summary_declines_it(text):
     dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY, "main_0.extra_details = 'please hurry'")
     result = dialogue.reply(text)
@@ -60,7 +67,11 @@ def test_taking_out_a_required_value_asks_for_it_again():
     assert dialogue.values("main_0").get("email") is None
 
 
-@pytest.mark.parametrize("text", ["remember the extra details", pytest.param("no extra charge please", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'no extra charge please' at the summary declines extra_details (= 'NA')"))])
+@pytest.mark.parametrize("text", [
+    "remember the extra details",
+    pytest.param("no extra charge please", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'no extra charge please' at the summary declines extra_details (= 'NA')")),
+])
 def test_other_verbs_and_other_words_take_nothing_out(text):
     dialogue = Dialogue(TICKET).do(*LEAVE_SUMMARY, "main_0.extra_details = 'please hurry'")
     dialogue.reply(text)
@@ -75,7 +86,8 @@ def test_a_plain_no_is_no_correction():
     ("actually make it 3 units", "course_1.course_num_units = 3"),
     ("change CS 229 to CS 230", "course_1.course_name = 'CS 230'"),
     ("the second course should be 3 units", "course_1.course_num_units = 3"),
-    pytest.param("my id is wrong, it's 06123457", "student_info_0.student_id = '06123457'", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'my id is wrong, it's 06123457' is read as a remark: the id is not changed")),
+    pytest.param("my id is wrong, it's 06123457", "student_info_0.student_id = '06123457'", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'my id is wrong, it's 06123457' is read as a remark: the id is not changed")),
 ])
 def test_a_correction_at_the_enrollment_summary(text, expected):
     assert Dialogue(COURSES).do(*ENROLL_SUMMARY).said(text) == [expected]
@@ -124,7 +136,8 @@ def test_the_corrected_field_is_named_as_corrected():
     assert [c.split(".")[-1] for c in parse.corrected] == ["start_quarter"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'actualy the date is 6 days ago' changes the date but also puts the whole message into extra_details")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'actualy the date is 6 days ago' changes the date but also puts the "
+                                       "whole message into extra_details")
 def test_a_mistyped_actually_still_corrects():
     """"actualy the date is 6 days ago" at "anything else?" changes the date; it is no note for the staff."""
     dialogue = Dialogue(TICKET).do(*EXTERNAL_DATE, "external_test_credits_0.submission_time = '2026-11-16'")
@@ -133,8 +146,13 @@ def test_a_mistyped_actually_still_corrects():
     assert dialogue.values("main_0").get("extra_details") is None
 
 
-@pytest.mark.parametrize("text", ["no special request please", pytest.param("no, i didn't ask for a special request", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'no, i didn't ask for a special request' is read as a remark: the request stays")),
-                                  "nope, delete the special request please"])
+@pytest.mark.parametrize("text", [
+    "no special request please",
+    pytest.param("no, i didn't ask for a special request", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'no, i didn't ask for a special request' is read as a remark: the request "
+                            "stays")),
+    "nope, delete the special request please",
+])
 def test_a_special_request_taken_out_at_the_booking_summary(text):
     dialogue = booking(*BOOKING_SUMMARY, "book_restaurant_0.special_request = 'a high chair'")
     dialogue.reply(text)
@@ -142,7 +160,8 @@ def test_a_special_request_taken_out_at_the_booking_summary(text):
     assert dialogue.values("book_restaurant_0")["num_people"] == 4
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'the time of the reservation should be 9' sets num_people = 9, not the time")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'the time of the reservation should be 9' sets num_people = 9, not "
+                                       "the time")
 def test_a_bare_hour_for_the_named_time_is_no_party_size():
     """"the time ... should be 9" changes the time (9 pm: the restaurant opens at 17:00), never the party to 9."""
     dialogue = booking(*BOOKING_SUMMARY)

@@ -30,7 +30,10 @@ def test_date_words_misspelt_are_mended(text, date):
 
 
 @pytest.mark.parametrize("text, date", [
-    pytest.param("november 3", "2027-11-03", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'november 3' for the future-only booking date is read as 2026-11-03 (past), not 2027-11-03")), ("jan 5", "2027-01-05"), ("12/25", "2026-12-25"), ("a table for 2 tomorrow", "2026-11-22"),
+    pytest.param("november 3", "2027-11-03", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'november 3' for the future-only booking date is read as 2026-11-03 (past), "
+                            "not 2027-11-03")),
+    ("jan 5", "2027-01-05"), ("12/25", "2026-12-25"), ("a table for 2 tomorrow", "2026-11-22"),
     ("on the 3rd", "2026-12-03"), ("2026-12-01", "2026-12-01"), ("in 3 days", "2026-11-24"),
     ("the day after tomorrow", "2026-11-23"), ("a week from today", "2026-11-28"), ("two weeks from now", "2026-12-05"),
     ("a week from friday", "2026-12-04"), ("3 days after monday", "2026-11-26"), ("wednesday next week", "2026-11-25"),
@@ -42,9 +45,17 @@ def test_a_day_ahead_for_a_booking(text, date):
     assert booking_date(text) == [f"{BOOKING_DATE}{date!r}"]
 
 
-@pytest.mark.parametrize("text, date", [("november 3", "2026-11-03"), pytest.param("jan 5", "2026-01-05", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'jan 5' for the past-only submission date is read as 2027-01-05 (ahead), not 2026-01-05")), pytest.param("12/25", "2025-12-25", marks=pytest.mark.xfail(strict=True, reason="issue 35: '12/25' for the past-only submission date is read as 2026-12-25 (ahead), not 2025-12-25")),
-                                        ("last tuesday", "2026-11-17"), ("on the 3rd", "2026-11-03"),
-                                        ("day before yesterday", "2026-11-19"), ("3 days ago", "2026-11-18")])
+@pytest.mark.parametrize("text, date", [
+    ("november 3", "2026-11-03"),
+    pytest.param("jan 5", "2026-01-05", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'jan 5' for the past-only submission date is read as 2027-01-05 (ahead), not "
+                            "2026-01-05")),
+    pytest.param("12/25", "2025-12-25", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: '12/25' for the past-only submission date is read as 2026-12-25 (ahead), not "
+                            "2025-12-25")),
+    ("last tuesday", "2026-11-17"), ("on the 3rd", "2026-11-03"), ("day before yesterday", "2026-11-19"),
+    ("3 days ago", "2026-11-18"),
+])
 def test_a_day_behind_for_a_submission(text, date):
     assert submission_date(text) == [f"{SUBMISSION_DATE}{date!r}"]
 
@@ -80,7 +91,9 @@ def test_a_long_message_is_searched_clause_by_clause():
 @pytest.mark.parametrize("text, time", [
     ("7pm", "19:00:00"), ("19:00", "19:00:00"), ("noon", "12:00:00"), ("midnight", "00:00:00"), ("at 8", "20:00:00"),
     ("8:30", "20:30:00"), ("8.30", "20:30:00"), ("around 10ish", "22:00:00"), ("12:30am", "00:30:00"),
-    pytest.param("3 o'clock", "15:00:00", marks=pytest.mark.xfail(strict=True, reason="issue 35: '3 o'clock' asked for the time is not understood")), ("around 8", "20:00:00"), ("maybe 9", "21:00:00"),
+    pytest.param("3 o'clock", "15:00:00", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: '3 o'clock' asked for the time is not understood")),
+    ("around 8", "20:00:00"), ("maybe 9", "21:00:00"),
 ])
 def test_times_take_the_half_of_the_day_the_restaurant_is_open(text, time):
     """Enoteca Vigna opens 17:00-23:00; a time it is closed at is still read, to be refused with the reason."""

@@ -55,13 +55,24 @@ def test_a_negation_matches_a_description_that_negates_the_same_words(text):
     assert member(ISSUE, text) == "Missing Credits"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'I don't want to change my course' gives issue_type = 'Change Course'")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'I don't want to change my course' gives issue_type = 'Change "
+                                       "Course'")
 def test_a_negated_word_chooses_no_member_described_with_it_plainly():
     assert member(ISSUE_TYPE, "I don't want to change my course") != "Change Course"
 
 
-@pytest.mark.parametrize("text", [pytest.param("something else", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'something else' asked for the test type is not understood (no 'Other')")), pytest.param("something else not ap or ib", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'something else not ap or ib' gives test_type = 'IB', a member it denies")), pytest.param("not AP or IB", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'not AP or IB' gives test_type = 'IB', a member it denies")), "neither",
-                                  pytest.param("none of those", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'none of those' asked for the test type is not understood (no 'Other')")), "a different one", "otehr"])
+@pytest.mark.parametrize("text", [
+    pytest.param("something else", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'something else' asked for the test type is not understood (no 'Other')")),
+    pytest.param("something else not ap or ib", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'something else not ap or ib' gives test_type = 'IB', a member it denies")),
+    pytest.param("not AP or IB", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'not AP or IB' gives test_type = 'IB', a member it denies")),
+    "neither",
+    pytest.param("none of those", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'none of those' asked for the test type is not understood (no 'Other')")),
+    "a different one", "otehr",
+])
 def test_none_of_the_named_members_is_the_member_for_the_rest(text):
     """"Other: another external test" stands for every test not listed."""
     assert member(TEST, text) == "Other"
@@ -75,8 +86,15 @@ def test_the_member_not_denied():
     assert member(TEST, "it's not AP, it's IB") == "IB"
 
 
-@pytest.mark.parametrize("text", [pytest.param("something is wrong with my enrollment", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'something is wrong with my enrollment' reads as '# the request is already being handled' (no student_task)")), pytest.param("something is wrong with my enrollmet", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'something is wrong with my enrollmet' gives student_task = 'External Test Credits'")),
-                                  "whats the matter with my enrolment"])
+@pytest.mark.parametrize("text", [
+    pytest.param("something is wrong with my enrollment", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'something is wrong with my enrollment' reads as '# the request is already "
+                            "being handled' (no student_task)")),
+    pytest.param("something is wrong with my enrollmet", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'something is wrong with my enrollmet' gives student_task = 'External Test "
+                            "Credits'")),
+    "whats the matter with my enrolment",
+])
 def test_what_is_wrong_with_something_is_about_that_thing(text):
     """"wrong with my enrollment" is about enrollment, not the credits described as "missing or wrong";
     a long word misspelt counts as the word it is close to."""
@@ -88,7 +106,10 @@ def test_nothing_like_any_member(text):
     assert member(TASK, text) is None
 
 
-@pytest.mark.parametrize("text, value", [("ok, more details please", "more detail"),
-                                         ("I don't understand", "more detail"), pytest.param("I'm there now", "found it", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'I'm there now' gives reply = 'proceed', not 'found it'"))])
+@pytest.mark.parametrize("text, value", [
+    ("ok, more details please", "more detail"), ("I don't understand", "more detail"),
+    pytest.param("I'm there now", "found it", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'I'm there now' gives reply = 'proceed', not 'found it'")),
+])
 def test_the_phrases_a_member_lists_and_the_longest_one_wins(text, value):
     assert member(REPLY, text) == value

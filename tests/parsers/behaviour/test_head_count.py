@@ -35,8 +35,11 @@ def test_a_number_said_is_the_count_the_writer_is_no_item_of_a_list(text, people
     "me and some friends",          # how many friends?
     "my wife and kids",             # how many kids?
     "me, my wife and the kids",
-    pytest.param("3 friends", marks=pytest.mark.xfail(strict=True, reason="issue 35: '3 friends' gives num_people = 3 (3 or 4 with the writer: asked, not guessed)")),                    # with or without the writer
-    pytest.param("tomorrow at 7", marks=pytest.mark.xfail(strict=True, reason="issue 35: asked for the party size, 'tomorrow at 7' gives num_people = 7 (the 7 is a time)")),
+    pytest.param("3 friends", marks=pytest.mark.xfail(  # with or without the writer
+        strict=True, reason="issue 35: '3 friends' gives num_people = 3 (3 or 4 with the writer: asked, not guessed)")),
+    pytest.param("tomorrow at 7", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: asked for the party size, 'tomorrow at 7' gives num_people = 7 "
+                            "(the 7 is a time)")),
     "no, i didn't ask for a special request",  # "i" in a sentence is no one listed
 ])
 def test_no_count_when_someone_cannot_be_counted_or_nobody_is_listed(text):

@@ -24,7 +24,8 @@ def test_asked_how_the_form_was_sent_a_quarter_or_a_date_fills_its_field(text, s
     assert Dialogue(TICKET).do(*LEAVE_SUBMITTED).said(text) == [statement]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: '4' asked for the date gives num_people = 4 (4 people, the 4th or 4 o'clock is not asked back)")
+@pytest.mark.xfail(strict=True, reason="issue 35: '4' asked for the date gives num_people = 4 (4 people, the 4th or 4 "
+                                       "o'clock is not asked back)")
 def test_a_bare_number_two_fields_could_take_is_left_alone():
     """"4" when asked for the date: 4 people or 4 o'clock? Neither is guessed."""
     assert booking().parse("4").understood is False

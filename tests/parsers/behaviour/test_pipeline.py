@@ -44,11 +44,13 @@ def test_a_short_attempt_that_gives_nothing_is_not_understood():
     assert dialogue.parse("blue or red").understood is False
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'this is so frustrating' asked whether the form was submitted is not understood (no '# a remark, not a request')")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'this is so frustrating' asked whether the form was submitted is "
+                                       "not understood (no '# a remark, not a request')")
 def test_a_remark_is_understood_as_a_remark():
     assert Dialogue(TICKET).do(*LEAVE).parse("this is so frustrating").statements == "# a remark, not a request"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: asked for the name, 'this is so frustrating' gives full_name = 'frustrating'")
+@pytest.mark.xfail(strict=True, reason="issue 35: asked for the name, 'this is so frustrating' gives full_name = "
+                                       "'frustrating'")
 def test_a_remark_is_no_name():
     assert "full_name" not in Dialogue(TICKET).do(*LEAVE_NAME).parse("this is so frustrating").statements

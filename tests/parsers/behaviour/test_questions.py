@@ -11,7 +11,9 @@ from ..support import COURSES, RESTAURANT, TWO_COURSES, UNITS, Dialogue, booking
     (COURSES, "who teaches CS 107?", "who teaches CS 107?"),
     (COURSES, "hey, do you know who teaches CS 107?", "who teaches CS 107?"),
     (COURSES, "I wonder which courses are easy", "which courses are easy?"),
-    pytest.param(COURSES, "tell me about CS 229", "tell me about CS 229", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'tell me about CS 229' as a first message reads as '# the request is already being handled', no answer(...)")),
+    pytest.param(COURSES, "tell me about CS 229", "tell me about CS 229", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'tell me about CS 229' as a first message reads as '# the request is already "
+                            "being handled', no answer(...)")),
     (RESTAURANT, "list italian places in palo alto", "list italian places in palo alto?"),
     (RESTAURANT, "is it good for kids?", "is it good for kids?"),
 ])
@@ -19,9 +21,9 @@ def test_the_question_is_read_without_its_polite_lead(agent, text, question):
     assert Dialogue(agent).said(text) == [f"answer({question!r})"]
 
 
-@pytest.mark.parametrize("agent, text", [(RESTAURANT, "can you book me a table?"), (COURSES, "why do you need my name?"),
-                                         (COURSES, "CS 107"), (COURSES, "the library, 2nd floor"),
-                                         (COURSES, "jane.doe@stanford.edu")])
+@pytest.mark.parametrize("agent, text", [(RESTAURANT, "can you book me a table?"),
+                                         (COURSES, "why do you need my name?"), (COURSES, "CS 107"),
+                                         (COURSES, "the library, 2nd floor"), (COURSES, "jane.doe@stanford.edu")])
 def test_requests_questions_to_the_agent_and_values_are_no_knowledge_questions(agent, text):
     assert "answer(" not in Dialogue(agent).parse(text).statements
 
@@ -60,7 +62,11 @@ def test_an_unsure_answer_with_a_question_mark_answers_the_question(text):
     assert dialogue.parse(text).statements == "course_0.course_num_units = 4"
 
 
-@pytest.mark.parametrize("text", ["who teaches CS 107?", pytest.param("what about 4?", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'what about 4?' asked for the units gives course_num_units = 4"))])
+@pytest.mark.parametrize("text", [
+    "who teaches CS 107?",
+    pytest.param("what about 4?", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'what about 4?' asked for the units gives course_num_units = 4")),
+])
 def test_a_question_word_makes_it_a_question_not_an_unsure_answer(text):
     assert Dialogue(COURSES).do(*UNITS).parse(text).statements.startswith("answer(")
 

@@ -26,8 +26,17 @@ def test_no_restaurant_named_and_none_in_focus(text):
     assert restaurant_chosen(Dialogue(RESTAURANT).do(*BOOK), text) == ""
 
 
-@pytest.mark.parametrize("text, index", [("the second one", 1), pytest.param("the last one", -1, marks=pytest.mark.xfail(strict=True, reason="issue 35: 'the last one' after a list of restaurants is not understood")), pytest.param("number 3", 2, marks=pytest.mark.xfail(strict=True, reason="issue 35: 'number 3' after a list of restaurants gives num_people = 3")),
-                                         pytest.param("option 2", 1, marks=pytest.mark.xfail(strict=True, reason="issue 35: 'option 2' picks the third restaurant listed")), pytest.param("the 3rd", 2, marks=pytest.mark.xfail(strict=True, reason="issue 35: 'the 3rd' after a list of restaurants gives date = '2026-12-03'"))])
+@pytest.mark.parametrize("text, index", [
+    ("the second one", 1),
+    pytest.param("the last one", -1, marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'the last one' after a list of restaurants is not understood")),
+    pytest.param("number 3", 2, marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'number 3' after a list of restaurants gives num_people = 3")),
+    pytest.param("option 2", 1, marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'option 2' picks the third restaurant listed")),
+    pytest.param("the 3rd", 2, marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'the 3rd' after a list of restaurants gives date = '2026-12-03'")),
+])
 def test_an_ordinal_picks_that_listed_result_as_the_whole_record(text, index):
     dialogue = Dialogue(RESTAURANT).do(*BOOK, "answer('italian restaurants in palo alto')")
     names = [row["name"] for row in dialogue.state.answer.result]

@@ -54,7 +54,8 @@ def talk(make_agent, *messages: str):
     return state.instances["place_order_0"].values, replies
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'cloud white 5 gallon x2' picks the can but sets no quantity ('x2' is no count)")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'cloud white 5 gallon x2' picks the can but sets no quantity ('x2' "
+                                       "is no count)")
 def test_the_size_said_picks_the_can_and_is_no_count(make_agent):
     values, _ = talk(make_agent, "order paint for pickup", "cloud white 5 gallon x2")
     assert values["paint"]["sku"] == "P102" and values["quantity"] == 2
@@ -73,7 +74,8 @@ def test_a_date_goes_to_the_one_date_field_that_applies(make_agent):
 
 
 @pytest.mark.parametrize("text, quantity", [("x2", 2), ("3x please", 3), ("a 2x4 board", None)])
-@pytest.mark.xfail(strict=True, reason="issue 35: 'cloud white 1 quart' sets quantity = 1 (the size read as a count), and 'x2', '3x' are no counts")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'cloud white 1 quart' sets quantity = 1 (the size read as a count), "
+                                       "and 'x2', '3x' are no counts")
 def test_counts_written_as_times(make_agent, text, quantity):
     """"a 2x4 board" is a dimension, no count."""
     values, _ = talk(make_agent, "order paint for pickup", "cloud white 1 quart", text)
@@ -122,7 +124,8 @@ knowledge:
 """
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'clearview daily -2.00' picks the lens but also sets boxes = -2 (the power read as a count)")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'clearview daily -2.00' picks the lens but also sets boxes = -2 "
+                                       "(the power read as a count)")
 def test_a_negative_number_picks_a_namesake_and_to_after_need_is_no_place(make_agent):
     spec = load_agent(make_agent(LENSES, files={"data/lenses.csv": "lens_id,name,power\nL1,Clearview Daily,-1.00\n"
                                                                   "L2,Clearview Daily,-2.00\n"}))

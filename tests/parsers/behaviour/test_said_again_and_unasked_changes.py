@@ -25,7 +25,8 @@ def test_a_value_said_again_is_no_special_request(text, said):
     assert parse.statements.splitlines() == [SAID_AGAIN + slot for slot in said]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'by email' (the method given already) asked for the date is not understood (no '# said again')")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'by email' (the method given already) asked for the date is not "
+                                       "understood (no '# said again')")
 def test_an_option_said_again_is_had_unless_it_is_denied():
     dialogue = Dialogue(TICKET).do(*LEAVE_DATE)  # sent by Email; asked for the date
     assert dialogue.parse("by email").statements == SAID_AGAIN + "leave_of_absence_0.submission_method"
@@ -42,7 +43,8 @@ def test_a_new_date_or_time_changes_the_one_field_of_its_kind(text, statement):
     assert parse.corrected == (statement.split(" = ")[0],)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'In Person' asked for the date is not understood (submission_method is not changed)")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'In Person' asked for the date is not understood (submission_method "
+                                       "is not changed)")
 def test_an_option_named_as_written_changes_its_field_and_a_denied_one_does_not():
     dialogue = Dialogue(TICKET).do(*LEAVE_DATE)
     assert dialogue.parse("In Person").statements == "leave_of_absence_0.submission_method = 'In Person'"

@@ -63,7 +63,11 @@ def test_a_request_with_more_words_than_the_tasks_gives_the_value():
     assert booking().parse("a quiet table").statements == "book_restaurant_0.special_request = 'a quiet table'"
 
 
-@pytest.mark.parametrize("text", ["hi", pytest.param("help me please!", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'help me please!' opens BookRestaurant()"))])
+@pytest.mark.parametrize("text", [
+    "hi",
+    pytest.param("help me please!", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'help me please!' opens BookRestaurant()")),
+])
 def test_a_greeting_or_a_plea_opens_no_task(text):
     assert NEW_BOOKING not in Dialogue(RESTAURANT).parse(text).statements
 

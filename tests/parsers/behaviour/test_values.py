@@ -18,13 +18,20 @@ def submission_date(text: str) -> dt.date | None:
     return dt.date.fromisoformat(said[0].split(" = ")[1].strip("'")) if said and "'NA'" not in said[0] else None
 
 
-@pytest.mark.parametrize("text, date", [("november 3", dt.date(2026, 11, 3)), pytest.param("december 25", dt.date(2025, 12, 25), marks=pytest.mark.xfail(strict=True, reason="issue 35: 'december 25' for the past-only submission date is read as 2026-12-25 (ahead)"))])
+@pytest.mark.parametrize("text, date", [
+    ("november 3", dt.date(2026, 11, 3)),
+    pytest.param("december 25", dt.date(2025, 12, 25), marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'december 25' for the past-only submission date is read as 2026-12-25 (ahead)")),
+])
 def test_a_past_only_date_takes_the_past_reading(text, date):
     assert submission_date(text) == date
 
 
-@pytest.mark.parametrize("text, date", [pytest.param("november 3", "2027-11-03", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'november 3' for the future-only booking date is read as 2026-11-03 (past)")), ("march 3", "2027-03-03"),
-                                        ("nov 21", "2026-11-21")])
+@pytest.mark.parametrize("text, date", [
+    pytest.param("november 3", "2027-11-03", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'november 3' for the future-only booking date is read as 2026-11-03 (past)")),
+    ("march 3", "2027-03-03"), ("nov 21", "2026-11-21"),
+])
 def test_a_future_only_date_takes_the_future_reading(text, date):
     assert booking().said(text) == [f"book_restaurant_0.date = {date!r}"]
 
@@ -34,7 +41,8 @@ def test_a_period_is_no_day(text):
     assert submission_date(text) is None
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'next week' asked for the submission date is not understood, so the user is not told it cannot be ahead")
+@pytest.mark.xfail(strict=True, reason="issue 35: 'next week' asked for the submission date is not understood, so the "
+                                       "user is not told it cannot be ahead")
 def test_a_period_the_field_refuses_is_read_so_that_it_is_refused_with_the_reason():
     """"next week" is no day, but it is surely not a past date: the agent can say so."""
     assert submission_date("next week") > TODAY

@@ -24,8 +24,12 @@ def test_values_for_fields_not_asked_yet(text, expected):
     assert set(expected) <= set(Dialogue(TICKET).do(*LEAVE).said(text))
 
 
-@pytest.mark.parametrize("text, status", [pytest.param("hi submit a ticket please not yet", "Not Submitted", marks=pytest.mark.xfail(strict=True, reason="issue 35: 'hi submit a ticket please not yet' reads as '# the request is already being handled': no leave of absence")),
-                                          ("i want to submit a ticket, my leave form is submitted", "Submitted")])
+@pytest.mark.parametrize("text, status", [
+    pytest.param("hi submit a ticket please not yet", "Not Submitted", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'hi submit a ticket please not yet' reads as '# the request is already being "
+                            "handled': no leave of absence")),
+    ("i want to submit a ticket, my leave form is submitted", "Submitted"),
+])
 def test_the_words_asking_for_the_task_choose_no_option_of_it(text, status):
     """"submit a ticket" asks for the ticket: it says nothing of whether the leave form was submitted."""
     dialogue = Dialogue(TICKET)
@@ -33,7 +37,8 @@ def test_the_words_asking_for_the_task_choose_no_option_of_it(text, status):
     assert dialogue.values("leave_of_absence_0")["form_status"] == status
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: at 'anything else?', 'I forgot my email' declines extra_details, not the email")
+@pytest.mark.xfail(strict=True, reason="issue 35: at 'anything else?', 'I forgot my email' declines extra_details, "
+                                       "not the email")
 def test_a_field_the_user_cannot_give_is_declined():
     assert "main_0.email = 'NA'" in Dialogue(TICKET).do(*LEAVE_ANYTHING_ELSE).said("I forgot my email")
 
@@ -117,8 +122,11 @@ def test_a_special_request_among_other_facts_keeps_only_the_request():
         booking().parse("tomorrow, 2 people, we need a high chair").statements)
 
 
-@pytest.mark.parametrize("text", [pytest.param("my name is Jane Doe and my email is jane.doe@stanford.edu", marks=pytest.mark.xfail(strict=True, reason="issue 35: at 'anything else?', the whole message also becomes extra_details")),
-                                  "Jane Doe, jane.doe@stanford.edu"])
+@pytest.mark.parametrize("text", [
+    pytest.param("my name is Jane Doe and my email is jane.doe@stanford.edu", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: at 'anything else?', the whole message also becomes extra_details")),
+    "Jane Doe, jane.doe@stanford.edu",
+])
 def test_name_and_email_at_anything_else_are_not_extra_details(text):
     dialogue = Dialogue(TICKET).do(*LEAVE_ANYTHING_ELSE)
     dialogue.reply(text)
@@ -142,7 +150,8 @@ def test_i_dont_know_declines_only_the_question_asked(point, declined):
     assert Dialogue(TICKET).do(*point).parse("I don't know").statements == declined
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: booking a result of a search 'for friday night' takes no date from the search")
+@pytest.mark.xfail(strict=True, reason="issue 35: booking a result of a search 'for friday night' takes no date from "
+                                       "the search")
 def test_the_day_said_with_a_search_is_the_booking_s_when_one_of_its_results_is_booked():
     dialogue = Dialogue(RESTAURANT)
     dialogue.reply("looking for somewhere italian in sf for friday night")
