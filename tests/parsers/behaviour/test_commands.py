@@ -19,6 +19,26 @@ def test_a_cancel_drops_the_task_in_progress(text):
     assert dialogue.parse(text).statements == "exitws()"
 
 
+@pytest.mark.parametrize("point, text", [
+    (LEAVE, "nevermind, I'll come back later"), (BOOK, "cancel my booking please"),
+    pytest.param(TWO_COURSES, "i don't want to enroll anymore", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'i don't want to enroll anymore' mid-enrollment reads as "
+                            "'# the request is already being handled'")),
+])
+def test_a_cancel_in_other_words(point, text):
+    agent = RESTAURANT if point == BOOK else COURSES if point == TWO_COURSES else TICKET
+    assert Dialogue(agent).do(*point).parse(text).statements == "exitws()"
+
+
+@pytest.mark.parametrize("text", [
+    "forget it?",
+    pytest.param("cancel culture is weird", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'cancel culture is weird' mid-leave gives exitws()")),
+])
+def test_a_cancel_word_in_a_question_or_a_remark_is_no_cancel(text):
+    assert "exitws" not in Dialogue(TICKET).do(*LEAVE).parse(text).statements
+
+
 def test_a_cancel_with_nothing_open_cancels_nothing():
     assert Dialogue(RESTAURANT).parse("cancel").statements == "# nothing to cancel"
 

@@ -73,6 +73,15 @@ def test_a_date_goes_to_the_one_date_field_that_applies(make_agent):
     assert values["pickup_date"] == dt.date(2026, 11, 28)
 
 
+@pytest.mark.parametrize("text, born", [
+    pytest.param("3/15/62", dt.date(1962, 3, 15), marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: '3/15/62' as a date of birth is read as 2062-03-15 (then confirmed back)")),
+    ("my dob is 7/4/85", dt.date(1985, 7, 4)), ("born 1/2/03", dt.date(2003, 1, 2))])
+def test_a_date_of_birth_written_in_numbers_keeps_its_two_digit_year(make_agent, text, born):
+    values, _ = talk(make_agent, "order paint for pickup", "spray primer", "2", "saturday", text)
+    assert values["date_of_birth"] == born
+
+
 @pytest.mark.parametrize("text, quantity", [("x2", 2), ("3x please", 3), ("a 2x4 board", None)])
 @pytest.mark.xfail(strict=True, reason="issue 35: 'cloud white 1 quart' sets quantity = 1 (the size read as a count), "
                                        "and 'x2', '3x' are no counts")
