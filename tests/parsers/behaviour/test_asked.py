@@ -248,7 +248,7 @@ def test_misspelt_kinds_of_help(text, member):
 
 @pytest.mark.parametrize("text, member", [
     pytest.param("wait list", "TroubleShoot", marks=pytest.mark.xfail(
-        strict=True, reason="'wait list' (two words) becomes extra_details = 'wait list'")),
+        strict=True, reason="issue 35: 'wait list' (two words) is not understood")),
     ("i wanna take time off", "Leave of Absence"),
     ("I need to drop a class", "TroubleShoot")])
 def test_kinds_of_help_in_other_words(text, member):

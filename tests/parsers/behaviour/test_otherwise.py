@@ -8,8 +8,8 @@ from ..support import DIRECTIONS, LEAVE, TICKET, TRIP, TRIP_MODE, Dialogue
 
 
 @pytest.mark.parametrize("text", ["that's interesting", "this is so frustrating"])
-@pytest.mark.xfail(strict=True, reason="issue 35: a remark at the directions ('that's interesting') is not understood "
-                                       "(no reply = 'proceed')")
+@pytest.mark.xfail(strict=True, reason="issue 35: a remark at the directions ('that's interesting', 'this is so "
+                                       "frustrating') is not understood (no reply = 'proceed')")
 def test_a_remark_at_the_directions_goes_on(text):
     dialogue = Dialogue(TRIP).do(*DIRECTIONS)
     assert dialogue.said(text) == ["directions_0.reply = 'proceed'"]
