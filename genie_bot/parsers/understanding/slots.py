@@ -162,6 +162,10 @@ class Candidate:
     listed: tuple[str, ...] = ()
     """Records to show the user to choose from (a name several records share), as ``answer(...)`` statements."""
     extra: dict = field(default_factory=dict, compare=False, hash=False)
+    naming: tuple[tuple[int, int], ...] = ()
+    """The words of the clause that name the field ("my email is"): the value's words too, so that no other
+    reading takes them ("email" is then no option of another field). Not the thing a number counts ("2 chicken
+    burgers"): those words may be a value of their own."""
 
 
 def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Candidate]:
@@ -176,7 +180,8 @@ def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Can
                 rule.when == UNASKED and asked) or (rule.when == ASKED_OR_BENEATH and not (asked or _beneath_asked(ctx, target))):
             continue
         for found in _READERS[rule.source](ctx, target, cls):
-            named = _named_in_clause(ctx, target, found.spans) or NAMED_BY_DESCRIPTION in found.features
+            naming = _naming_in_clause(ctx, target, found.spans)
+            named = naming is not None or NAMED_BY_DESCRIPTION in found.features
             if rule.when == ASKED and not (asked or named):
                 continue
             features = {f"{cls}<-{rule.source}", *found.features}
@@ -189,7 +194,7 @@ def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Can
                 features.add("said in a question")
             features |= _state_features(ctx, target, found.value)
             out.append(Candidate(target, found.value, found.spans, frozenset(features), found.problem, found.listed,
-                                 found.extra))
+                                 found.extra, ((naming.start, naming.end),) if naming and naming.how != "noun" else ()))
     return out
 
 
@@ -241,13 +246,13 @@ def _records_named(ctx: Context, table: str, name: str) -> frozenset[str]:
                      if m.start == 0 and m.end == len(name))
 
 
-def _named_in_clause(ctx: Context, target: Target, spans: tuple[tuple[int, int], ...]) -> bool:
-    """Whether the clause that says the value names the field ("my email is", "3 units", "gate code 4471")."""
+def _naming_in_clause(ctx: Context, target: Target, spans: tuple[tuple[int, int], ...]) -> FieldMention | None:
+    """Where the clause that says the value names the field ("my email is", "3 units", "gate code 4471")."""
     if not spans:
-        return False
+        return None
     start, end = ctx.analysis.clause_of(spans[0][0])
-    return any(m.field == target.field.name and m.worksheet == target.worksheet and start <= m.start < end
-               and not (spans[0][0] <= m.start < spans[0][1]) for m in ctx.analysis.fields)
+    return next((m for m in ctx.analysis.fields if m.field == target.field.name and m.worksheet == target.worksheet
+                 and start <= m.start < end and not (spans[0][0] <= m.start < spans[0][1])), None)
 
 
 @dataclass(frozen=True)
