@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from genie_bot.parsers.repair import dry_run, omission_repair
 from genie_bot.parsers import RuleParser
 
@@ -45,9 +43,6 @@ def test_no_repair_of_a_free_text_field_when_the_parse_wrote_something_else():
     assert omission_repair(dialogue.spec, dialogue.state, "Jane Doe", TODAY, statements, update, RuleParser()) is None
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: RuleParser.answer_for gives None for '4 of us, a quiet table' "
-                                       "(its parse also sets special_request, so answers_question is False): "
-                                       "needs a source change (answer_for keeping the asked field's statement)")
 def test_a_typed_answer_left_out_is_repaired_beside_other_statements():
     dialogue = booking(*BOOKING_PEOPLE)
     statements = "book_restaurant_0.special_request = 'a quiet table'"

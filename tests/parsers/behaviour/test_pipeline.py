@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from genie_bot.parsers import RuleParser
-
-from ..support import COURSES, ENROLL_SUMMARY, LEAVE, LEAVE_NAME, LEAVE_SUMMARY, TICKET, TODAY, Dialogue
+from ..support import COURSES, ENROLL_SUMMARY, LEAVE, LEAVE_NAME, LEAVE_SUMMARY, TICKET, Dialogue
 
 
 @pytest.mark.parametrize("point, text, answers", [(LEAVE_NAME, "Jane Doe", True), (LEAVE_SUMMARY, "yes", True),
@@ -15,12 +13,6 @@ from ..support import COURSES, ENROLL_SUMMARY, LEAVE, LEAVE_NAME, LEAVE_SUMMARY,
 def test_answers_question_only_when_the_statements_answer_exactly_what_was_asked(point, text, answers):
     parse = Dialogue(TICKET).do(*point).parse(text)
     assert parse.answers_question is answers and parse.source == "rules"
-
-
-def test_answer_for_reads_only_the_answer_to_the_question_asked():
-    dialogue = Dialogue(TICKET).do(*LEAVE_NAME)
-    assert RuleParser().answer_for(dialogue.spec, dialogue.state, "Jane Doe", TODAY) == "main_0.full_name = 'Jane Doe'"
-    assert RuleParser().answer_for(dialogue.spec, dialogue.state, "who are you?", TODAY) is None
 
 
 def test_a_command_wins_over_everything():
