@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from genie_bot.agent import Agent
-from genie_bot.parsers import extract
 from genie_bot.spec import load_agent
 
 PAINT = """
@@ -53,6 +54,8 @@ def talk(make_agent, *messages: str):
     return state.instances["place_order_0"].values, replies
 
 
+@pytest.mark.xfail(strict=True, reason="issue 35: 'cloud white 5 gallon x2' picks the can but sets no quantity ('x2' "
+                                       "is no count)")
 def test_the_size_said_picks_the_can_and_is_no_count(make_agent):
     values, _ = talk(make_agent, "order paint for pickup", "cloud white 5 gallon x2")
     assert values["paint"]["sku"] == "P102" and values["quantity"] == 2
@@ -70,9 +73,22 @@ def test_a_date_goes_to_the_one_date_field_that_applies(make_agent):
     assert values["pickup_date"] == dt.date(2026, 11, 28)
 
 
-def test_counts_written_as_times():
-    assert extract.numbers("x2") == [2.0] and extract.numbers("3x please") == [3.0]
-    assert extract.numbers("a 2x4 board") == []  # a dimension, no count
+@pytest.mark.parametrize("text, born", [
+    pytest.param("3/15/62", dt.date(1962, 3, 15), marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: '3/15/62' as a date of birth is read as 2062-03-15 (then confirmed back)")),
+    ("my dob is 7/4/85", dt.date(1985, 7, 4)), ("born 1/2/03", dt.date(2003, 1, 2))])
+def test_a_date_of_birth_written_in_numbers_keeps_its_two_digit_year(make_agent, text, born):
+    values, _ = talk(make_agent, "order paint for pickup", "spray primer", "2", "saturday", text)
+    assert values["date_of_birth"] == born
+
+
+@pytest.mark.parametrize("text, quantity", [("x2", 2), ("3x please", 3), ("a 2x4 board", None)])
+@pytest.mark.xfail(strict=True, reason="issue 35: 'cloud white 1 quart' sets quantity = 1 (the size read as a count), "
+                                       "and 'x2', '3x' are no counts")
+def test_counts_written_as_times(make_agent, text, quantity):
+    """"a 2x4 board" is a dimension, no count."""
+    values, _ = talk(make_agent, "order paint for pickup", "cloud white 1 quart", text)
+    assert values.get("quantity") == quantity
 
 
 BOLTS = """
@@ -117,6 +133,8 @@ knowledge:
 """
 
 
+@pytest.mark.xfail(strict=True, reason="issue 35: 'clearview daily -2.00' picks the lens but also sets boxes = -2 "
+                                       "(the power read as a count)")
 def test_a_negative_number_picks_a_namesake_and_to_after_need_is_no_place(make_agent):
     spec = load_agent(make_agent(LENSES, files={"data/lenses.csv": "lens_id,name,power\nL1,Clearview Daily,-1.00\n"
                                                                   "L2,Clearview Daily,-2.00\n"}))

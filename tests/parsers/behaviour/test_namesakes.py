@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from genie_bot.parsers.rules.records import record_value
-
 from ..support import Dialogue
 
 GYM = str(Path(__file__).resolve().parents[2] / "domains" / "tuned" / "gym")
@@ -51,15 +49,18 @@ def test_a_name_the_message_does_not_narrow_is_no_guess_but_a_list(text):
     assert "answer('zumba')" in parse.statements   # they are shown
 
 
-def test_a_description_of_one_of_the_classes_listed_picks_it():
+@pytest.mark.parametrize("text, expected", [
+    ("the thursday 5:30 one", "C131"),
+    ("the one on monday", "C128"),
+    ("the 9 am one", "C129"),  # one at 09:00
+    ("the friday one", None),  # none on a Friday: no guess
+    ("the morning one", None),  # several: no guess
+])
+def test_a_description_of_one_of_the_classes_listed_picks_it(text, expected):
     dialogue = gym().do(BOOKING, "answer('zumba')")
     assert len(dialogue.state.answer.result) == 5
-    field = dialogue.spec.tasks["BookClass"].fields["class_session"]
-    assert record_value(dialogue.reading("the thursday 5:30 one"), field)["class_id"] == "C131"
-    assert record_value(dialogue.reading("the one on monday"), field)["class_id"] == "C128"
-    assert record_value(dialogue.reading("the 9 am one"), field)["class_id"] == "C129"  # one at 09:00
-    assert record_value(dialogue.reading("the friday one"), field) is None  # none on a Friday: no guess
-    assert record_value(dialogue.reading("the morning one"), field) is None  # several: no guess
+    assert class_id(dialogue.parse(text).statements) == expected
+
 
 def test_a_question_about_a_shared_name_lists_every_namesake():
     dialogue = gym().do("answer('when is yin yoga')")
