@@ -46,10 +46,6 @@ NOT_ENGLISH = {
 }
 """``path:words`` of alternations of words that are no English (code, protocols), with why."""
 UNDERSTANDING = "parsers/understanding/"
-OLD_CASCADE = ("parsers/rules/", "parsers/dates.py", "parsers/enums.py", "parsers/extract.py", "parsers/head_count.py",
-               "parsers/person_names.py", "parsers/relative_dates.py")
-"""The parser being replaced, deleted as the understanding parser takes over: not scanned."""
-
 _OTHER = "\x00"
 """Stands in for what is no letter of a word: a class, a wildcard, a repeat, a value put into an f-string."""
 _WORD = re.compile(r"[a-z]+(?:['’ -][a-z]+)*", re.I)
@@ -180,7 +176,7 @@ def offenders(*parts: str) -> list[tuple[str, int, str]]:
 
 def test_no_pattern_outside_the_language_module_alternates_english_words():
     found = [(path, line, words) for path, line, words in offenders()
-             if not path.removeprefix("genie_bot/").startswith((UNDERSTANDING, *OLD_CASCADE))]
+             if not path.removeprefix("genie_bot/").startswith(UNDERSTANDING)]
     english = [(path, line, words) for path, line, words in found if f"{path}:{words}" not in NOT_ENGLISH]
     listed = {entry.split(":", 1)[0] for entry in NOT_YET_MOVED}
     new = [f"{path}:{line}: {words}" for path, line, words in english if path not in listed]
@@ -198,12 +194,6 @@ def test_no_pattern_outside_the_language_module_alternates_english_words():
 def test_the_understanding_parser_has_no_pattern_of_english_words():
     found = [f"{path}:{line}: {words}" for path, line, words in offenders(UNDERSTANDING)]
     assert not found, "\n".join(found)
-
-
-@pytest.mark.xfail(strict=True, reason="the old cascade is being deleted: once it is gone, take OLD_CASCADE and this "
-                                       "test out")
-def test_the_old_cascade_is_gone():
-    assert not [part for part in OLD_CASCADE if (PACKAGE / part).exists()]
 
 
 def test_every_entry_says_why():

@@ -65,8 +65,6 @@ def test_a_misspelt_quarter(text, quarter):
 # Several facts in one message
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: '... I emailed the form on nov 3' opens the leave without its "
-                                       "submission_date")
 def test_every_fact_of_a_leave_in_the_first_message():
     dialogue = Dialogue(TICKET)
     result = dialogue.reply("I need a leave of absence starting in winter, I emailed the form on nov 3")

@@ -21,8 +21,7 @@ def setting(said: list[str], target: str) -> list[str]:
 @pytest.mark.parametrize("text, yes", [
     ("yes", True), ("yeah sure", True), ("yesss", True), ("okie", True), ("keep going", True), ("nope", False),
     ("no thats it", False), ("not really", False), ("that's all", False),
-    pytest.param("no more", False, marks=pytest.mark.xfail(
-        strict=True, reason="issue 35: 'no more' to 'another course?' gives more_courses_2 = 'NA', not False")),
+    ("no more", False),
     ("I think that's enough", False), ("maybe", None), ("give me another one please", True),
     ("it conflicts with another class", None), ("corect", True), ("looks goood", True), ("incorect", False),
     ("coffee", None), ("Corey", None),

@@ -108,8 +108,6 @@ def test_a_full_name_field_is_a_persons_name(agent, task, field):
         assert field_class(spec.tasks[task].fields[field], index_of(spec)) == PERSON
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'Luis García from 12F' to the resident's name question gives the "
-                                       "unit only: the name is lost (the field is classed as a name of a thing)")
 def test_a_residents_name_said_with_the_unit_fills_both():
     assert lines(Chat(MAINTENANCE).parse("Luis García from 12F")) == [
         "maintenance_request_0.resident_name = 'Luis García'", "maintenance_request_0.unit = '12F'"]
