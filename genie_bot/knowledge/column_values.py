@@ -29,6 +29,7 @@ class ColumnValues:
         self._numbered = {squashed(v) for values in self.columns.values() for v in values if _NUMBERED.fullmatch(v)}
         self._by_word = {c: _values_by_word(values) for c, values in self.columns.items()}
         self._squashed = {c: [(v, squashed(v)) for v in values] for c, values in self.columns.items()}
+        self._by_initials = {c: _values_by_initials(values) for c, values in self.columns.items()}
 
     def numbered(self, text: str) -> list[tuple[int, int]]:
         """Where ``text`` says a value that is a number and a word or two ("5 gallon", "20 mg"): its
@@ -51,7 +52,7 @@ class ColumnValues:
             if column in skip:
                 continue
             value = next((v for v, s in self._squashed[column] if s in phrases and not s.isdigit()), None)
-            value = value or _named_by_one_word(self._by_word[column], phrases, words) or _named_by_initials(values, text)
+            value = value or _named_by_one_word(self._by_word[column], phrases, words) or _named_by_initials(self._by_initials[column], text)
             if value is not None:
                 found[column] = value
         return found
@@ -72,12 +73,22 @@ def _phrases(text: str) -> set[str]:
             if i + n <= len(tokens)}
 
 
-def _named_by_initials(values: list[str], text: str) -> str | None:
+def _values_by_initials(values: list[str]) -> dict[str, list[str]]:
+    """The values of two or three words, by their initials ("sf": San Francisco)."""
+    out: dict[str, list[str]] = {}
+    for v in values:
+        if 2 <= len(v.split()) <= 3 and all(w.isalpha() for w in v.split()):
+            out.setdefault("".join(w[0] for w in v.lower().split()), []).append(v)
+    return out
+
+
+def _named_by_initials(by_initials: dict[str, list[str]], text: str) -> str | None:
     """The one value of two or three words that the message writes as its initials ("sf" ->
     "San Francisco"), not in front of a number ("cs 107" is a course code)."""
+    if not by_initials:
+        return None
     initials = {m.group(0).lower() for m in _INITIALS.finditer(text)} - _SHORT_WORDS
-    named = {v for v in values if 2 <= len(v.split()) <= 3 and all(w.isalpha() for w in v.split())
-             and "".join(w[0] for w in v.lower().split()) in initials}
+    named = {v for i in initials for v in by_initials.get(i, ())}
     return named.pop() if len(named) == 1 else None
 
 

@@ -514,6 +514,9 @@ LIST_OR = ("or", "and", "and/or")
 """Words that join the last item of a list ("mice, rats or roaches")."""
 ADDING_VERBS = ("add", "also add", "plus", "include", "also include", "throw in", "and also", "also")
 """Before an item added to a list ("add gps too")."""
+OCCUPANCY_WORDS = ("apt", "apartment", "room", "rm", "suite", "ste", "unit", "floor", "fl", "bldg", "building", "flat")
+"""Words a number of a place within a building follows ("room 204", "apt 3"): the number names that place; it
+counts nothing."""
 PROGRESS_QUESTIONS = ("any update", "any updates", "an update", "any news", "any progress", "how's it going",
                       "how is it going", "how's it coming", "how is it coming", "is it done", "is it ready",
                       "are you done", "done yet", "ready yet", "still working", "are you on it",

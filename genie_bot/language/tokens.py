@@ -58,6 +58,12 @@ def normalise(text: str) -> str:
 def phrase_pattern(phrases: Iterable[str]) -> str:
     """A regular expression (without groups) matching any of ``phrases`` as whole words, longest
     first, a space matching any run of spaces and an apostrophe optional ("thats all")."""
+    return _phrase_pattern(tuple(phrases))
+
+
+@lru_cache(maxsize=4096)
+def _phrase_pattern(phrases: tuple[str, ...]) -> str:
+    """Cached: readers build patterns of the worksheet's words on every message."""
     ordered = sorted({p.lower() for p in phrases}, key=len, reverse=True)
     alternatives = [re.escape(p).replace(r"\ ", r"\s+").replace("'", "['’]?") for p in ordered]
     return rf"(?<![\w'’])(?:{'|'.join(alternatives)})(?![\w'’])"

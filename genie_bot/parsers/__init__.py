@@ -2,11 +2,6 @@
 
 from ..parse import Parse
 from .base import Parser
-import os
-
-if os.environ.get("GENIE_OLD_PARSER"):  # development only: compare with the parser being replaced
-    from .rules import RuleParser
-else:
-    from .understanding import RuleParser  # type: ignore[assignment]
+from .understanding import RuleParser
 
 __all__ = ["Parse", "Parser", "RuleParser"]

@@ -2,32 +2,38 @@
 
 Most turns of a form-filling dialogue are short, direct answers to the question just asked
 ("CS 224V", "letter", "yes"). The rule-based parser reads those exactly, and an LLM call
-would only add latency and cost. We take its parse only when it answers exactly that
-question with a short message that asks nothing and says nothing more: at most
-``MAX_LEFTOVER_WORDS`` content words that the statements do not account for ("I want to
-join the waitlist" answers "what do you need help with?" but says more than the enum value).
-A free-text answer accounts for every word it swallows, so it must also be very short.
+would only add latency and cost. We take its parse only when the parser itself is sure:
+it answers exactly that question, every value it read won by at least :data:`MIN_MARGIN`
+over the best reading without it (the resolver's margin), it left nothing of the message
+unplaced, and the message says little more than the statements hold: at most
+``MAX_LEFTOVER_WORDS`` content words they do not account for ("I want to join the waitlist"
+answers "what do you need help with?" but says more than the enum value). A free-text answer
+accounts for every word it swallows, so it must also be very short.
 """
 
 from __future__ import annotations
 
 from ..acts import AskField
+from ..language.words import content_words
 from ..parse import Parse
 from ..spec import AgentSpec
 from ..state import DialogueState
-from .extract import content_words
-from .rules import QUESTION
 
 MAX_WORDS = 6
 MAX_FREE_TEXT_WORDS = 4
 MAX_LEFTOVER_WORDS = 2
+MIN_MARGIN = 1.0
+"""The resolver's margin (in units of the fitted weights) below which the LLM reads the message too:
+see docs/benchmarks.md for the LLM calls per turn it gives (``python -m tests.benchmarks.llm_calls``)."""
 
 
 def confident(spec: AgentSpec, state: DialogueState, parse: Parse, text: str) -> bool:
-    if not (parse.understood and parse.answers_question and parse.statements.strip()):
+    if not (parse.understood and parse.answers_question and parse.statements.strip()) or parse.unplaced:
+        return False
+    if parse.margin is not None and parse.margin < MIN_MARGIN:
         return False
     words = len(text.split())
-    if words > MAX_WORDS or QUESTION.search(text.strip()):
+    if words > MAX_WORDS:
         return False
     if words > MAX_FREE_TEXT_WORDS and _asks_free_text(spec, state):
         return False

@@ -30,7 +30,7 @@ from .checking import Checked, check, check_texts, says_less, split_statements
 from .constrained import JSON_INSTRUCTION, JSON_MODES, request_arguments, statements_from_json
 from .fast_path import confident
 from .repair import omission_repair
-from .rules import RuleParser
+from .understanding import RuleParser
 from .selection import relevant_worksheets
 
 _CODE_BLOCK = re.compile(r"```[ \t]*(?:python|py)?[ \t]*\n(.*?)```", re.S | re.I)

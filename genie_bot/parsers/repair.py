@@ -17,7 +17,8 @@ from ..runtime.trials import NoIO
 from ..runtime.turn import Turn, Update
 from ..spec import AgentSpec
 from ..state import DialogueState
-from .rules import RuleParser
+from . import understanding
+from .checking import split_statements
 
 _ASKS_OR_CANCELS = re.compile(r"\b(answer|exitws)\s*\(")
 
@@ -30,8 +31,8 @@ def dry_run(spec: AgentSpec, state: DialogueState, statements: str, today: dt.da
 
 
 def omission_repair(spec: AgentSpec, state: DialogueState, text: str, today: dt.date, statements: str,
-                    update: Update, rules: RuleParser) -> str | None:
-    """Statements for the field just asked when the parse left it out and the message answers it.
+                    update: Update, rules: understanding.RuleParser) -> str | None:
+    """The rules' statement for the field just asked when the parse left it out and the message answers it.
 
     Not applied when the parse asks the knowledge base or cancels (the message is about
     something else). A free-text field is repaired only when the parse wrote nothing at all,
@@ -49,4 +50,9 @@ def omission_repair(spec: AgentSpec, state: DialogueState, text: str, today: dt.
     f = spec.tasks[instance.worksheet].fields.get(asked.field) if instance else None
     if f is None or (f.type.kind == "str" and statements.strip()):
         return None
-    return rules.answer_for(spec, state, text, today)
+    parse = rules.parse(spec, state, text, today)
+    if not parse.understood:
+        return None
+    chunks, _ = split_statements(parse.statements)
+    answer = [c for c in chunks if re.match(rf"{re.escape(asked.instance)}\.{re.escape(asked.field)}\s*=", c)]
+    return "\n".join(answer) or None

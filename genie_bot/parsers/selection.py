@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .extract import content_words
+from ..language.words import content_words
 from ..spec import AgentSpec
 from ..state import DialogueState
 

@@ -54,7 +54,7 @@ def test_a_second_bad_answer_is_not_asked_again_and_the_better_one_is_kept(serve
     parser = parser_for(server)
     script.add("parser", "main_0.student_task = 'TroubleShoot'\nmain_0.nonsense = 1", "this is not code at all")
     state = _new_state(ticket_spec)
-    parse = parser.parse(ticket_spec, state, "an enrollment problem", TODAY)
+    parse = parser.parse(ticket_spec, state, "blorp", TODAY)  # nothing the rules read: the LLM's parse is kept
     assert parse.llm_calls == 2 and parse.reasked and parse.source == "llm"
     assert parse.statements == "main_0.student_task = 'TroubleShoot'"  # the line that applies, without the other
     assert any("dropped" in note and "nonsense" in note for note in parse.notes)

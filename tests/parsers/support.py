@@ -1,4 +1,4 @@
-"""Dialogues at a chosen point, for unit tests of the rule-based parser's strategies.
+"""Dialogues at a chosen point, for tests of what the rule-based parser reads in a message.
 
 A state is built by running formal statements through the real runtime (not through the
 parser under test), so each test reads one message against exactly the state it names:
@@ -15,8 +15,7 @@ from genie_bot.acts import formal_value
 from genie_bot.agent.components import knowledge_store
 from genie_bot.knowledge import KeywordQuery, KnowledgeStore
 from genie_bot.parse import Parse
-from genie_bot.parsers.rules import RuleParser
-from genie_bot.parsers.rules.reading import Reading
+from genie_bot.parsers import RuleParser
 from genie_bot.runtime import LocalApiExecutor, Runtime, TurnResult
 from genie_bot.spec import AgentSpec, load_agent
 from genie_bot.state import DialogueState
@@ -74,11 +73,12 @@ class Dialogue:
         question = next(a for a in reversed(self.state.last_acts) if a.is_question)
         return question.formal()
 
-    def reading(self, text: str, today: dt.date | None = None) -> Reading:
-        return Reading(self.spec, self.state, text.strip(), today or self.today, self.store)
-
     def parse(self, text: str, today: dt.date | None = None) -> Parse:
         return RuleParser(self.store).parse(self.spec, self.state, text, today or self.today)
+
+    def said(self, text: str, today: dt.date | None = None) -> list[str]:
+        """The statements ``text`` gives here, one a line (comments included)."""
+        return lines(self.parse(text, today).statements)
 
     def reply(self, text: str) -> TurnResult:
         """Parse ``text`` and run the turn; the dialogue moves on."""

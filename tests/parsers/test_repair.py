@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from genie_bot.parsers.repair import dry_run, omission_repair
-from genie_bot.parsers.rules import RuleParser
+from genie_bot.parsers import RuleParser
 
 from .support import BOOKING_PEOPLE, LEAVE_EMAIL, LEAVE_NAME, TICKET, TODAY, Dialogue, booking
 

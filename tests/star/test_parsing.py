@@ -1,69 +1,87 @@
-"""The rule parser's vocabulary the STAR agents rely on, checked on its own (genie_bot/parsers/extract.py, enums.py)."""
+"""The rule parser's reading of the words the STAR agents rely on, message by message."""
 
 from __future__ import annotations
 
+import pytest
+
 from genie_bot.acts import AskField, Report
-from genie_bot.parsers import enums, extract
-from genie_bot.spec import load_agent
 from genie_bot.star import AGENTS_DIR
 from genie_bot.star.labels import Rule, load_label_map
 from genie_bot.state import DialogueState
+from tests.parsers.support import DIRECTIONS, TRIP, TRIP_MODE, Dialogue
 
-TRIP = load_agent(AGENTS_DIR / "trip_directions")
-REPLY = TRIP.tasks["Directions"].fields["reply"]
-MODE = TRIP.tasks["Trip"].fields["travel_mode"]
-ARRIVAL = TRIP.tasks["Trip"].fields["arrival_location"]
-START = load_agent(AGENTS_DIR / "trivia").tasks["Game"].fields["start_question"]
-BANK = load_agent(AGENTS_DIR / "bank_fraud_report").tasks["FraudReport"].fields
-
-
-def test_listed_example_phrases_pick_an_enum_member_longest_first():
-    assert enums.enum_value("ok, more details please", REPLY) == "more detail"
-    assert enums.enum_value("I dont understand", REPLY) == "more detail"  # "don't" and "dont" alike
-    assert enums.enum_value("could you be more detailed?", REPLY) == "more detail"  # an ending is allowed
-    assert enums.enum_value("No, I think I've got it. Thanks.", REPLY) == "no thanks"
-    assert enums.listed_phrases("go on (yes, next; keep going)") == ["yes", "next", "keep going"]
+TRIVIA, BANK = "star/trivia", "star/bank_fraud_report"
+KEEP_PLAYING = ("game_0 = Game(start_question=1)", "game_0.guess = 'x'")  # game_0.keep_playing
+FULL_NAME = ("conversation_0 = Conversation(report=FraudReport())",)  # fraud_report_0.full_name
+DATE_OF_BIRTH = ("conversation_0 = Conversation(report=FraudReport(full_name='Jane Doe', account_number=NA))",)
 
 
-def test_a_member_marked_otherwise_answers_remarks():
-    assert enums.otherwise_value(REPLY) == "proceed"
-    assert enums.otherwise_value(MODE) == "Transit"
-    assert enums.otherwise_value(TRIP.tasks["Trip"].fields["arrival_location"]) is None
+@pytest.mark.parametrize("text, member", [
+    ("ok, more details please", "more detail"), ("I dont understand", "more detail"),  # "don't" and "dont" alike
+    ("could you be more detailed?", "more detail"),  # an ending is allowed
+    pytest.param("No, I think I've got it. Thanks.", "no thanks", marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'No, I think I've got it. Thanks.' at the directions is not understood")),
+])
+def test_listed_example_phrases_pick_an_enum_member_longest_first(text, member):
+    assert Dialogue(TRIP).do(*DIRECTIONS).said(text) == [f"directions_0.reply = {member!r}"]
 
 
+@pytest.mark.xfail(strict=True, reason="issue 35: 'I took the wrong bus and got lost' asked how to travel gives "
+                                       "travel_mode = 'Transit'")
 def test_a_mistake_is_no_choice_of_enum_member():
-    assert enums.mentioned_enum_value("I took the wrong bus and got lost", MODE) is None
-    assert enums.mentioned_enum_value("I'll take the bus", MODE) == "Transit"
+    assert "travel_mode" not in Dialogue(TRIP).do(*TRIP_MODE).parse("I took the wrong bus and got lost").statements
 
 
-def test_role_phrases_are_tried_at_every_preposition():
-    assert extract.role_phrase("I need to get to my hot date near Craig and Center", ARRIVAL) == "Craig and Center"
-    assert extract.role_phrase("I need to get there asap", ARRIVAL) is None
+def test_taking_the_bus_is_transit():
+    assert Dialogue(TRIP).do(*TRIP_MODE).said("I'll take the bus") == ["trip_0.travel_mode = 'Transit'"]
 
 
-def test_numbers_next_to_the_fields_words_in_digits_words_and_ordinals():
-    assert extract.number_with_noun("I'd like to play some trivia starting at number 1", START) == 1
-    assert extract.number_with_noun("start at question four", START) == 4
-    assert extract.number_with_noun("Let's start with the second question.", START) == 2
-    assert extract.number_with_noun("Question 4 and play 5 questions", START) == 4  # the field's word first
+@pytest.mark.xfail(strict=True, reason="issue 35: 'I need to get to my hot date near Craig and Center' opens the "
+                                       "conversation without the arrival location")
+def test_the_place_is_found_at_any_preposition():
+    assert "arrival_location='Craig and Center'" in Dialogue(TRIP).parse(
+        "I need to get to my hot date near Craig and Center").statements
 
 
-def test_more_ways_to_say_yes_no_and_enough():
-    assert extract.yes_no("hell yeah") is True and extract.yes_no("well no") is False
-    assert extract.yes_no("let's play more") is True and extract.yes_no("no more") is False
-    assert extract.yes_no("No way, this game is fixed! Give me another one") is True  # an exclamation, not a no
-    assert extract.yes_no("no idea") is False
-    assert extract.is_farewell("all done. thank you!")
+def test_there_is_no_place():
+    assert "arrival_location" not in Dialogue(TRIP).parse("I need to get there asap").statements
 
 
-def test_the_bank_formats_read_unsure_dates_and_names_without_trailing_words():
-    dob = BANK["date_of_birth"].validation.pattern
-    assert extract.pattern_values("well try june or july 15th of 1929 I can't remember", dob) == [
-        "june or july 15th of 1929"]
-    assert extract.pattern_values("sometime around 1918", dob) == ["around 1918"]
-    assert extract.pattern_values("maybe 3", dob) == [] and extract.pattern_values("9431", dob) == []
-    assert extract.pattern_values("Jane Doe. My account number is 68318931", BANK["full_name"].validation.pattern) == [
-        "Jane Doe"]
+@pytest.mark.parametrize("text, start", [
+    ("I'd like to play some trivia starting at number 1", 1), ("start at question four", 4),
+    pytest.param("Let's start with the second question.", 2, marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'Let's start with the second question.' starts the game without "
+                            "start_question")),
+    ("Question 4 and play 5 questions", 4),  # the field's word first
+])
+def test_numbers_next_to_the_fields_words_in_digits_words_and_ordinals(text, start):
+    assert f"start_question={start}" in Dialogue(TRIVIA).parse(text).statements
+
+
+@pytest.mark.parametrize("text, more", [
+    ("hell yeah", True), ("well no", False), ("let's play more", True), ("no more", False),
+    ("No way, this game is fixed! Give me another one", True),  # an exclamation, not a no
+    ("no idea", False), ("all done. thank you!", False)])
+def test_more_ways_to_say_yes_no_and_enough(text, more):
+    assert Dialogue(TRIVIA).do(*KEEP_PLAYING).said(text) == [f"game_0.keep_playing = {more}"]
+
+
+@pytest.mark.parametrize("text, date", [("well try june or july 15th of 1929 I can't remember",
+                                         "june or july 15th of 1929"), ("sometime around 1918", "around 1918")])
+def test_the_bank_format_reads_an_unsure_date_of_birth(text, date):
+    assert Dialogue(BANK).do(*DATE_OF_BIRTH).said(text) == [f"fraud_report_0.date_of_birth = {date!r}"]
+
+
+@pytest.mark.parametrize("text", ["maybe 3", "9431"])
+def test_what_the_bank_format_refuses_is_no_date_of_birth(text):
+    dialogue = Dialogue(BANK).do(*DATE_OF_BIRTH)
+    dialogue.reply(text)
+    assert dialogue.values("fraud_report_0").get("date_of_birth") is None
+
+
+def test_a_name_without_the_words_after_it():
+    assert Dialogue(BANK).do(*FULL_NAME).said("Jane Doe. My account number is 68318931") == [
+        "fraud_report_0.full_name = 'Jane Doe'", "fraud_report_0.account_number = '68318931'"]
 
 
 def test_a_label_rule_without_a_label_passes_the_act_over():

@@ -62,11 +62,6 @@ class RuleParser:
             ctx = context(spec, state, text, today, self.knowledge)
             return written(ctx, resolve(proposals(ctx), self.weights or fitted()))
 
-    def answer_for(self, spec: AgentSpec, state: DialogueState, text: str, today: dt.date) -> str | None:
-        """Statements answering exactly the question just asked, or None (used for omission repair)."""
-        parse = self.parse(spec, state, text, today)
-        return parse.statements if parse.understood and parse.answers_question and parse.statements else None
-
 
 def context(spec: AgentSpec, state: DialogueState, text: str, today: dt.date, knowledge: Any) -> Context:
     index = index_of(spec)

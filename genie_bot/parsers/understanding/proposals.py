@@ -45,6 +45,9 @@ class Proposal:
     """A text in the user's own words that other values may be said inside ("the dishwasher won't drain")."""
     phase: int = 5
     """Where its statements go in the parse (not a priority): changes first, questions last."""
+    naming: frozenset[int] = frozenset()
+    """The words naming the field it gives a value ("my email is"): every value of that field may be said with
+    them, no other reading may take them ("email" is then no option)."""
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -55,7 +58,8 @@ class Proposal:
 
     def conflicts(self, other: "Proposal") -> bool:
         """Whether the two cannot both be chosen: either reads the whole message, they give one field
-        two values, or they explain the same words (unless one is a text other values are said in)."""
+        two values, or they explain the same words (unless one is a text other values are said in), or one
+        takes as its value the words naming the other's field."""
         if self.exclusive or other.exclusive or self.slots & other.slots or self.denies(other) or other.denies(self):
             return True
         mine, theirs = self.new_task, other.new_task
@@ -63,7 +67,7 @@ class Proposal:
             return True  # one message starts one task: values of two tasks not open yet do not go together
         if self.shares_words or other.shares_words or self.implies(other) or other.implies(self):
             return False
-        return bool(self.claims & other.claims)
+        return bool(self.claims & other.claims or self.naming & other.claims or other.naming & self.claims)
 
     @property
     def new_task(self) -> str | None:

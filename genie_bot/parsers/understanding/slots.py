@@ -71,6 +71,8 @@ ONLY_COUNT = "only count"
 SAME = "same"
 BY_VALUES = "by values"
 CARRIED = "carried over"
+NUMBERED_OPTION = "numbered option"
+LENGTH_AFTER = "length after a date"
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,7 @@ class Rule:
 SLOT_MAPPINGS: dict[str, tuple[Rule, ...]] = {
     ENUM: (Rule(OPTION, ALWAYS, "an option by its name, a synonym the builder declared, or a phrase its description lists"),
            Rule(DURATION, ALWAYS, "a length of time that one member is (“an hour” for “60 min”)"),
+           Rule(NUMBERED_OPTION, ASKED, "a bare number that starts the names of one member only (“30” for “30 min”)"),
            Rule(CURRENCY, ALWAYS, "the currency an amount is written in (“$40” for USD)"),
            Rule(YES_NO, ASKED, "yes or no, to a choice between X and Not X"),
            Rule(DESCRIBED, ASKED_OR_BENEATH, "words that only one member's description has"),
@@ -117,7 +120,9 @@ SLOT_MAPPINGS: dict[str, tuple[Rule, ...]] = {
            Rule(RESTATED, ALWAYS, "the field said back (“i'm a new patient”, “not an emergency”)")),
     CONFIRM: (Rule(YES_NO, ASKED, "yes or no"),),
     DATE_FIELD: (Rule(DATE, ALWAYS, "a date, absolute or relative (“3 days ago”, “last night”, “the 3rd”)"),
-                 Rule(SAME, ALWAYS, "“the same day”: what the other date of the task holds")),
+                 Rule(SAME, ALWAYS, "“the same day”: what the other date of the task holds"),
+                 Rule(LENGTH_AFTER, ALWAYS, "for a date declared after another date of the task, a length of days "
+                                            "said after a date (“from tomorrow for two weeks”): its last day")),
     TIME_FIELD: (Rule(TIME, ALWAYS, "a time of day"), Rule(HOUR, ASKED, "a bare hour (“7”)")),
     DATETIME_FIELD: (Rule(DATE, ALWAYS, "a date, with the time said beside it"),),
     MONEY: (Rule(AMOUNT, ALWAYS, "an amount of money (“$1,250”, “twelve hundred euros”, “3k”)"),
@@ -162,6 +167,10 @@ class Candidate:
     listed: tuple[str, ...] = ()
     """Records to show the user to choose from (a name several records share), as ``answer(...)`` statements."""
     extra: dict = field(default_factory=dict, compare=False, hash=False)
+    naming: tuple[tuple[int, int], ...] = ()
+    """The words of the clause that name the field ("my email is"): the value's words too, so that no other
+    reading takes them ("email" is then no option of another field). Not the thing a number counts ("2 chicken
+    burgers"): those words may be a value of their own."""
 
 
 def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Candidate]:
@@ -176,7 +185,8 @@ def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Can
                 rule.when == UNASKED and asked) or (rule.when == ASKED_OR_BENEATH and not (asked or _beneath_asked(ctx, target))):
             continue
         for found in _READERS[rule.source](ctx, target, cls):
-            named = _named_in_clause(ctx, target, found.spans) or NAMED_BY_DESCRIPTION in found.features
+            naming = _naming_in_clause(ctx, target, found.spans)
+            named = naming is not None or NAMED_BY_DESCRIPTION in found.features
             if rule.when == ASKED and not (asked or named):
                 continue
             features = {f"{cls}<-{rule.source}", *found.features}
@@ -189,7 +199,7 @@ def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Can
                 features.add("said in a question")
             features |= _state_features(ctx, target, found.value)
             out.append(Candidate(target, found.value, found.spans, frozenset(features), found.problem, found.listed,
-                                 found.extra))
+                                 found.extra, ((naming.start, naming.end),) if naming and naming.how != "noun" else ()))
     return out
 
 
@@ -241,13 +251,13 @@ def _records_named(ctx: Context, table: str, name: str) -> frozenset[str]:
                      if m.start == 0 and m.end == len(name))
 
 
-def _named_in_clause(ctx: Context, target: Target, spans: tuple[tuple[int, int], ...]) -> bool:
-    """Whether the clause that says the value names the field ("my email is", "3 units", "gate code 4471")."""
+def _naming_in_clause(ctx: Context, target: Target, spans: tuple[tuple[int, int], ...]) -> FieldMention | None:
+    """Where the clause that says the value names the field ("my email is", "3 units", "gate code 4471")."""
     if not spans:
-        return False
+        return None
     start, end = ctx.analysis.clause_of(spans[0][0])
-    return any(m.field == target.field.name and m.worksheet == target.worksheet and start <= m.start < end
-               and not (spans[0][0] <= m.start < spans[0][1]) for m in ctx.analysis.fields)
+    return next((m for m in ctx.analysis.fields if m.field == target.field.name and m.worksheet == target.worksheet
+                 and start <= m.start < end and not (spans[0][0] <= m.start < spans[0][1])), None)
 
 
 @dataclass(frozen=True)
@@ -365,6 +375,29 @@ def _durations(ctx: Context, target: Target, cls: str) -> list[Found]:
     return out
 
 
+def _numbered_options(ctx: Context, target: Target, cls: str) -> list[Found]:
+    members = _members_by_number(ctx, target.field)
+    return [_checked(ctx, target, next(iter(members[e.value])), (e.span,), "option by its number")
+            for e in _usable(ctx, NUMBER) if len(members.get(e.value, ())) == 1]
+
+
+def _members_by_number(ctx: Context, f: Field) -> dict[float, set[str]]:
+    """The members whose name or a synonym starts with each number ("30 min", "30 minutes": 30)."""
+    cache = ctx.index.cache.setdefault("numbered", {})
+    if id(f) not in cache:
+        found: dict[float, set[str]] = {}
+        for member in f.values:
+            for phrase in (member, *f.value_synonyms.get(member, ())):
+                leading = _LEADING_NUMBER.match(phrase)
+                if leading:
+                    found.setdefault(float(leading.group(1)), set()).add(member)
+        cache[id(f)] = found
+    return cache[id(f)]
+
+
+_LEADING_NUMBER = re.compile(r"\s*(\d+(?:\.\d+)?)(?![\d.])")
+
+
 def _member_minutes(ctx: Context, f: Field) -> dict[str, float]:
     """The length of time each member is, when it is one ("30 min", "an hour")."""
     cache = ctx.index.cache.setdefault("minutes", {})
@@ -459,14 +492,24 @@ def _described(ctx: Context, target: Target, cls: str) -> list[Found]:
 FUZZY_OPTION = 85
 
 
+def _lists_of_records(ctx: Context, entities: list[Entity], table: str) -> list[tuple[list[tuple[Any, Entity]], tuple[str, ...]]]:
+    """The lists a message naming records may give a list field: all of them; and, of several, all but the first
+    and each alone, since the first may be another field's ("a chicken salad and a lemonade": the salad is the
+    main dish, the lemonade the side)."""
+    named = [(record, e) for e, (record, _) in ((e, _record(ctx, e, table)) for e in entities) if record is not None]
+    if len(named) < 2:
+        return [(named, ())] if named else []
+    return [(named, ()), (named[1:], ("a part of the records named",)),
+            *(([one], ("a part of the records named",)) for one in named if len(named) > 2 or one is not named[1])]
+
+
 def _records(ctx: Context, target: Target, cls: str) -> list[Found]:
     table = ctx.index.table_of(target.field)
     entities = [e for e in _usable(ctx, RECORD) if any(m.table == table for m in e.value)]
     if cls == RECORD_LIST:
-        records = [_record(ctx, e, table) for e in entities]
-        chosen = [r for r, _ in records if r is not None]
-        how = min((_how_named(e, table) for e in entities), default="record by name")
-        return [Found(chosen, tuple(e.span for e in entities), (how,))] if chosen else []
+        return [Found([r for r, _ in chosen], tuple(e.span for _, e in chosen),
+                      (min(_how_named(e, table) for _, e in chosen), *features))
+                for chosen, features in _lists_of_records(ctx, entities, table)]
     out = []
     for e in entities:
         how = _how_named(e, table)
@@ -611,6 +654,24 @@ def _dates(ctx: Context, target: Target, cls: str) -> list[Found]:
         else:
             out.append(_typed(ctx, target, e, e.value, "date"))
     return out
+
+
+def _length_after_a_date(ctx: Context, target: Target, cls: str) -> list[Found]:
+    """The last day of a length of whole days said after a date, for a date field declared after another."""
+    fields = list(ctx.spec.tasks[target.worksheet].fields.values())
+    if not any(f.type.kind == "date" for f in fields[:fields.index(target.field)]):
+        return []
+    out = []
+    for length in _usable(ctx, DURATION):
+        days = int(length.value // MINUTES_A_DAY)
+        start = next((e for e in reversed(_usable(ctx, DATE)) if e.end <= length.start), None)
+        if start is not None and days >= 1 and length.value % MINUTES_A_DAY == 0:
+            last = tuple(d + dt.timedelta(days=days - 1) for d in start.value)
+            out.append(_typed(ctx, target, length, last, "the last day of a length of time"))
+    return out
+
+
+MINUTES_A_DAY = 24 * 60
 
 
 def _times(ctx: Context, target: Target, cls: str) -> list[Found]:
@@ -911,7 +972,7 @@ _READERS = {
     RECORD: _records, LISTED_CHOICE: _listed_choice, RESTATED: _restated, DATE: _dates, TIME: _times,
     HOUR: _bare_hours, AMOUNT: _amounts, NUMBER: _numbers, COUNTED: _counted, CODE: _codes, EMAIL: _emails,
     PHONE: _phones, NAME: _names, ADDRESS: _addresses, WHOLE_REPLY: _whole_reply, NAMED_TEXT: _named_text,
-    ONLY_COUNT: _only_count,
+    ONLY_COUNT: _only_count, NUMBERED_OPTION: _numbered_options, LENGTH_AFTER: _length_after_a_date,
     FOCUS: _focus, SAME: _same_as_another, BY_VALUES: _by_values, CARRIED: _carried_over,
 }
 

@@ -66,10 +66,10 @@ def _addresses(text: str) -> list[Entity]:
 
 
 def _street_type_in(words: str) -> bool:
-    return any(_street_type(w) for w in words.split())
+    return any(street_type(w) for w in words.split())
 
 
-def _street_type(word: str) -> bool:
+def street_type(word: str) -> bool:
     """A street type usaddress knows ("st", "ave", "dr", "blvd") that is no common word ("is", "un")."""
     from usaddress import STREET_NAMES
 
@@ -104,7 +104,7 @@ def _address_run(labelled: list[tuple[int, int, str, str]]) -> tuple[int, int] |
     for _, stop, label, word in labelled[1:]:
         if label not in _ADDRESS_WORDS or (label in _OCCUPANCY and "StreetNamePostType" not in seen):
             break
-        if label == "StreetNamePostType" and not _street_type(word):
+        if label == "StreetNamePostType" and not street_type(word):
             break
         named += label == "StreetName"
         if named > MAX_STREET_NAME_WORDS or (label == "StreetName" and _common(word)):

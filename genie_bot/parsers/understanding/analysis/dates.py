@@ -21,6 +21,7 @@ from rapidfuzz.distance import OSA
 from ....language import english
 from ....language.tokens import phrase_pattern
 from ....language.words import part_of_day
+from .contacts import street_type
 from .model import DATE, DURATION, TIME, Entity
 from .relative_dates import relative_dates
 
@@ -61,6 +62,8 @@ _MONTH = re.compile(rf"{_MONTH_NAMES}|\d\s*[/-]\s*\d", re.I)
 _WORD = re.compile(r"[A-Za-z]+")
 _COUNT_WORDS = _WORDS(w for w, n in english.NUMBER_WORDS.items() if 1 <= n <= 12 and w not in english.VAGUE_NUMBER_WORDS)
 _DAY_LEADS = _WORDS((*english.DAY_WORDS, *english.RELATIVE_WEEKS, "on", *english.WEEKDAY_ABBREVIATIONS))
+_STREET_ORDINAL = re.compile(r"\b\d+(?:st|nd|rd|th)\s+(?P<type>[A-Za-z]+)\b\.?", re.I)
+"""A street ("5th st", "20th ave") is no day of the month."""
 _COUNT_BEFORE_DAY = re.compile(rf"((?:\d+|{_COUNT_WORDS})\s+)(?={_DAY_LEADS}|(?:{'|'.join(english.WEEKDAY_ABBREVIATIONS)})[a-z]*\b)",
                                re.I)
 """A count right before a day is no part of it: "a table for 2 tomorrow"."""
@@ -175,6 +178,7 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     for found in find_times(text):
         text = _blank(text, found.start, found.end)
     text = _CODE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _STREET_ORDINAL.sub(lambda m: " " * len(m.group(0)) if street_type(m.group("type")) else m.group(0), text)
     text = _ACRONYM_DAY.sub(lambda m: " " * len(m.group(0)), text)
     text = _PRONOUN_ONE.sub(lambda m: m.group(0)[:-3] + "   ", text)  # "the thursday one" is no day one
     text = _COUNT_BEFORE_DAY.sub(lambda m: " " * len(m.group(1)), text)
@@ -249,11 +253,19 @@ def _count_read_as_year(text: str, readings: dict[str, list[dt.date]], today: dt
 
 
 def _is_date_phrase(phrase: str) -> bool:
-    """Not a bare number or a clock time alone, and saying a date in words a person would use
-    (dateparser reads "we" in "can we do 7pm" as Wednesday)."""
+    """Not a bare number, a clock time alone or a length of time alone ("twice a day", "2 weeks": dateparser
+    reads them as a day from today), and saying a date in words a person would use (dateparser reads "we"
+    in "can we do 7pm" as Wednesday)."""
     p = phrase.strip()
     return not (re.fullmatch(r"\d+", p) or re.fullmatch(r"\d{1,2}([:.]\d\d)?\s*([ap]\.?m\.?)?", p, re.I)
-                or re.fullmatch(r"[a-z]+\s+\d+", p, re.I) and not _MONTH.search(p)) and bool(_DATE_WORDING.search(p))
+                or re.fullmatch(r"[a-z]+\s+\d+", p, re.I) and not _MONTH.search(p)
+                or _LENGTH_ALONE.fullmatch(p)) and bool(_DATE_WORDING.search(p))
+
+
+_LENGTH_ALONE = re.compile(rf"(?:\d+|{_WORDS(english.NUMBER_WORDS)})\s+{_UNITS}(?:\s+{_WORDS(english.DATE_PHRASE_EDGES)})*",
+                           re.I)
+"""A count and a unit, perhaps with a preposition after it ("a day on weekdays"): with none before it ("in 2 days")
+or after the unit ("3 days ago"), a length of time."""
 
 
 def _days_of_month(day: int, today: dt.date) -> list[dt.date]:

@@ -34,6 +34,7 @@ _CURRENCY_WORD = phrase_pattern(english.CURRENCY_WORDS)
 _SIGN_BEFORE = re.compile(rf"(?P<sign>{_CURRENCY_SIGN})\s?$", re.I)
 _SIGN_AFTER = re.compile(rf"^\s?(?P<sign>{_CURRENCY_SIGN}|{_CURRENCY_WORD})", re.I)
 _IDENTIFIER = re.compile(r"(?<![\w-])(?:[A-Za-z]{1,3}\s?\d{3,}[A-Za-z\d]*|[A-Za-z]{1,6}-?\d{3,}[A-Za-z\d]*|\d{6,})(?![\w-])")
+_OCCUPANCY_BEFORE = re.compile(rf"{phrase_pattern(english.OCCUPANCY_WORDS)}\.?\s*#?\s*$", re.I)
 MAX_WORD_NUMBER = 10 ** 9
 
 
@@ -44,6 +45,10 @@ def find(text: str) -> list[Entity]:
     for match in _DIGITS.finditer(text):
         value = _digits_value(match)
         out.append(_amount_or_number(text, match.start(), match.end(), value))
+        place = _OCCUPANCY_BEFORE.search(text, max(0, match.start() - 16), match.start())
+        if place is not None:  # "room 204": the number of a place, also named so (the longer span wins)
+            out.append(Entity(IDENTIFIER, place.start(), match.end(), text[place.start():match.end()],
+                              text[place.start():match.end()]))
     for match in _TIMES.finditer(text):
         out.append(Entity(NUMBER, match.start(), match.end(), float(match.group("before") or match.group("after")),
                           match.group(0)))

@@ -121,7 +121,7 @@ def _proposal(ctx: Context, c: Candidate, takers: Counter, requests: TaskRequest
                     answers="asked" in features,
                     shares_words=field_class(c.target.field, ctx.index) == ACCOUNT or "option by currency" in features
                     or shared,
-                    phase=phase, extra={"problem": c.problem})
+                    phase=phase, naming=ctx.tokens_in(c.naming), extra={"problem": c.problem})
 
 
 def _contradicts(ctx: Context, target: Target, given: set[tuple[str, str, str]]) -> bool:
