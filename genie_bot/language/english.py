@@ -527,3 +527,5 @@ PROGRESS_QUESTIONS = ("any update", "any updates", "an update", "any news", "any
 CLOSINGS = (*NOTHING_MORE, *FAREWELLS, *THANKS, *NO_PHRASES, *MISTYPED_DECLINES, "im good", "we're good",
             "all set", "that'll do", "that will do", "cheers", "no more")
 """What closes a conversation once its task is done ("no thanks", "nope thats it", "thats all, bye")."""
+PRO_FORMS = ("one", "ones")
+"""Words standing for a thing named before ("the plaza one"): never a value of their own."""

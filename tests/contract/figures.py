@@ -29,6 +29,7 @@ from genie_bot.spec import load_agent
 HERE = Path(__file__).parent
 WORKSHEETS = HERE.parent.parent / "worksheets"
 DENTAL = HERE / "agents" / "dental_clinic"
+RESTAURANT = WORKSHEETS / "restaurant_reservation"
 TODAY = dt.date(2026, 11, 28)
 STUBS = {"book_restaurant": {"confirmation_code": "RES-1", "status": "booked"},
          "submit_ticket": {"ticket_id": "TKT-1", "status": "submitted"},
@@ -95,7 +96,8 @@ def main(domains: Path | None) -> None:
     print(f"turns: {turns}; leaving a number or a name unplaced and unsaid: {len(dropped)}")
     for example in dropped:
         print("   ", example)
-    booked = {WORKSHEETS / "restaurant_reservation": ["book a table at lemongrass noodle bar for 4 tomorrow at 7pm", "yes"],
+    table = ["book a table at lemongrass noodle bar for 4 tomorrow at 7pm"]
+    booked = {RESTAURANT: [*table, "yes"],
               DENTAL: ["book a cleaning with dr kim on monday at 10am", "Ana Lopez", "650 555 0199", "no", "no", "yes"]}
     closings = ["no thanks", "nope thats it", "thats all, bye", "thanks!", "nah im good", "no"]
     replies = [last_reply(d, setup + [c]) for d, setup in booked.items() for c in closings]
@@ -104,15 +106,14 @@ def main(domains: Path | None) -> None:
     reasks = [(WORKSHEETS / "course_enrollment", ["cs 106a", "letter", "7"]),
               (DENTAL, ["book a cleaning with dr kim on monday", "at 7pm"]),
               (DENTAL, ["book a cleaning with dr kim on monday", "dec 6"]),
-              (WORKSHEETS / "restaurant_reservation", ["book a table at lemongrass noodle bar for 4 tomorrow", "at 10pm"]),
-              (WORKSHEETS / "restaurant_reservation", ["book a table at lemongrass noodle bar tomorrow at 7pm", "45 people"])]
+              (RESTAURANT, ["book a table at lemongrass noodle bar for 4 tomorrow", "at 10pm"]),
+              (RESTAURANT, ["book a table at lemongrass noodle bar tomorrow at 7pm", "45 people"])]
     doubled = [r for r in (last_reply(d, m) for d, m in reasks) if says_twice(r)]
     print(f"re-asks saying a sentence twice: {len(doubled)} of {len(reasks)}")
     for reply in doubled:
         print("   ", repr(reply))
-    table = ["book a table at lemongrass noodle bar for 4 tomorrow at 7pm"]
-    no_progress = [(WORKSHEETS / "restaurant_reservation", table + ["i meant pls add a note that we'd like a table outside"]),
-                   (WORKSHEETS / "restaurant_reservation", table + ["wait the name on the reservation should be patel btw"]),
+    no_progress = [(RESTAURANT, table + ["i meant pls add a note that we'd like a table outside"]),
+                   (RESTAURANT, table + ["wait the name on the reservation should be patel btw"]),
                    (DENTAL, ["book a cleaning", "i want to book an appointment for my son"]),
                    (DENTAL, ["book a cleaning", "book a dental appointment"])]
     on_it = sum("we're on it" in last_reply(d, m) for d, m in no_progress)

@@ -53,4 +53,5 @@ def test_no_unplaced_value_goes_unsaid(agent, messages):
         for text in chat.last.parse.unplaced:
             if is_a_value(text) and not any(set(words(text)) <= h for h in held):
                 values = [w for w in text.split() if is_a_value(w)]
-                assert all(mentions(reply, w) for w in values), f"turn {number} of {messages}: {text!r} unsaid in {reply!r}"
+                assert all(mentions(reply, w) for w in values), \
+                    f"turn {number} of {messages}: {text!r} unsaid in {reply!r}"
