@@ -522,10 +522,12 @@ PROGRESS_QUESTIONS = ("any update", "any updates", "an update", "any news", "any
                       "are you done", "done yet", "ready yet", "still working", "are you on it",
                       "are you working on it", "what's happening", "what is happening", "what's going on",
                       "what is going on", "where are we", "where are we at", "what's the status",
-                      "what is the status", "status update", "how long will it take", "how much longer")
+                      "what is the status", "status update", "how long will it take", "how much longer",
+                      "are we done", "still there", "are you still there", "taking so long", "taking this long")
 """Questions about the progress of a request: "Sure, we're on it." answers them, and nothing else."""
 CLOSINGS = (*NOTHING_MORE, *FAREWELLS, *THANKS, *NO_PHRASES, *MISTYPED_DECLINES, "im good", "we're good",
-            "all set", "that'll do", "that will do", "cheers", "no more")
+            "all set", "that'll do", "that will do", "cheers", "no more", "not right now", "not at the moment",
+            "maybe later")
 """What closes a conversation once its task is done ("no thanks", "nope thats it", "thats all, bye")."""
 PRO_FORMS = ("one", "ones")
 """Words standing for a thing named before ("the plaza one"): never a value of their own."""

@@ -17,6 +17,10 @@ ASKED_AGAIN = "Is there anything else I can help you with?"
     ("no thanks", CLOSED), ("nope thats it", CLOSED), ("thats all, bye", CLOSED), ("no", CLOSED),
     ("nah im good", CLOSED), ("bye!", CLOSED), ("no that's everything", CLOSED),
     ("thanks!", THANKED), ("cool thank you", THANKED), ("perfect thx bye", THANKED),
+    # a fresh pass, new phrasings
+    ("all good thx", CLOSED), ("nothing else, ty", THANKED), ("no we're good", CLOSED), ("nope, cheers", CLOSED),
+    ("k thx", THANKED), ("great, that's it", CLOSED), ("no, have a good one", CLOSED), ("not right now", CLOSED),
+    ("maybe later", CLOSED), ("see ya", CLOSED),
 ])
 def test_after_a_booking_a_closing_message_is_answered_with_goodbye(message, reply):
     chat = booked_table()

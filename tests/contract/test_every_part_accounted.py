@@ -32,7 +32,8 @@ def mentions(reply: str, said: str) -> bool:
 
 
 # -- "Sure, we're on it." only for a question about progress ------------------------------------------------
-@pytest.mark.parametrize("message", ["any update?", "how's it going?", pytest.param("is it done yet?", marks=pending(
+@pytest.mark.parametrize("message", ["any update?", "how's it going?", "hello? any news", "still there?",
+                                     "what's taking so long", "any progress on this?", pytest.param("is it done yet?", marks=pending(
     "'is it done yet?' is read as 'not yet' to whether the leave of absence form was submitted"))])
 def test_a_question_about_progress_is_answered_and_the_question_asked_again(message):
     chat = Chat(TICKETS)
