@@ -529,5 +529,10 @@ CLOSINGS = (*NOTHING_MORE, *FAREWELLS, *THANKS, *NO_PHRASES, *MISTYPED_DECLINES,
             "all set", "that'll do", "that will do", "cheers", "no more", "not right now", "not at the moment",
             "maybe later")
 """What closes a conversation once its task is done ("no thanks", "nope thats it", "thats all, bye")."""
+CLOSING_COMPANIONS = ("awesome", "cool", "good", "nice", "lovely", "much", "lot", "k", "kk", "again", "guys",
+                      "everything", "today", "now")
+"""Words said with a closing that add no request ("awesome thanks so much!"), beside yes words, fillers and
+stop words: a message of only these and closings closes; one with any other word ("no, i wanted something
+else") does not."""
 PRO_FORMS = ("one", "ones")
 """Words standing for a thing named before ("the plaza one"): never a value of their own."""

@@ -45,6 +45,18 @@ def test_after_the_goodbye_a_new_request_starts_a_new_task():
     assert chat.say("book another table") == "Which restaurant would you like to book? I can also help you find one."
 
 
+@pytest.mark.parametrize("message", ["no, i wanted something else", "no idea what you mean"])
+def test_a_no_that_asks_for_more_is_not_a_goodbye(message):
+    chat = booked_table()
+    assert chat.say(message) not in (CLOSED, THANKED)
+
+
+@pytest.mark.parametrize("message", ["awesome thanks so much!", "ok thanks again guys", "we are good thank you"])
+def test_thanks_with_words_that_ask_nothing_more_close(message):
+    chat = booked_table()
+    assert chat.say(message) == THANKED
+
+
 def test_an_acknowledgement_without_a_closing_word_still_offers_more():
     chat = booked_table()
     assert chat.say("ok") == ASKED_AGAIN
