@@ -195,9 +195,10 @@ class Context:
         return value_problem(self.spec, self.state, self.instance(target), target.field, value, self.today)
 
     def first_accepted(self, target: Target, readings: tuple[Any, ...]) -> tuple[Any, bool]:
-        """The first reading the field accepts (and True), else the first reading (and False). A day much
-        farther from today than the first reading is no reading of it: "nov 2" said on Nov 24 is the Nov 2
-        just past (refused where the day must be ahead), not next year's."""
+        """The first reading the field accepts (and True), else the first reading (and False). When the first
+        reading is within a month of today, a day much farther is no reading of it: "nov 2" said on Nov 24 is the
+        Nov 2 just past (refused where the day must be ahead), not next year's; "jan 5" said in November for a day
+        that must be past is last January's."""
         for reading in readings:
             if readings and not self._near_as_the_first(readings[0], reading):
                 continue
@@ -208,7 +209,8 @@ class Context:
     def _near_as_the_first(self, first: Any, reading: Any) -> bool:
         if not isinstance(first, dt.date) or not isinstance(reading, dt.date) or reading is first:
             return True
-        return abs((reading - self.today).days) <= 2 * abs((first - self.today).days) + FAR_DAYS
+        near = abs((first - self.today).days)
+        return near > FAR_DAYS or abs((reading - self.today).days) <= 2 * near + FAR_DAYS
 
 
 FAR_DAYS = 31

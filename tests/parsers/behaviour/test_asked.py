@@ -28,9 +28,7 @@ def test_an_enum_answer_names_its_member_by_name_or_description(text, value):
 
 @pytest.mark.parametrize("text, value", [
     ("not yet", "Not Submitted"), ("I haven't submitted it", "Not Submitted"),
-    pytest.param("nope", "Not Submitted", marks=pytest.mark.xfail(
-        strict=True, reason="issue 35: 'nope' to 'have you submitted the form?' gives form_status = 'NA', not 'Not "
-                            "Submitted'")),
+    ("nope", "Not Submitted"),
     ("i haven't", "Not Submitted"), ("i haven't submited it", "Not Submitted"),
     pytest.param("i haven't submittde it", "Not Submitted", marks=pytest.mark.xfail(
         strict=True, reason="issue 35: 'i haven't submittde it' (a typo) is not understood")),

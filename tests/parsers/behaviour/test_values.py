@@ -20,8 +20,7 @@ def submission_date(text: str) -> dt.date | None:
 
 @pytest.mark.parametrize("text, date", [
     ("november 3", dt.date(2026, 11, 3)),
-    pytest.param("december 25", dt.date(2025, 12, 25), marks=pytest.mark.xfail(
-        strict=True, reason="issue 35: 'december 25' for the past-only submission date is read as 2026-12-25 (ahead)")),
+    ("december 25", dt.date(2025, 12, 25)),
 ])
 def test_a_past_only_date_takes_the_past_reading(text, date):
     assert submission_date(text) == date

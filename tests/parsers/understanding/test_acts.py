@@ -65,8 +65,6 @@ def test_a_yes_to_a_choice_between_x_and_not_x_is_x():
     assert chat.parse("not yet").statements == "leave_of_absence_0.form_status = 'Not Submitted'"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: a plain 'no' to a required choice between X and Not X is read as a "
-                                       "decline (NA; the agent says it can't skip it), not as Not X")
 @pytest.mark.parametrize("text", ["no", "nope"])
 def test_a_no_to_a_choice_between_x_and_not_x_is_not_x(text):
     chat = Chat(TICKET).do(*LEAVE)
@@ -151,8 +149,6 @@ def test_a_date_taken_back_on_another_agent():
     assert chat.parse("dec 1, no wait, dec 3").statements == "freeze_membership_0.first_day = '2026-12-03'"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: a yes taken back ('yes, no wait, no') is read as the first answer: "
-                                       "at a summary it confirms (and submits) what the user took back")
 @pytest.mark.parametrize("text, value", [("yes, no wait, no", False), ("yes wait no", False), ("yes, i mean no", False),
                                          ("no, no wait, yes", True)])
 def test_a_yes_or_no_taken_back_counts_as_the_last(text, value):

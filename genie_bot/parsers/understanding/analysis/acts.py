@@ -152,6 +152,9 @@ def yes_or_no(text: str) -> bool | None:
     """True or False for a clear yes or no (said first: "yes, submit it"; a yes with nothing after it
     that takes it back: "perfect go ahead"), else None."""
     t = normalise(text).strip(".!?, ")
+    taken_back = _taken_back(t)
+    if taken_back is not None:
+        return taken_back
     t = _EXCLAMATION.sub("", t) or t
     t = _YES_NO_LEAD.sub("", t) or t  # "actually no, i'd rather be home"
     if t in YES:
@@ -180,6 +183,22 @@ def yes_or_no(text: str) -> bool | None:
     if len(said) == 1:
         return said.pop()
     return _mistyped_yes_no(t) if not said else None
+
+
+def _taken_back(t: str) -> bool | None:
+    """The answer said after the user took back the one before ("yes, no wait, no", "yes, i mean no"; "yes wait
+    no": the no of the cue), else None."""
+    cues = [m for m in CUE_PATTERNS[SELF_CORRECTION].finditer(t) if m.start() > 0]
+    if not cues:
+        return None
+    last = cues[-1]
+    tail = t[last.end():].strip(" ,.!")
+    if tail:
+        return yes_or_no(tail)
+    before = t[:last.start()].strip(" ,.!")
+    if before and yes_or_no(before) is True and any(_NO_WORD.fullmatch(w) for w in last.group(0).split()):
+        return False
+    return None
 
 
 def _clauses(text: str) -> list[str]:

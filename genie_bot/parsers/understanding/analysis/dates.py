@@ -57,6 +57,7 @@ _WEEKDAY_ALONE = re.compile(rf"^{_WEEKDAY_NAMES}\.?$", re.I)
 """A weekday said alone ("friday", "wed"): the coming one first, the one just past next."""
 _EVERY_WEEK = re.compile(rf"^(?:s\b|\s+(?:{_WORDS(w + 's' for w in english.PARTS_OF_DAY)}))", re.I)
 """After a weekday, a plural that makes it every week ("tuesdays", "tuesday mornings"): no one day."""
+_NAMES_A_WEEKDAY = re.compile(_WEEKDAY_NAMES, re.I)
 _DAY_OF_MONTH = re.compile(r"\b(?:the\s+)?(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)
 _MONTH = re.compile(rf"{_MONTH_NAMES}|\d\s*[/-]\s*\d", re.I)
 _WORD = re.compile(r"[A-Za-z]+")
@@ -200,12 +201,16 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     out = []
     at = 0
     for phrase, values in readings.items():
-        start = mended.find(phrase, at)
-        start = max(start, 0) if start >= 0 else max(mended.find(phrase), 0)
-        at = start + len(phrase)
+        found = _where(mended, phrase, at) or _where(mended, phrase, 0)
+        if found is None:
+            continue
+        start, at = found
+        phrase = mended[start:at]
         day_alone = _DAY_OF_MONTH.search(phrase) if not _MONTH.search(phrase) else None
         if day_alone:  # "on the 3rd": a day of this month, or of the month before or after
             values = _days_of_month(int(day_alone.group("day")), today)
+            if not _NAMES_A_WEEKDAY.search(phrase):  # "4 at on the 3rd": the day's own words only
+                start, phrase = start + day_alone.start(), day_alone.group(0)
         inner = _EDGE_WORDS.sub("", phrase)
         phrase_start = start + phrase.find(inner) if inner else start
         phrase_end = phrase_start + len(inner) if inner else start + len(phrase.rstrip())
@@ -215,6 +220,13 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
         out.append(Found(tuple(sorted(values, key=lambda d: (weekday and d < today, abs((d - today).days)))),
                          where[phrase_start], end, vague=bool(_PERIOD.match(phrase.strip())) or every_week))
     return tuple(sorted(out + counted, key=lambda f: f.start))
+
+
+def _where(text: str, phrase: str, at: int) -> tuple[int, int] | None:
+    """Where dateparser's phrase is in the text it was given, from ``at``: it joins the words of a phrase
+    with single spaces where the text has blanks (a time taken out: "at 7:30pm on the 3rd")."""
+    found = re.compile(r"\s+".join(map(re.escape, phrase.split()))).search(text, at)
+    return found.span() if found else None
 
 
 def _dateparser_readings(text: str, today: dt.date) -> dict[str, list[dt.date]]:

@@ -51,10 +51,12 @@ def propose(ctx: Context) -> list[Proposal]:
 
 def _declined(ctx: Context, asked: Target) -> bool:
     whole = ctx.analysis.whole
-    if whole.get(UNKNOWN) or (whole.get(DECLINE) and not whole.get(AFFIRM)):
+    if whole.get(UNKNOWN):
         return True
-    if asked.field.required:
-        return False
+    if asked.field.required:  # a plain "no" to a required question is an answer ("not yet"), or none: no decline
+        return bool(whole.get(DECLINE) and not whole.get(AFFIRM) and not whole.get(DENY))
+    if whole.get(DECLINE) and not whole.get(AFFIRM):
+        return True
     return bool((whole.get(DENY) or whole.get(NOTHING_MORE)) and len(ctx.text.split()) <= 6) or _starts_with_no(ctx)
 
 
