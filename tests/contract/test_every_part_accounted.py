@@ -144,11 +144,14 @@ def test_a_value_no_field_takes_is_named():
     assert chat.value("book_appointment_0", "patient_name") == "Emma Ruiz"
 
 
+@pending("'for 4 at 7pm tomorrow, 2 of us are kids' (main at 58de038) fills neither the party nor the time, and "
+         "Parse.unplaced lists neither, so the reply cannot name them")
 def test_a_head_count_said_twice_is_named_when_one_is_taken():
     chat = Chat(RESTAURANT)
     reply = chat.say("book lemongrass noodle bar for 4 at 7pm tomorrow, 2 of us are kids")
     taken = chat.value("book_restaurant_0", "num_people")
-    assert mentions(reply, str(taken)) and mentions(reply, "4" if taken != 4 else "2"), reply
+    assert taken in (2, 4) and mentions(reply, str(taken)) and mentions(reply, "4" if taken != 4 else "2"), reply
+    assert chat.value("book_restaurant_0", "time") is not None or mentions(reply, "7pm"), reply
 
 
 @pending("'the first course should be cs 161 (letter, 4)' gives the first course its name only")
