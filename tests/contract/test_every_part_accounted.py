@@ -154,7 +154,7 @@ def test_a_head_count_said_twice_is_named_when_one_is_taken():
     assert chat.value("book_restaurant_0", "time") is not None or mentions(reply, "7pm"), reply
 
 
-@pending("'the first course should be cs 161 (letter, 4)' gives the first course its name only")
+@pending("'the first course should be cs 161 (letter, 4)' gives the first course its name and not its 4 units")
 def test_several_changes_at_the_summary_are_all_applied():
     chat = enrollment_summary()
     chat.say("the first course should be cs 161 (letter, 4), and 109 is cr/nc for 5 units")
@@ -163,7 +163,7 @@ def test_several_changes_at_the_summary_are_all_applied():
     assert [chat.value("course_1", f) for f in ("grade_type", "course_num_units")] == ["Credit/No Credit", 5]
 
 
-@pending("'4 ... 2 of us are kids' takes the kids for the party")
+@pending("'for 4 at 7pm tomorrow, 2 of us are kids' gives no party of 4")
 def test_a_party_with_kids_is_the_whole_party():
     chat = Chat(RESTAURANT)
     chat.say("book lemongrass noodle bar for 4 at 7pm tomorrow, 2 of us are kids")
