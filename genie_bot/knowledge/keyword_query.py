@@ -30,6 +30,7 @@ from ..language import english
 from ..runtime.executor import KnowledgeResult
 from ..spec import AgentSpec, KnowledgeWorksheet
 from ..state import KnowledgeAnswer, Searched
+from .mentions import SHARED_SCORE
 from .store import KnowledgeStore
 
 RESULT_LIMIT = 10
@@ -116,7 +117,8 @@ class KeywordQuery:
         kb = self.store.spec.knowledge[name]
         filters = {k: v for k, v in answer.params.items() if k in table.c}
         text = answer.question
-        mentions = self.store.record_names(name).find(text)[:RESULT_LIMIT]
+        # a word several names share ("thai" of "Orchid Thai" and "Thai Basil") is a search word here, no name
+        mentions = [m for m in self.store.record_names(name).find(text) if m.score > SHARED_SCORE][:RESULT_LIMIT]
         for mention in reversed(mentions):  # "the hours of Osteria Alba and Cucina Rosso": both
             column = mention.by or kb.primary_key  # a name shared by several records names them all
             if column is not None and column not in answer.params:

@@ -30,7 +30,7 @@ def test_a_lone_surrogate_is_repaired_and_answered(slack, shop_config):
 
     texts, recorded = run(scenario())
     assert recorded == "help \ufffd with an order"
-    assert texts == ["Hi! Orders food.\n\nSure, we're on it.\n\nWhat is the dish? (Pizza, Pasta or Salad)"]
+    assert texts == ["Hi! Orders food.\n\nSure, let's order food.\n\nWhat is the dish? (Pizza, Pasta or Salad)"]
 
 
 def changed(ts: str, before: str, after: str, thread: str, **message: str) -> dict:

@@ -194,6 +194,8 @@ def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Can
             features |= {"asked"} if asked else {"beneath the question asked"} if beneath else set()
             features |= {"named"} if named else set()
             features |= set() if asked or named or beneath else {"volunteered"}
+            if "volunteered" in features and not target.field.required and cls in _SAID_FOR_ANYTHING:
+                continue  # "ill grab it tomorrow morning" gives no optional last day: a day is said for many reasons
             if any(e.in_question and any(e.start < end and start < e.end for start, end in found.spans)
                    for e in ctx.analysis.entities):
                 features.add("said in a question")
@@ -201,6 +203,11 @@ def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Can
             out.append(Candidate(target, found.value, found.spans, frozenset(features), found.problem, found.listed,
                                  found.extra, ((naming.start, naming.end),) if naming and naming.how != "noun" else ()))
     return out
+
+
+_SAID_FOR_ANYTHING = (DATE_FIELD, TIME_FIELD, DATETIME_FIELD)
+"""Classes whose values a message says for reasons of its own: an optional field of them takes one only when asked,
+named or said in its role."""
 
 
 def _asked_of_its_part(ctx: Context, target: Target) -> bool:
@@ -656,6 +663,21 @@ def _dates(ctx: Context, target: Target, cls: str) -> list[Found]:
     return out
 
 
+def _hours_after_the_name(ctx: Context, target: Target) -> list[Found]:
+    mention = mention_of(ctx, target)
+    if mention is None:
+        return []
+    _, clause_end = ctx.analysis.clause_of(mention.start)
+    out = []
+    for e in _usable(ctx, NUMBER):
+        if mention.end <= e.start < clause_end and float(e.value).is_integer():
+            readings = date_reader.hour_readings(int(e.value))
+            if readings:
+                value, accepted = ctx.first_accepted(target, readings)
+                out.append(Found(value, (e.span,), ("bare hour",), None if accepted else ctx.problem(target, value)))
+    return out
+
+
 def _length_after_a_date(ctx: Context, target: Target, cls: str) -> list[Found]:
     """The last day of a length of whole days said after a date, for a date field declared after another."""
     fields = list(ctx.spec.tasks[target.worksheet].fields.values())
@@ -683,9 +705,10 @@ def _times(ctx: Context, target: Target, cls: str) -> list[Found]:
 
 
 def _bare_hours(ctx: Context, target: Target, cls: str) -> list[Found]:
+    """A reply that is only an hour, or a bare number said after the field's name ("the time should be 4")."""
     readings = date_reader.whole_hour(ctx.text)
     if not readings:
-        return []
+        return _hours_after_the_name(ctx, target)
     value, accepted = ctx.first_accepted(target, readings)
     return [Found(value, ((0, len(ctx.text)),), ("bare hour",), None if accepted else ctx.problem(target, value))]
 

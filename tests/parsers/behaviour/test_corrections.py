@@ -156,8 +156,6 @@ def test_a_special_request_taken_out_at_the_booking_summary(text):
     assert dialogue.values("book_restaurant_0")["num_people"] == 4
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'the time of the reservation should be 9' sets num_people = 9, not "
-                                       "the time")
 def test_a_bare_hour_for_the_named_time_is_no_party_size():
     """"the time ... should be 9" changes the time (9 pm: the restaurant opens at 17:00), never the party to 9."""
     dialogue = booking(*BOOKING_SUMMARY)

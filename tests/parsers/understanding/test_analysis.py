@@ -135,9 +135,7 @@ def test_a_value_inside_a_question_is_asked_about_and_one_with_a_question_mark_i
     ("for 4 at 7:30pm on the 3rd", "7:30pm", "the 3rd"),
     ("at 7:30pm tomorrow", "7:30pm", "tomorrow"),
     ("at 7:30pm on dec 3", "7:30pm", "dec 3"),
-    pytest.param("friday at 7:30pm, 4 of us", "7:30pm", "friday", marks=pytest.mark.xfail(
-        strict=True, reason="issue 35: dateparser reads 'friday at , 4 of' (the time blanked) as April 23: the count "
-                            "said after the time is taken into the date")),
+    ("friday at 7:30pm, 4 of us", "7:30pm", "friday"),
 ])
 def test_a_date_said_after_a_time_keeps_its_own_words(text, time, date):
     found = analysed(text, RESTAURANT)

@@ -69,7 +69,7 @@ _COUNT_BEFORE_DAY = re.compile(rf"((?:\d+|{_COUNT_WORDS})\s+)(?={_DAY_LEADS}|(?:
                                re.I)
 """A count right before a day is no part of it: "a table for 2 tomorrow"."""
 _COUNT_AFTER_DAY = re.compile(
-    rf"((?:{_WORDS((*english.DAY_WORDS, *english.WEEKDAYS))}|\d{{1,2}}(?:st|nd|rd|th))[\s,;]+(?:(?:for|at)\s+)*)"
+    rf"((?:{_WORDS((*english.DAY_WORDS, *english.WEEKDAYS))}|\d{{1,2}}(?:st|nd|rd|th))(?:[\s,;]+(?:for|at)\b)*[\s,;]+)"
     rf"(\d+)(?!\d|\s*(?:st|nd|rd|th)\b|\s*[/.-]\s*\d|\s*{_MONTH_NAMES})", re.I)
 """A number right after a day that is no part of it: "saturday 7pm, 2 of us" (the time already blanked)."""
 _CODE = re.compile(r"\b[A-Za-z]+-?\d{3,}\w*")
@@ -211,7 +211,7 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
             values = _days_of_month(int(day_alone.group("day")), today)
             if not _NAMES_A_WEEKDAY.search(phrase):  # "4 at on the 3rd": the day's own words only
                 start, phrase = start + day_alone.start(), day_alone.group(0)
-        inner = _EDGE_WORDS.sub("", phrase)
+        inner = _trimmed(phrase)
         phrase_start = start + phrase.find(inner) if inner else start
         phrase_end = phrase_start + len(inner) if inner else start + len(phrase.rstrip())
         end = where[phrase_end - 1] + 1 if phrase_end > phrase_start else where[start]
@@ -220,6 +220,17 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
         out.append(Found(tuple(sorted(values, key=lambda d: (weekday and d < today, abs((d - today).days)))),
                          where[phrase_start], end, vague=bool(_PERIOD.match(phrase.strip())) or every_week))
     return tuple(sorted(out + counted, key=lambda f: f.start))
+
+
+def _trimmed(phrase: str) -> str:
+    """The phrase without the prepositions, signs and clauses without a day that dateparser keeps at its edges
+    ("saturday , of" for "saturday 7pm, 2 of us", the time and the count blanked: "saturday")."""
+    while True:
+        head, comma, tail = phrase.rpartition(",")
+        inner = _EDGE_WORDS.sub("", head if comma and not _DATE_WORDING.search(tail) else phrase).strip(" ,;")
+        if inner == phrase:
+            return inner
+        phrase = inner
 
 
 def _where(text: str, phrase: str, at: int) -> tuple[int, int] | None:
@@ -316,6 +327,11 @@ def whole_hour(text: str) -> tuple[dt.time, ...]:
     """The readings of a reply that is only an hour ("7", "around 8") to a question about a time."""
     match = _WHOLE_HOUR.match(text)
     return _by_part_of_day(_hour_readings(int(match.group("hour")), 0), text) if match else ()
+
+
+def hour_readings(hour: int) -> tuple[dt.time, ...]:
+    """The readings of a bare hour ("4": 4 PM first, within active hours, then 4 AM)."""
+    return tuple(_hour_readings(hour, 0)) if 0 <= hour <= 23 else ()
 
 
 def _clock_readings(match: re.Match) -> list[dt.time]:
