@@ -36,5 +36,6 @@ def llm_components(spec: AgentSpec, settings: LLMSettings, client: LLMClient, st
                        constrained=settings.constrained)
     message = settings.describe()
     log.info(message)
-    responder = LLMResponder(client, check_questions=settings.check_questions)
+    responder = LLMResponder(client, check_questions=settings.check_questions,
+                             template_replies=settings.template_replies)
     return AgentComponents(spec, parser, responder, knowledge, client, message, clock)

@@ -71,6 +71,9 @@ class LLMSettings:
     """Above this many worksheets, the parser prompt shows only the ones relevant to the turn."""
     check_questions: bool = True
     """Append the templated question when the LLM's reply leaves out the question the acts ask."""
+    template_replies: bool = True
+    """Send a reply the builder wrote every word of (the field's own ``ask:``, the summary to confirm, thanks in
+    kind) as the template has it, without a phrasing call (``responders.llm.template_serves``)."""
     record_dir: Path | None = None
     replay_dir: Path | None = None
     configured: bool = False
@@ -110,7 +113,7 @@ class LLMSettings:
         ``model`` (every role), ``models: {parser, knowledge, responder}``, ``temperature``
         (a number for the responder, or a mapping per role), ``max_tokens`` (per role; 0 leaves
         the parameter out, for models that only accept ``max_completion_tokens``), ``timeout``, ``max_retries``,
-        ``fast_path``, ``max_worksheets``, ``check_questions``, ``record``, ``replay``; ``base_urls:
+        ``fast_path``, ``max_worksheets``, ``check_questions``, ``template_replies``, ``record``, ``replay``; ``base_urls:
         {parser, knowledge, responder}``; ``timeout`` and ``max_retries`` (a number, or a mapping per
         role; also ``GENIE_LLM_TIMEOUT`` / ``GENIE_LLM_MAX_RETRIES``); ``constrained``. Raises
         :class:`LLMSettingsInvalid` listing every problem.
@@ -148,6 +151,7 @@ class LLMSettings:
             fast_path=reader.flag("fast_path", cls.fast_path),
             max_worksheets=reader.number("max_worksheets", cls.max_worksheets, int),
             check_questions=reader.flag("check_questions", cls.check_questions),
+            template_replies=reader.flag("template_replies", cls.template_replies),
             record_dir=_path(reader.text("record") or env.get("GENIE_LLM_RECORD")),
             replay_dir=_path(reader.text("replay") or env.get("GENIE_LLM_REPLAY")),
             configured=configured,
@@ -159,7 +163,7 @@ class LLMSettings:
 
 CONFIG_KEYS = frozenset({"base_url", "api_key_env", "provider", "azure_endpoint", "api_version", "model", "models",
                           "temperature", "max_tokens", "timeout", "max_retries", "fast_path", "max_worksheets",
-                          "check_questions", "record", "replay", "base_urls", "constrained"})
+                          "check_questions", "template_replies", "record", "replay", "base_urls", "constrained"})
 """The keys of an ``llm`` section these settings read (genie.yaml's section accepts them too)."""
 
 

@@ -3,7 +3,7 @@
 Most turns of a form-filling dialogue are short, direct answers to the question just asked
 ("CS 224V", "letter", "yes"). The rule-based parser reads those exactly, and an LLM call
 would only add latency and cost. We take its parse only when the parser itself is sure:
-it answers exactly that question, every value it read won by at least :data:`MIN_MARGIN`
+it asks nothing of the knowledge base, every value it read won by at least :data:`MIN_MARGIN`
 over the best reading without it (the resolver's margin), it left nothing of the message
 unplaced, and the message says little more than the statements hold: at most
 ``MAX_LEFTOVER_WORDS`` content words they do not account for ("I want to join the waitlist"
@@ -13,12 +13,16 @@ accounts for every word it swallows, so it must also be very short.
 
 from __future__ import annotations
 
+import re
+
 from ..acts import AskField
 from ..language.words import content_words
 from ..parse import Parse
 from ..spec import AgentSpec
 from ..state import DialogueState
 
+_ASKS_THE_KNOWLEDGE = re.compile(r"\banswer\(")
+"""A question for the knowledge base: the LLM writes its query."""
 MAX_WORDS = 6
 MAX_FREE_TEXT_WORDS = 4
 MAX_LEFTOVER_WORDS = 2
@@ -28,7 +32,7 @@ see docs/benchmarks.md for the LLM calls per turn it gives (``python -m tests.be
 
 
 def confident(spec: AgentSpec, state: DialogueState, parse: Parse, text: str) -> bool:
-    if not (parse.understood and parse.answers_question and parse.statements.strip()) or parse.unplaced:
+    if not (parse.understood and parse.statements.strip()) or parse.unplaced or _ASKS_THE_KNOWLEDGE.search(parse.statements):
         return False
     if parse.margin is not None and parse.margin < MIN_MARGIN:
         return False

@@ -17,10 +17,10 @@ from collections.abc import Collection
 import logging
 from collections import Counter
 
-from ..acts import Act, Report
+from ..acts import Act, AskField, AskForConfirmation, Report
 from ..llm.client import LLMClient, LLMError
 from ..llm.prompts import prompts_for
-from ..parse import Parse
+from ..parse import CHIT_CHAT, Parse
 from ..rendering import acts_text, state_statements
 from ..spec import AgentSpec
 from ..state import DialogueState
@@ -31,8 +31,10 @@ log = logging.getLogger(__name__)
 
 
 class LLMResponder:
-    def __init__(self, client: LLMClient, fallback: TemplateResponder | None = None, *, check_questions: bool = True):
+    def __init__(self, client: LLMClient, fallback: TemplateResponder | None = None, *, check_questions: bool = True,
+                 template_replies: bool = True):
         self.client = client
+        self.template_replies = template_replies
         self.fallback = fallback or TemplateResponder()
         self.check_questions = check_questions
         self.rejections: Counter[str] = Counter()
@@ -41,6 +43,8 @@ class LLMResponder:
     def respond(self, spec: AgentSpec, state: DialogueState, acts: list[Act], user_text: str, parse: Parse,
                 changed: Collection[tuple[str, str]] = ()) -> str:
         templated = self.fallback.respond(spec, state, acts, user_text, parse, changed)
+        if self.template_replies and template_serves(spec, state, acts, parse):
+            return templated
         library = prompts_for(spec.directory)
         messages = library.messages(
             "responder", agent=spec, examples=library.examples("responder"), acts=acts_text(acts),
@@ -62,6 +66,25 @@ class LLMResponder:
         if question is None or "?" in reply:
             return reply
         return f"{reply}\n\n{self.fallback.render(spec, state, question)}"
+
+
+def template_serves(spec: AgentSpec, state: DialogueState, acts: list[Act], parse: Parse) -> bool:
+    """Whether the builder wrote every word the reply needs, so that an LLM would only rephrase it: the message
+    was read without a word to say about it, and the turn asks a question in the field's own ``ask:``, shows
+    the summary to confirm, or answers thanks in kind. Such a turn costs no phrasing call."""
+    if not parse.understood or parse.reason or parse.corrected or parse.unplaced:
+        return False
+    if parse.statements.strip() == CHIT_CHAT:  # "thanks!": "You're welcome!" needs no rephrasing
+        return all(a.is_question for a in acts)
+    return bool(acts) and all(isinstance(a, AskForConfirmation) or (isinstance(a, AskField) and a.reason is None
+                                                       and _asks_in_builders_words(spec, state, a)) for a in acts)
+
+
+def _asks_in_builders_words(spec: AgentSpec, state: DialogueState, act: AskField) -> bool:
+    instance = state.instances.get(act.instance)
+    worksheet = spec.tasks.get(instance.worksheet) if instance is not None else None
+    f = worksheet.fields.get(act.field) if worksheet is not None else None
+    return f is not None and bool(f.ask)
 
 
 def _searched(state: DialogueState, acts: list[Act]) -> str | None:

@@ -67,7 +67,8 @@ def server(script: RoleScript) -> Iterator[ScriptedOpenAIServer]:
 
 def make_settings(server: ScriptedOpenAIServer, **config: Any) -> LLMSettings:
     """Settings for the scripted server; no environment variable leaks in."""
-    base = {"base_url": server.base_url, "models": MODELS, "max_retries": 0, "timeout": 5}
+    base = {"base_url": server.base_url, "models": MODELS, "max_retries": 0, "timeout": 5,
+            "template_replies": False}  # the tests script a phrasing for every turn; test_llm_calls measures the default
     return LLMSettings.from_mapping({**base, **config}, environ={})
 
 

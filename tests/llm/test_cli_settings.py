@@ -78,12 +78,12 @@ def test_chat_takes_the_flags(server, script, genie, monkeypatch):
     for name in [n for n in os.environ if n.startswith(("OPENAI_", "AZURE_OPENAI_", "GENIE_LLM_"))]:
         monkeypatch.delenv(name)
     script.add("parser", "```python\nmain_0 = Main(student_task='Leave of Absence')\n```")
-    script.add("responder", "Sure. Have you filled in the leave of absence form yet?")
+
     result = genie("chat", WORKSHEETS / "ticket_submission", "--llm-base-url", server.base_url,
                    "--llm-model", "parser=test-parser", "--llm-model", "responder=test-responder",
                    "--llm-model", "knowledge=test-knowledge", "--llm-timeout", "4", "--llm-retries", "0",
                    stdin="I would like to take some time off from school this spring please\n")
     assert result.returncode == 0, result.stderr
-    assert "Have you filled in the leave of absence form yet?" in result.stdout
+    assert "Have you already submitted the leave of absence form, or not yet?" in result.stdout  # the ask: as written
     assert script.calls("parser") == 1 and script.requests["parser"][0]["model"] == "test-parser"
     assert "deadline 4 s, 0 retries" in result.stderr

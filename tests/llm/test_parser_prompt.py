@@ -63,8 +63,8 @@ def test_state_previous_acts_last_turn_only_and_date(server, script, settings, c
     assert "Update, do not duplicate" in system and '"NA"' in system and "answer(" in system
 
 
-def test_first_turn_shows_the_greeting_and_no_acts(server, script, restaurant_spec, chat_with):
-    chat = chat_with(restaurant_spec)
+def test_first_turn_shows_the_greeting_and_no_acts(server, script, settings, restaurant_spec, chat_with):
+    chat = chat_with(restaurant_spec, settings.replace(fast_path=False))
     script.add("parser", "# hello")
     script.add("responder", "Hi!")
     chat.say("hello there")
@@ -73,8 +73,8 @@ def test_first_turn_shows_the_greeting_and_no_acts(server, script, restaurant_sp
     assert "Agent: Hi! I can help you find a restaurant" in user
 
 
-def test_knowledge_results_in_the_state_are_abbreviated(server, script, restaurant_spec, chat_with):
-    chat = chat_with(restaurant_spec)
+def test_knowledge_results_in_the_state_are_abbreviated(server, script, settings, restaurant_spec, chat_with):
+    chat = chat_with(restaurant_spec, settings.replace(fast_path=False))
     script.add("parser", "answer('Thai restaurants in Seattle')", "# ok")
     script.add("knowledge", "SELECT * FROM restaurants WHERE city = 'Seattle' AND cuisine = 'Thai'")
     script.add("responder", "Found some.", "Ok.")
@@ -87,13 +87,13 @@ def test_knowledge_results_in_the_state_are_abbreviated(server, script, restaura
     assert "Report(answer('Thai restaurants in Seattle'), [(id=237, name='Sukhothai Thai Street Eats'), " in user
 
 
-def test_a_bot_builder_overrides_a_template_for_one_agent(tmp_path, server, script, chat_with):
+def test_a_bot_builder_overrides_a_template_for_one_agent(tmp_path, server, script, settings, chat_with):
     agent_dir = tmp_path / "restaurants"
     shutil.copytree(WORKSHEETS / "restaurant_reservation", agent_dir)
     (agent_dir / "prompts" / "parser.user.j2").write_text("CUSTOM USER PROMPT for {{ user }} on {{ today }}")
     (agent_dir / "prompts" / "parser.system.j2").write_text(
         '{% extends "default/parser.system.j2" %}{% block guidelines %}CUSTOM GUIDELINES{% endblock %}')
-    chat = chat_with(load_agent(agent_dir))
+    chat = chat_with(load_agent(agent_dir), settings.replace(fast_path=False))
     script.add("parser", "# hi")
     script.add("responder", "Hi!")
     chat.say("hi")

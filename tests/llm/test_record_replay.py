@@ -48,7 +48,8 @@ def test_recording_saves_every_prompt_completion_pair_and_a_trace(server, script
 def test_replay_serves_the_recording_without_a_network(server, script, ticket_spec, tmp_path):
     recorded = record_session(server, script, ticket_spec, tmp_path)
     server.close()  # nothing is listening any more
-    replaying = LLMSettings.from_mapping({"replay": str(tmp_path), "models": {"parser": "other-model"}}, environ={})
+    replaying = LLMSettings.from_mapping({"replay": str(tmp_path), "models": {"parser": "other-model"},
+                                          "template_replies": False}, environ={})  # recorded so: every reply phrased
     assert replaying.enabled
     chat = Chat(build_agent(ticket_spec, replaying, clock=lambda: NOW))
     first = chat.say(FIRST)

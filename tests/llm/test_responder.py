@@ -26,7 +26,8 @@ def ticket_turn(ticket_spec):
 
 def respond(server, spec, state, acts, text="I need a leave of absence", parse=None, **settings) -> str:
     config = make_settings(server, **settings)
-    responder = LLMResponder(make_client(config), check_questions=config.check_questions)
+    responder = LLMResponder(make_client(config), check_questions=config.check_questions,
+                             template_replies=config.template_replies)
     return responder.respond(spec, state, acts, text, parse or Parse("..."))
 
 

@@ -24,7 +24,7 @@ def ticket_turn(ticket_spec):
 
 
 def _responder(server) -> LLMResponder:
-    return LLMResponder(make_client(make_settings(server)))
+    return LLMResponder(make_client(make_settings(server)), template_replies=False)
 
 
 def _templated(spec, state, acts) -> str:
