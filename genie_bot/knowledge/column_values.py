@@ -52,7 +52,8 @@ class ColumnValues:
             if column in skip:
                 continue
             value = next((v for v, s in self._squashed[column] if s in phrases and not s.isdigit()), None)
-            value = value or _named_by_one_word(self._by_word[column], phrases, words) or _named_by_initials(self._by_initials[column], text)
+            value = (value or _named_by_one_word(self._by_word[column], phrases, words)
+                     or _named_by_initials(self._by_initials[column], text))
             if value is not None:
                 found[column] = value
         return found

@@ -27,6 +27,7 @@ from sqlalchemy.sql import ColumnElement, Select
 from sqlalchemy.sql.selectable import NamedFromClause
 
 from ..language import english
+from ..language.tokens import phrase_pattern
 from ..runtime.executor import KnowledgeResult
 from ..spec import AgentSpec, KnowledgeWorksheet
 from ..state import KnowledgeAnswer, Searched
@@ -117,8 +118,11 @@ class KeywordQuery:
         kb = self.store.spec.knowledge[name]
         filters = {k: v for k, v in answer.params.items() if k in table.c}
         text = answer.question
-        # a word several names share ("thai" of "Orchid Thai" and "Thai Basil") is a search word here, no name
-        mentions = [m for m in self.store.record_names(name).find(text) if m.score > SHARED_SCORE][:RESULT_LIMIT]
+        # a word several names share that is a value too ("thai" of "Orchid Thai" and "Thai Basil", the cuisine
+        # Thai) is that value here; one that is no value ("gatsby" of three editions) names them all
+        values = self._words(" ".join(self.store.column_values(name).find(text).values()))
+        mentions = [m for m in self.store.record_names(name).find(text)
+                    if m.score > SHARED_SCORE or not self._words(text[m.start:m.end]) <= values][:RESULT_LIMIT]
         for mention in reversed(mentions):  # "the hours of Osteria Alba and Cucina Rosso": both
             column = mention.by or kb.primary_key  # a name shared by several records names them all
             if column is not None and column not in answer.params:
@@ -131,6 +135,9 @@ class KeywordQuery:
         about_columns = words - self._words(f"{name} {kb.description}")  # "offered" picks offerings, not a column of it
         strength = {c: _asks_about(text, about_columns, index.column_words[c], index.kinds[c]) for c in table.c.keys()}
         asked = [c for c, n in strength.items() if n]
+        filters.update(_flags_named(text, {c: index.column_words[c] & words for c in table.c.keys()
+                                           if words & index.column_words[c] and c not in filters},
+                                    self.store.column_values(name).columns))
         named_columns = sum(n == 2 for n in strength.values())  # a wh-word alone counts once, however many columns it fits
         relevance = (len(words & index.vocabulary) + 2 * len(words & self._words(name)) + 2 * named_columns
                      + int(any(n == 1 for n in strength.values())))  # "offered" names the offerings
@@ -210,6 +217,29 @@ def _task_words(spec: AgentSpec) -> set[str]:
     held = " ".join(f"{kb.name} {kb.description} {' '.join(f'{c} {col.description}' for c, col in kb.columns.items())}"
                     for kb in spec.knowledge.values())
     return set(_WORD.findall(asked.lower())) - set(_WORD.findall(held.lower().replace("_", " ")))
+
+
+def _flags_named(text: str, columns: dict[str, set[str]], values: dict[str, list[str]]) -> dict[str, str]:
+    """A yes/no column the question names (by one of ``columns``' words) is a filter: its yes, or its no when a
+    negation comes just before the word ("what do u have thats vegetarian?": vegetarian = yes; "indoor plants
+    that are not toxic": indoor = yes, toxic = no)."""
+    out = {}
+    lowered = text.lower()
+    for column, words in columns.items():
+        held = {str(v).lower(): v for v in values.get(column, ())}
+        yes = next((v for k, v in held.items() if k in english.YES_PHRASES), None)
+        no = next((v for k, v in held.items() if k in english.NO_PHRASES), None)
+        if len(held) != 2 or yes is None or no is None:
+            continue
+        said = [m.start() for w in words for m in re.finditer(rf"\b{re.escape(w)}", lowered)]
+        negated = any(_NEGATED.search(lowered, max(0, at - NEGATION_REACH), at) for at in said)
+        out[column] = no if negated else yes
+    return out
+
+
+_NEGATED = re.compile(phrase_pattern(english.NEGATIONS) + r"\W+(?:\w+\W+)?$", re.I)
+NEGATION_REACH = 24
+"""Characters before a column's word in which a negation (and at most one word after it) negates it."""
 
 
 def _kinds(kb: KnowledgeWorksheet, column: str, sql_type: Any, described: set[str]) -> set[str]:

@@ -67,7 +67,7 @@ def accounted(spec: AgentSpec, before: DialogueState, after: DialogueState, acts
     changed = changes(spec, before, after, update.assigned, parse)
     untold = [c for c in changed if c.instance not in shown and (c.instance, c.field.name) not in checked
               and not _named_in(reply, c, spec, after)]
-    if len(untold) == 1 and _moved_past(spec, before, acts, untold[0]):
+    if len(untold) == 1 and not _several(untold[0].value) and _moved_past(spec, before, acts, untold[0]):
         untold = []  # "a pizza": the next question is the one after the dish, which says it was taken
     again = _said_again(spec, after, parse)
     if untold:
@@ -95,13 +95,17 @@ def changes(spec: AgentSpec, before: DialogueState, after: DialogueState, assign
         f = spec.tasks[instance.worksheet].fields.get(field_name) if instance else None
         if instance is None or f is None or f.kind != "input" or f.type.kind == "confirm":
             continue
-        if (name, field_name) == asked and parse.answers_question:
-            continue
-        old = before.instances[name].values.get(field_name) if name in before.instances else None
         new = instance.values.get(field_name)
+        if (name, field_name) == asked and parse.answers_question and not _several(new):
+            continue  # a list of several is named all the same: the user sees each item taken
+        old = before.instances[name].values.get(field_name) if name in before.instances else None
         if new != old and not isinstance(new, InstanceRef) and new != NA:
             out.append(Change(name, f, new, None if old == NA else old))
     return out
+
+
+def _several(value: Any) -> bool:
+    return isinstance(value, list) and len(value) > 1
 
 
 def revised(before: DialogueState, assigned: Collection[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from genie_bot.knowledge import KeywordQuery, KnowledgeStore
 from genie_bot.knowledge.keyword_query import MAX_TERMS
 from genie_bot.responders.knowledge_report import knowledge_report
@@ -36,3 +38,28 @@ def test_a_long_message_makes_a_query_no_longer_than_a_short_one():
     long = query.query(KnowledgeAnswer((described * 20)[:2000] + " in seattle")).query
     assert len(re.findall(r"LIKE", long)) == len(re.findall(r"LIKE", short))  # MAX_TERMS words, whatever the length
     assert len(long) < 2 * len(short) and len(set(re.findall(r"'%(\w+)%'", long))) == MAX_TERMS
+
+
+PLANTS = """
+name: nursery
+description: Tells about the plants of a nursery.
+knowledge:
+  - name: plants
+    description: the plants for sale
+    csv: data/plants.csv
+    primary_key: plant_id
+"""
+PLANT_ROWS = "plant_id,name,kind,indoor,toxic\nP1,Snake Plant,succulent,yes,yes\nP2,Jade,succulent,yes,no\n" \
+             "P3,Lavender,herb,no,no\nP4,Boston Fern,fern,yes,no\n"
+
+
+@pytest.mark.parametrize("question, found", [
+    ("which ones are indoor?", {"P1", "P2", "P4"}),
+    ("anything thats not toxic", {"P2", "P3", "P4"}),
+    ("indoor ones that are toxic?", {"P1"}),
+    ("indoor plants that are not toxic", {"P2", "P4"}),
+])
+def test_a_yes_no_column_the_question_names_is_a_filter(make_agent, question, found):
+    spec = load_agent(make_agent(PLANTS, files={"data/plants.csv": PLANT_ROWS}))
+    result = KeywordQuery(KnowledgeStore(spec)).query(KnowledgeAnswer(question, table="plants"))
+    assert {row["plant_id"] for row in result.result} == found

@@ -10,6 +10,7 @@ for a field) and the search matcher (a record named is a choice, not a search) r
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from .context import Context
@@ -29,6 +30,13 @@ def named_by_values(ctx: Context, table: str, asked: bool = False) -> tuple[dict
     return ctx.memo[key]
 
 
+@lru_cache(maxsize=512)
+def _rows_with(knowledge: Any, table: str, said: tuple[tuple[str, str], ...]) -> list[dict[str, Any]]:
+    """At most two rows with these values: a table does not change while its store serves (a reload makes a
+    new store), and messages name the same values again and again ("intro", "winter")."""
+    return knowledge.rows(table, dict(said), limit=2)
+
+
 def _named_by_values(ctx: Context, table: str, asked: bool) -> tuple[dict[str, Any], list[tuple[int, int]]] | None:
     imported = ctx.knowledge.imported[table]
     values = ctx.knowledge.column_values(table)
@@ -38,7 +46,7 @@ def _named_by_values(ctx: Context, table: str, asked: bool) -> tuple[dict[str, A
     said = ctx.values_named(table)
     if not said or not (asked or identifying & said.keys()):
         return None
-    rows = ctx.knowledge.rows(table, said, limit=2)
+    rows = _rows_with(ctx.knowledge, table, tuple(sorted(said.items())))
     if len(rows) != 1:
         return None
     spans = []

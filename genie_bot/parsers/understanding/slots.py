@@ -514,9 +514,10 @@ def _records(ctx: Context, target: Target, cls: str) -> list[Found]:
     table = ctx.index.table_of(target.field)
     entities = [e for e in _usable(ctx, RECORD) if any(m.table == table for m in e.value)]
     if cls == RECORD_LIST:
+        asked = ctx.asked is not None and ctx.asked.key == target.key  # the answer: every record named is its
         return [Found([r for r, _ in chosen], tuple(e.span for _, e in chosen),
                       (min(_how_named(e, table) for _, e in chosen), *features))
-                for chosen, features in _lists_of_records(ctx, entities, table)]
+                for chosen, features in _lists_of_records(ctx, entities, table)[:1 if asked else None]]
     out = []
     for e in entities:
         how = _how_named(e, table)
