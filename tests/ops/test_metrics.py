@@ -49,7 +49,8 @@ def test_metrics_after_a_few_turns(tmp_path, llm_server):
     prepare_database(url)
     llm = LlmConfig(parser="auto", responder="auto",
                     model="gpt-4o-mini", base_url=llm_server.base_url, api_key="sk-test",
-                    prices={"gpt-4o-mini": ModelPrice(prompt=0.15, completion=0.60)})
+                    prices={"gpt-4o-mini": ModelPrice(prompt=0.15, completion=0.60)},
+                    options={"template_replies": False})  # every reply phrased: each turn calls the responder
     config = Config(agents={"shop": AgentConfig("shop", write_shop(tmp_path / "shop"))}, default_agent="shop",
                     database_url=url, llm=llm, scheduler=SchedulerSettings(enabled=False))
 

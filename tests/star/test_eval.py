@@ -39,10 +39,10 @@ def test_smoke_run_on_five_dialogues_per_task(tmp_path, capsys):
     assert code == 0
     figures = {task: (r["dialogues"], r["scored_turns"], r["accuracy"], r["weighted_f1"])
                for task, r in results["tasks"].items()}
-    assert figures == {
-        "bank_fraud_report": (5, 33, 0.7576, 0.7557),
+    assert figures == {  # the understanding parser (issue 35); the cascade had 0.7576 / 0.6111 / 0.8868 accuracy
+        "bank_fraud_report": (5, 33, 0.6061, 0.6462),
         "trip_directions": (5, 36, 0.6111, 0.6),
-        "trivia": (5, 53, 0.8868, 0.8959),
+        "trivia": (5, 53, 0.8302, 0.8423),
     }
     scored = {p["dialogue"] for p in results["predictions"]}
     assert scored <= {i for _, i in read_ids(SMOKE_IDS)} and "654" not in scored  # 654 is in data/, not listed

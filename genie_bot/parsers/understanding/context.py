@@ -51,7 +51,9 @@ class Target:
 
     @property
     def new_task(self) -> str | None:
-        return self.owner[len(NEW):] if self.owner.startswith(NEW) else None
+        """The task not open yet that the target is a field of, or of a form nested in ("new:Conversation.trip":
+        Conversation)."""
+        return self.owner[len(NEW):].split(".")[0] if self.owner.startswith(NEW) else None
 
 
 @dataclass

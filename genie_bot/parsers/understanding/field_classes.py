@@ -62,11 +62,11 @@ def _classify(f: Field, index: SpecIndex) -> str:
         return EMAIL_FIELD
     if _says(words, english.PHONE_WORDS):
         return PHONE_FIELD
+    if "name" in f.name.lower().split("_") and names_a_person(f):
+        return PERSON  # a pattern on a person's name checks its shape ("First Last"); it is still a name
     if pattern:
         return CODE_FIELD if distinctive(pattern) else LOOSE_CODE
     if "name" in f.name.lower().split("_"):
-        if names_a_person(f):
-            return PERSON
         if re.search(r"\b[a-z]+['’]s\s+(?:\w+\s+)?name\b", f.description.lower()):
             return THING_NAME  # "the dog's name"
     if _says(words, english.ADDRESS_WORDS):

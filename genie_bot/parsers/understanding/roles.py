@@ -22,7 +22,10 @@ _PREPOSITIONS = {"from": re.compile(r"\bfrom\s+(?:the\s+)?$", re.I), "to": re.co
 def field_role(f: Field) -> str | None:
     """The role a field's description gives it, or None."""
     description = f.description.lower().rstrip(" .")
-    last = description.split()[-1] if description.split() else ""
+    words = description.split()
+    if len(words) >= 3 and words[-2] in english.LIST_OR:  # "the place the user needs to get to or near"
+        words = words[:-2]
+    last = words[-1] if words else ""
     if last in ("from", "to", "into"):
         return "to" if last == "into" else last
     roles = [role for role, verbs in _VERBS.items() if verbs.search(description)]

@@ -976,8 +976,14 @@ def _addresses(ctx: Context, target: Target, cls: str) -> list[Found]:
 
 def _whole_reply(ctx: Context, target: Target, cls: str) -> list[Found]:
     """The reply as the field's text: the words no other value of the message explains, without the
-    words that lead into an answer ("it's", "my name is"); an account keeps every word."""
-    return _text(ctx, target, reply_text(ctx, target, cls))
+    words that lead into an answer ("it's", "my name is"); an account keeps every word; a person's name
+    typed in lower case is kept so, or capitalised when only that fits the field ("tyler jones" for a
+    pattern of capitalised names: Tyler Jones)."""
+    said = reply_text(ctx, target, cls)
+    if cls == PERSON and said is not None and said[0].islower():
+        value, _ = ctx.first_accepted(target, (said[0], said[0].title()))
+        said = (value, *said[1:])
+    return _text(ctx, target, said)
 
 
 def _named_text(ctx: Context, target: Target, cls: str) -> list[Found]:

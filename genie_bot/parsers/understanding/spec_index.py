@@ -147,24 +147,26 @@ class SpecIndex:
         words = {f.name: set(re.findall(r"[a-z]{3,}", f"{label(f)} {f.name.replace('_', ' ')}".lower())) for f in fields}
         for f in fields:
             others = set().union(*(w for name, w in words.items() if name != f.name))
-            for word in words[f.name] - others - set(english.STOP_WORDS) - english.GENERIC_FIELD_WORDS:
+            for word in sorted(words[f.name] - others - set(english.STOP_WORDS) - english.GENERIC_FIELD_WORDS):
                 self.field_names.add(word, FieldTarget(ws.name, f.name, "label word"))
 
     def _index_description_words(self, ws: TaskWorksheet) -> None:
         """The nouns a free-text field's description gives as examples ("a special request, like a high chair,
-        a quiet table or an allergy"), that no other field of the worksheet is described with: "we have a
-        peanut allergy" says the special request."""
+        a quiet table or an allergy"; or after a colon: "what happened: someone took or transferred money"),
+        that no other field of the worksheet is described with: "we have a peanut allergy" says the special
+        request."""
         fields = [f for f in ws.fields.values() if f.kind == "input" and f.type.kind != "confirm"]
         words = {f.name: set(re.findall(r"[a-z]{4,}", f"{f.description} {f.name.replace('_', ' ')} {label(f)}".lower()))
                  for f in fields}
         for f in fields:
             if f.type.kind != "str" or f.values_from or (f.validation and f.validation.pattern):
                 continue
-            examples = re.search(rf"\b(?:{'|'.join(english.EXAMPLE_LEADS)})\b(?P<examples>.+)$", f.description.lower())
+            examples = re.search(rf"(?:\b(?:{'|'.join(english.EXAMPLE_LEADS)})\b|:)(?P<examples>.+)$", f.description.lower())
             if examples is None:
                 continue
             others = set().union(*(w for name, w in words.items() if name != f.name))
-            for word in set(re.findall(r"[a-z]{4,}", examples.group("examples"))) - others - set(english.STOP_WORDS):
+            # in order: of two forms of one stem ("transferred", "transfers") the first is kept, whatever the hash seed
+            for word in sorted(set(re.findall(r"[a-z]{4,}", examples.group("examples"))) - others - set(english.STOP_WORDS)):
                 self.field_names.add(word, FieldTarget(ws.name, f.name, "description word"))
 
     # -- tasks ------------------------------------------------------------------------------------------
