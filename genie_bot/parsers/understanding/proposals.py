@@ -60,7 +60,8 @@ class Proposal:
         """Whether the two cannot both be chosen: either reads the whole message, they give one field
         two values, or they explain the same words (unless one is a text other values are said in), or one
         takes as its value the words naming the other's field."""
-        if self.exclusive or other.exclusive or self.slots & other.slots or self.denies(other) or other.denies(self):
+        if self.exclusive or other.exclusive or self.slots & other.slots or self.denies(other) or other.denies(self) \
+                or self.needs_another_choice(other):
             return True
         mine, theirs = self.new_task, other.new_task
         if mine is not None and theirs is not None and mine != theirs:
@@ -84,6 +85,14 @@ class Proposal:
         slot = (other.target.owner, other.target.field.name)
         return all(any((owner, name) == slot and value != other.value for owner, name, value in way)
                    for way in self.target.needs)
+
+    def needs_another_choice(self, other: "Proposal") -> bool:
+        """Whether the two values apply under different values of one field, whichever way each comes to apply
+        ("the issue is Wrong Credits" needs external test credits, "Change Course" a course problem)."""
+        if self.target is None or other.target is None or not self.target.needs or not other.target.needs:
+            return False
+        return all(any((o1, f1) == (o2, f2) and v1 != v2 for o1, f1, v1 in mine for o2, f2, v2 in theirs)
+                   for mine in self.target.needs for theirs in other.target.needs)
 
     def implies(self, other: "Proposal") -> bool:
         """Whether this value says the other's too: its field applies only when the other's field holds the

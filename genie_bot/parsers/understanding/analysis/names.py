@@ -72,7 +72,12 @@ def _could_start_a_name(token: Token) -> bool:
 def could_be_a_name(word: str) -> bool:
     """A word that is none of the language's common words, in any form ("needs" is "need")."""
     lower = word.lower()
-    return not any(form in _COMMON for form in (lower, lower.removesuffix("s"), lower.removesuffix("es")))
+    forms = (lower, *(f for f in (lower.removesuffix("s"), lower.removesuffix("es")) if len(f) >= MIN_STEM_CHARS))
+    return not any(form in _COMMON for form in forms)
+
+
+MIN_STEM_CHARS = 3
+"""A word without its plural ending is compared only if this long: "ines" is no plural of "in"."""
 
 
 def _capitalised_next(tokens: tuple[Token, ...], index: int) -> bool:
