@@ -58,7 +58,6 @@ def test_the_suggested_change_of_the_restaurant_changes_it_and_marks_it():
     assert "\n• Restaurant: Cafe Delphi (changed)\n" in reply
 
 
-@pending("'change the kind of visit to filling' also starts a ChangeAppointment task ('change')")
 def test_the_suggested_change_of_the_kind_of_visit_stays_at_the_summary():
     chat = dental_booking_summary()
     reply = chat.say("change the kind of visit to filling")
@@ -66,7 +65,6 @@ def test_the_suggested_change_of_the_kind_of_visit_stays_at_the_summary():
     assert "\n• Kind of visit: Filling (changed)\n" in reply
 
 
-@pending("'change the status of the leave of absence form to submitted' also starts a TicketStatus task ('status')")
 def test_the_suggested_change_of_the_form_status_stays_at_the_ticket():
     chat = ticket_summary()
     chat.say("change the status of the leave of absence form to submitted")
