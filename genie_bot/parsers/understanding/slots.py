@@ -512,6 +512,8 @@ def _lists_of_records(ctx: Context, entities: list[Entity], table: str) -> list[
 
 def _records(ctx: Context, target: Target, cls: str) -> list[Found]:
     table = ctx.index.table_of(target.field)
+    if table is None:
+        return []
     entities = [e for e in _usable(ctx, RECORD) if any(m.table == table for m in e.value)]
     if cls == RECORD_LIST:
         asked = ctx.asked is not None and ctx.asked.key == target.key  # the answer: every record named is its
@@ -549,7 +551,7 @@ def _how_named(entity: Entity, table: str | None) -> str:
     return "record by name" if exact else "record by short name or typo"
 
 
-def _record(ctx: Context, entity: Entity, table: str | None) -> tuple[dict | None, tuple[str, ...]]:
+def _record(ctx: Context, entity: Entity, table: str) -> tuple[dict | None, tuple[str, ...]]:
     """The record a mention names; of several (a name they share, a short name of several names), the one the
     rest of the message describes, else none and the query that lists them."""
     mentions = [m for m in entity.value if m.table == table]

@@ -201,8 +201,8 @@ class SpecIndex:
 
     @cached_property
     def nested_worksheets(self) -> frozenset[str]:
-        return frozenset(f.type.referenced() for ws in self.spec.tasks.values() for f in ws.fields.values()
-                         if f.type.referenced() in self.spec.tasks)
+        return frozenset(name for ws in self.spec.tasks.values() for f in ws.fields.values()
+                         for name in [f.type.referenced()] if name is not None and name in self.spec.tasks)
 
     @cached_property
     def tables(self) -> tuple[str, ...]:
@@ -316,5 +316,10 @@ def index_of(spec: AgentSpec) -> SpecIndex:
         return cached[2]
     index = SpecIndex(spec)
     key = id(spec)
-    _INDEXES[key] = (weakref.ref(spec, lambda _, key=key, kept=_INDEXES: kept.pop(key, None)), spec.version, index)
+
+    def forget(_: weakref.ref, kept: dict = _INDEXES) -> None:
+        """The spec is gone: so is its index (``kept`` bound now: at shutdown the module's names are None)."""
+        kept.pop(key, None)
+
+    _INDEXES[key] = (weakref.ref(spec, forget), spec.version, index)
     return index

@@ -125,7 +125,7 @@ def _implied(ctx: Context, chosen: list[Proposal]) -> list[tuple[Target, Any]]:
                 continue
             worksheet = _worksheet_of(ctx, owner)
             f = ctx.spec.tasks[worksheet].fields.get(name) if worksheet else None
-            if f is None:
+            if worksheet is None or f is None:
                 continue
             current = ctx.state.instances[owner].values.get(name) if owner in ctx.state.instances else None
             if current != value:

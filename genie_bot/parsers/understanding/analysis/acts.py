@@ -254,7 +254,7 @@ _CANCEL_FIRST = re.compile(rf"^((?:{phrase_pattern((*english.FILLERS, 'eh', 'ugh
 def cancels(text: str) -> bool:
     """A clause drops what is being done ("eh forget it, ill just buy it", "cancel for now"), and no
     other clause gives a value or asks ("never mind, my id is 06123456" corrects)."""
-    clauses = []
+    clauses: list[str] = []
     for clause in _clauses(text):
         first = _CANCEL_FIRST.match(clause)
         clauses += [first.group("cancel"), first.group("rest")] if first else [clause]

@@ -201,10 +201,10 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     out = []
     at = 0
     for phrase, values in readings.items():
-        found = _where(mended, phrase, at) or _where(mended, phrase, 0)
-        if found is None:
+        place = _where(mended, phrase, at) or _where(mended, phrase, 0)
+        if place is None:
             continue
-        start, at = found
+        start, at = place
         phrase = mended[start:at]
         day_alone = _DAY_OF_MONTH.search(phrase) if not _MONTH.search(phrase) else None
         if day_alone:  # "on the 3rd": a day of this month, or of the month before or after

@@ -53,10 +53,10 @@ def find(text: str) -> list[Entity]:
         out.append(Entity(NUMBER, match.start(), match.end(), float(match.group("before") or match.group("after")),
                           match.group(0)))
     for match in _WORD_RUN.finditer(text):
-        value = _words_value(match.group(0))
-        if value is None or any(s <= match.start() < e for s, e in pronoun_ones):
+        said = _words_value(match.group(0))
+        if said is None or any(s <= match.start() < e for s, e in pronoun_ones):
             continue  # "the second one" is no number
-        out.append(_amount_or_number(text, match.start(), match.end(), value))
+        out.append(_amount_or_number(text, match.start(), match.end(), said))
     for match in _A_FEW.finditer(text):
         word = match.group("word").lower()
         value = 12.0 if word == "dozen" else float(english.ROUGH_COUNTS.get(f"{word} of", english.NUMBER_WORDS.get(word, 1)))

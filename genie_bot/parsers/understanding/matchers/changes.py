@@ -81,9 +81,9 @@ def _said_wrong_or_removed(ctx: Context) -> list[Proposal]:
             before = ctx.text[max(0, mention.start - 30):mention.start]
             after = ctx.text[mention.end:mention.end + 30]
             given = any(c.value is not None for c in candidates(ctx, target))
-            if _WRONG_AFTER.match(after) and not given:
-                out.append(_change(ctx, target, None, [(mention.start, mention.end + _WRONG_AFTER.match(after).end())],
-                                   "said to be wrong"))
+            wrong = _WRONG_AFTER.match(after)
+            if wrong is not None and not given:
+                out.append(_change(ctx, target, None, [(mention.start, mention.end + wrong.end())], "said to be wrong"))
             elif _CHANGING_BEFORE.search(before) and not given and _rest_is_empty(ctx, mention.end):
                 lead = _CHANGING_BEFORE.search(before)
                 start = mention.start - (len(before) - lead.start()) if lead else mention.start

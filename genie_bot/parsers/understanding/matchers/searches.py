@@ -32,8 +32,8 @@ def propose(ctx: Context) -> list[Proposal]:
         return []
     words = {w for v in described for w in re.findall(r"[a-z0-9]+", v.lower())}
     claims = frozenset(i for i, t in enumerate(ctx.analysis.tokens) if t.lower in words)
-    options = ctx.tokens_in([e.span for e in ctx.analysis.entities if e.kind == OPTION and e.usable])
-    if claims and claims <= options:
+    option_tokens = ctx.tokens_in([e.span for e in ctx.analysis.entities if e.kind == OPTION and e.usable])
+    if claims and claims <= option_tokens:
         return []  # "book a root canal": the words are an option of the task, not a description of records
     features = {"search", "describes records", f"{min(len(described), 3)} values described"}
     if _UNCHOSEN.search(ctx.text):
