@@ -367,7 +367,9 @@ REQUEST_LEADS = ("i want", "i wanna", "i'd like", "id like", "i would like", "i 
 UNKNOWN_PHRASES = ("i don't know", "i dont know", "i do not know", "idk", "dunno", "no idea", "no clue", "not sure",
                    "i'm not sure", "im not sure", "i forgot", "i forget", "i can't remember", "i cant remember",
                    "i don't remember", "i dont remember", "can't recall", "cant recall", "unsure", "don't have one",
-                   "dont have one", "i don't have it", "i dont have it", "don't have it")
+                   "dont have one", "i don't have it", "i dont have it", "don't have it", "don't know", "dont know",
+                   "don't remember", "dont remember", "can't remember", "cant remember", "don't have that",
+                   "dont have that", "don't recall", "dont recall")
 """Not knowing or not having a value: a decline of the question it answers."""
 DECLINE_WORDS = ("none", "nothing", "no", "nope", "nah", "n/a", "na", "skip", "pass", "not really", "no thanks",
                  "nothing else", "no need", "not needed", "nope that's it", "no that's it", "no that's all",

@@ -89,10 +89,11 @@ def test_words_to_an_optional_free_text_question_are_no_decline():
     assert anything_else_asked().parse("my advisor knows").statements == "main_0.extra_details = 'my advisor knows'"
 
 
-def test_not_knowing_declines_a_required_question_and_the_agent_says_it_cannot_skip_it():
+@pytest.mark.parametrize("text", ["idk", "Don't remember!", "Sorry I don't have that", "I..don't know"])
+def test_not_knowing_declines_a_required_question_and_the_agent_says_it_cannot_skip_it(text):
     chat = booking(*BOOKING_PEOPLE)
-    assert chat.parse("idk").statements == f"book_restaurant_0.num_people = {NA_SET}"
-    reply = chat.say("idk")
+    assert chat.parse(text).statements == f"book_restaurant_0.num_people = {NA_SET}"
+    reply = chat.say(text)
     assert "required" in reply.text and chat.value("book_restaurant_0", "num_people") is None
 
 
