@@ -16,9 +16,9 @@ from tests.benchmarks.domains import HALVES, AgentReport, Outcome, agent_dirs, r
 AGENT_DIRS = agent_dirs("all")
 
 
-def test_three_agents_in_each_half() -> None:
-    assert [len(agent_dirs(half)) for half in HALVES] == [3, 3]
-    assert len({d.name for d in AGENT_DIRS}) == 6
+def test_five_agents_in_each_half() -> None:
+    assert [len(agent_dirs(half)) for half in HALVES] == [5, 5]
+    assert len({d.name for d in AGENT_DIRS}) == 10
 
 
 @pytest.mark.parametrize("agent_dir", AGENT_DIRS, ids=[f"{d.parent.name}/{d.name}" for d in AGENT_DIRS])

@@ -62,7 +62,7 @@ RANGE_ENDS = ("to", "until", "till", "til", "through", "thru", "and", "-", "–"
 """Words that join the two ends of a range of days ("from dec 21 to jan 4", "between the 3rd and the 7th")."""
 
 # -- yes and no -------------------------------------------------------------------------------------------
-YES_PHRASES = ("yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "confirm", "confirmed",
+YES_PHRASES = ("yes", "y", "k", "kk", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "confirm", "confirmed",
                "definitely", "absolutely", "please do", "go ahead", "do it", "sounds good", "that's right",
                "that is right", "of course", "true", "affirmative", "perfect", "great", "yes please", "alright",
                "all right", "one more", "another one", "next", "next one", "next question", "keep going", "continue",
@@ -137,6 +137,13 @@ FAREWELLS = ("goodbye", "good bye", "good-bye", "bye", "see you", "see ya", "tak
 GOODBYES = ("goodbye", "good bye", "good-bye", "bye", "see you", "see ya", "take care", "have a good", "have a great",
             "have a nice", "have a lovely")
 """A farewell that is only a farewell ("no, bye!"), never an answer."""
+MORE_HELP = ("anything else", "something else", "anything more", "more help", "further help", "help with anything")
+"""A yes/no question offering more help says so ("is there anything else I can do?"): thanks alone answers it no."""
+COURTESY_AROUND_THANKS = ("so much", "a lot", "very much", "for your help", "for the help", "for everything", "again",
+                          "anyway", "anyways")
+"""Said with thanks, they leave a message thanks alone ("thanks again", "thank you so much for your help")."""
+COURTESY_AROUND_GREETINGS = ("there", "how are you", "how are you doing", "how are you today")
+FOR_NOW = ("for now", "for today")
 THANKS = ("thanks", "thank", "thank you", "thank u", "thx", "ty", "appreciate", "appreciate it", "grateful")
 GREETINGS = ("hi", "hello", "hey", "hiya", "howdy", "greetings", "good morning", "good afternoon", "good evening")
 CANCEL_PHRASES = ("cancel", "stop", "abort", "never mind", "nevermind", "forget it", "forget about it", "forget that",
@@ -155,6 +162,8 @@ VALUE_ENDINGS = ("and", "but", "or", "so", "plus", "also", "please", "pls", "plz
 ANSWER_LEADS = ("it's", "it is", "that's", "that is", "i'm", "i am", "call me", "i'd like", "i want", "i would like",
                 "please")
 """Words before a short answer ("it's Ann Lee")."""
+BACK_REFERENCES = ("it", "it's", "its", "it is", "it was", "that's", "that is", "that was", "which is")
+"""A clause starting with them says the value of what the clause before named ("I remembered my PIN. It is 5380")."""
 HEDGES = ("actually", "really", "now", "still", "spelled", "spelt", "written", "in fact", "just")
 """Words between "is" and a value stated ("my name is spelled Jayne Doe")."""
 
@@ -346,8 +355,8 @@ CHANGE_CUES = ("actually", "actualy", "acutally", "actully", "instead", "make it
                "changed my mind", "should be", "should have been", "needs to be", "it's", "its", "it was",
                "wrong", "i meant")
 """Cues of a change of mind or a correction of a value given before ("actually make it unpaid leave")."""
-NEGATING_CUES = ("not", "instead of", "rather than", "no longer", "never mind the")
-"""Before a value they deny it ("wednesday not tuesday", "instead of the hotel")."""
+NEGATING_CUES = ("not", "instead of", "rather than", "no longer", "never mind the", "wrong")
+"""Before a value they deny it ("wednesday not tuesday", "instead of the hotel", "i took the wrong bus")."""
 PROPOSING_LEADS = ("can we", "could we", "can i", "could i", "can you make it", "could you make it", "how about",
                    "what about", "is it possible to", "would it be possible to", "any chance we can", "can it be")
 """A question that proposes a value rather than asking about the records ("can we do 8pm instead?")."""
@@ -369,8 +378,12 @@ UNKNOWN_PHRASES = ("i don't know", "i dont know", "i do not know", "idk", "dunno
                    "i don't remember", "i dont remember", "can't recall", "cant recall", "unsure", "don't have one",
                    "dont have one", "i don't have it", "i dont have it", "don't have it", "don't know", "dont know",
                    "don't remember", "dont remember", "can't remember", "cant remember", "don't have that",
-                   "dont have that", "don't recall", "dont recall")
+                   "dont have that", "don't recall", "dont recall", "cannot remember", "cannot recall",
+                   "do not remember", "do not recall", "can't seem to remember", "i've forgotten", "ive forgotten",
+                   "i have forgotten")
 """Not knowing or not having a value: a decline of the question it answers."""
+NOT_KNOWN_OBJECTS = ("it", "that", "this", "one", "them", "any")
+"""Said after not knowing, they stand for what was asked ("i cannot remember it for the life of me")."""
 DECLINE_WORDS = ("none", "nothing", "no", "nope", "nah", "n/a", "na", "skip", "pass", "not really", "no thanks",
                  "nothing else", "no need", "not needed", "nope that's it", "no that's it", "no that's all",
                  "nothing to add", "no note", "no notes", "none needed", "all good", "i'm good", "im good")

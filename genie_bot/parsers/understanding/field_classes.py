@@ -13,8 +13,8 @@ import re
 
 from ...language import english
 from ...language.tokens import phrase_pattern
-from ...language.words import active
 from ...spec import Field
+from .person_fields import is_a_persons_name
 from .spec_index import SpecIndex, distinctive
 
 # -- field classes -----------------------------------------------------------------------------------------
@@ -62,7 +62,7 @@ def _classify(f: Field, index: SpecIndex) -> str:
         return EMAIL_FIELD
     if _says(words, english.PHONE_WORDS):
         return PHONE_FIELD
-    if "name" in f.name.lower().split("_") and names_a_person(f):
+    if is_a_persons_name(f):
         return PERSON  # a pattern on a person's name checks its shape ("First Last"); it is still a name
     if pattern:
         return CODE_FIELD if distinctive(pattern) else LOOSE_CODE
@@ -78,21 +78,3 @@ def _classify(f: Field, index: SpecIndex) -> str:
 
 def _says(text: str, phrases: tuple[str, ...]) -> bool:
     return re.search(phrase_pattern(phrases), text, re.I) is not None
-
-
-def names_a_person(f: Field) -> bool:
-    """A name field of a person: its name or description says whose ("full_name", "the patient's full
-    name", the agent's users': "student_name"); not "course_name" or "the dog's name"."""
-    words = set(f.name.lower().split("_"))
-    description = f.description.lower()
-    owner = re.search(r"\b([a-z]+)['’]s\s+(?:\w+\s+)?name\b", description)
-    if owner and owner.group(1) not in (*english.USER_NOUNS, *active().users, *english.RELATIONS):
-        return False
-    people = {*english.NAME_OWNERS, *english.USER_NOUNS, *active().users}
-    whose = words - {"name"} - english.GENERIC_FIELD_WORDS
-    before_name = set(re.findall(r"\b([a-z]+)\s+name\b", description))  # "the full name of a guest"
-    if whose and not before_name & people:  # the field's own name says whose: "student_name", "course_name"
-        return bool(whose & people)
-    return bool(set(re.findall(r"[a-z]+", description)) & people) or owner is not None or words == {"name"}
-
-

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -30,7 +30,7 @@ from ...language.tokens import normalise, phrase_pattern
 from ...language.words import active, content_words, part_of_day, stem
 from ...spec import NA, Field
 from .analysis import dates as date_reader
-from .analysis.acts import yes_or_no
+from .analysis.acts import NO, YES, core, yes_or_no
 from .analysis.model import (ADDRESS, AMOUNT, CHANGE, CODE, DATE, DURATION, EMAIL, IDENTIFIER, NAME, NUMBER, OPTION, PHONE,
                              RECORD, TIME, Entity, FieldMention)
 from .analysis.names import SELF
@@ -41,9 +41,9 @@ from .predicates import needs
 from .field_classes import (_says, ACCOUNT, ADDRESS_FIELD, BOOL, CODE_FIELD, CONFIRM, COUNT, DATE_FIELD, DATETIME_FIELD,
                             EMAIL_FIELD, ENUM, ENUM_LIST, LOOSE_CODE, MONEY, OTHER_LIST, PERSON, PHONE_FIELD,
                             RECORD_FIELD, RECORD_LIST, RECORD_NAME, TEXT, THING_NAME, TIME_FIELD, field_class)
-from .spec_index import SpecIndex
+from .spec_index import SpecIndex, listed_phrases
 from .records import named_by_values
-from .text import NAMED_BY_DESCRIPTION, named_text, reply_text
+from .text import NAMED_BY_DESCRIPTION, answer_instead, named_text, reply_text
 
 # -- what fills them ---------------------------------------------------------------------------------------
 ALWAYS = "always"
@@ -73,6 +73,7 @@ BY_VALUES = "by values"
 CARRIED = "carried over"
 NUMBERED_OPTION = "numbered option"
 LENGTH_AFTER = "length after a date"
+INSTEAD = "instead of a yes or no"
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,10 @@ FOCUS = "focus"
 _NAMED_TEXT = ("text the message says by naming the field: after its name (“the note is …”), with a word its "
                "description gives as an example, right after a word of its description (“the refund for order A-107”), "
                "or in its role (“switch from cs 106b to cs 106x”)")
+
+
+_INSTEAD = ("for a field never asked (`dont_ask`), the reply to a yes-or-no question of its task that says neither "
+            "yes nor no (“cesium?” to “another question?”: the player's next answer)")
 
 
 _CARRIED = ("the value a finished task of this conversation holds in a field of the same name, pointed at "
@@ -129,6 +134,7 @@ SLOT_MAPPINGS: dict[str, tuple[Rule, ...]] = {
             Rule(NUMBER, ASKED, "a bare number")),
     COUNT: (Rule(COUNTED, ALWAYS, "a number beside what the field counts (“3 units”, “x2”), or the people listed"),
             Rule(NUMBER, ASKED, "a bare number"),
+            Rule(INSTEAD, ALWAYS, _INSTEAD),
             Rule(ONLY_COUNT, ALWAYS, "the one number no other value explains, when no other field counts anything "
                                      "(“a table for 4”)")),
     CODE_FIELD: (Rule(CODE, ALWAYS, "a value of its declared format with a letter or sign of its own (“DC-10482”)"),
@@ -147,7 +153,8 @@ SLOT_MAPPINGS: dict[str, tuple[Rule, ...]] = {
     ACCOUNT: (Rule(WHOLE_REPLY, ASKED_ONLY, "the reply, every word kept"),
               Rule(NAMED_TEXT, UNASKED, _NAMED_TEXT)),
     TEXT: (Rule(WHOLE_REPLY, ASKED_ONLY, "the reply, without the words of other values"),
-           Rule(NAMED_TEXT, UNASKED, _NAMED_TEXT)),
+           Rule(NAMED_TEXT, UNASKED, _NAMED_TEXT),
+           Rule(INSTEAD, ALWAYS, _INSTEAD)),
     OTHER_LIST: (),
 }
 """The slot mappings (see the module docstring)."""
@@ -194,7 +201,8 @@ def candidates(ctx: Context, target: Target, as_asked: bool = False) -> list[Can
             features |= {"asked"} if asked else {"beneath the question asked"} if beneath else set()
             features |= {"named"} if named else set()
             features |= set() if asked or named or beneath else {"volunteered"}
-            if "volunteered" in features and not target.field.required and cls in _SAID_FOR_ANYTHING:
+            if "volunteered" in features and not target.field.required and cls in _SAID_FOR_ANYTHING and not \
+                    _all_the_message_says(ctx, found.spans):
                 continue  # "ill grab it tomorrow morning" gives no optional last day: a day is said for many reasons
             if any(e.in_question and any(e.start < end and start < e.end for start, end in found.spans)
                    for e in ctx.analysis.entities):
@@ -263,8 +271,14 @@ def _naming_in_clause(ctx: Context, target: Target, spans: tuple[tuple[int, int]
     if not spans:
         return None
     start, end = ctx.analysis.clause_of(spans[0][0])
+    before = [clause for clause in ctx.analysis.clauses if clause[1] <= start]
+    if before and _BACK_REFERENCE.match(ctx.text, start):  # "I just remembered my PIN. It is 5380."
+        start = before[-1][0]
     return next((m for m in ctx.analysis.fields if m.field == target.field.name and m.worksheet == target.worksheet
                  and start <= m.start < end and not (spans[0][0] <= m.start < spans[0][1])), None)
+
+
+_BACK_REFERENCE = re.compile(rf"(?:{phrase_pattern(english.BACK_REFERENCES)})\s", re.I)
 
 
 @dataclass(frozen=True)
@@ -312,7 +326,8 @@ def _options(ctx: Context, target: Target, cls: str) -> list[Found]:
     return [_checked(ctx, target, h.member, (e.span,), f"option by {h.how}",
                      *(("shared by fields",) if sharing(e) else ()), *_coverage(ctx, e, h.member, h.how),
                      *(("the words name another field",) if _names_a_field(ctx, e, target, h.member) else ()),
-                     *(("option said by a common word",) if _common_words(e.text) else ()),
+                     *(("option said by a common word",) if _common_words(e.text) and not _the_whole_reply(ctx, e)
+                       else ()),
                      *(("the verb of a change to another field",) if _verb_of_a_change(ctx, e, target) else ()))
             for e, h in hits]
 
@@ -329,6 +344,17 @@ def _verb_of_a_change(ctx: Context, e: Entity, target: Target) -> bool:
     start = gap.end() if gap else e.end
     return any(m.start == start and (m.worksheet, m.field) != (target.worksheet, target.field.name)
                for m in ctx.analysis.fields)
+
+
+def _all_the_message_says(ctx: Context, spans: tuple[tuple[int, int], ...]) -> bool:
+    """The value is the whole message, but for courtesy ("4 pm", "3pm please")."""
+    return len(spans) == 1 and core(ctx.text) == core(ctx.text[spans[0][0]:spans[0][1]])
+
+
+def _the_whole_reply(ctx: Context, e: Entity) -> bool:
+    """The option's words are all the reply says ("yes please" for a member described with "yes"): chosen
+    as the answer, not said in passing."""
+    return core(ctx.text) == core(e.text)
 
 
 def _common_words(said: str) -> bool:
@@ -439,13 +465,19 @@ def _yes_no(ctx: Context, target: Target, cls: str) -> list[Found]:
         said = yes_or_no(ctx.text)
     if said is None:
         said = _done_or_not(ctx.text)
+    if said is None and cls == BOOL and _offers_more_help(target.field) and (
+            ctx.analysis.whole.get("thanks") or ctx.analysis.whole.get("nothing_more")):
+        said = False  # "thank you" to "anything else I can do for you?"
     if said is None:
         return []
     cues = [c for c in ctx.analysis.cues if c.act in ("affirm", "deny")]
     span = ((cues[0].start, cues[0].end),) if cues and len(ctx.text.split()) > 3 else ((0, len(ctx.text)),)
     if cls == ENUM:
         pair = _opposite_pair(target.field)
-        return [] if pair is None else [_checked(ctx, target, pair[0] if said else pair[1], span, "yes or no")]
+        if pair is not None:
+            return [_checked(ctx, target, pair[0] if said else pair[1], span, "yes or no")]
+        member = _member_listing(target.field, YES if said else NO, english.YES_PHRASES[0] if said else english.NO_PHRASES[0])
+        return [] if member is None else [_checked(ctx, target, member, span, "yes or no")]
     changed = cls == CONFIRM and said is False and (
         any(c.act == CHANGE for c in ctx.analysis.cues) or any(e.usable for e in ctx.analysis.entities))
     return [Found(said, span, ("yes or no", *(("no with the change to make",) if changed else ())))]
@@ -459,6 +491,23 @@ def _done_or_not(text: str) -> bool | None:
     """Yes or no said with a verb alone ("already did", "I have", "not yet", "I haven't")."""
     t = normalise(text).strip(" .!?")
     return True if _DID.match(t) else False if _NOT_YET.match(t) else None
+
+
+def _offers_more_help(f: Field) -> bool:
+    return _MORE_HELP.search(f"{f.description} {f.ask or ''}") is not None
+
+
+_MORE_HELP = re.compile(phrase_pattern(english.MORE_HELP), re.I)
+
+
+def _member_listing(f: Field, answers: frozenset[str], plain: str) -> str | None:
+    """The one member whose description lists a yes (or a no) among the phrases that say it ("proceed: go on
+    (yes, ok, next)"): any yes, "okay" or "sure", says it too. Of several, the one listing the plain word."""
+    listed = {m: {p.lower() for p in listed_phrases(f.value_descriptions.get(m, ""))} for m in f.values}
+    members = [m for m, phrases in listed.items() if answers & phrases]
+    if len(members) > 1:
+        members = [m for m in members if plain in listed[m]]
+    return members[0] if len(members) == 1 else None
 
 
 def _opposite_pair(f: Field) -> tuple[str, str] | None:
@@ -979,13 +1028,26 @@ def _addresses(ctx: Context, target: Target, cls: str) -> list[Found]:
 def _whole_reply(ctx: Context, target: Target, cls: str) -> list[Found]:
     """The reply as the field's text: the words no other value of the message explains, without the
     words that lead into an answer ("it's", "my name is"); an account keeps every word; a person's name
-    typed in lower case is kept so, or capitalised when only that fits the field ("tyler jones" for a
-    pattern of capitalised names: Tyler Jones)."""
+    typed partly in lower case is kept so, or capitalised when only that fits the field ("tyler jones" or
+    "Sarah brown" for a pattern of capitalised names: Tyler Jones, Sarah Brown)."""
     said = reply_text(ctx, target, cls)
-    if cls == PERSON and said is not None and said[0].islower():
+    if cls == PERSON and said is not None and said[0] != said[0].title():
         value, _ = ctx.first_accepted(target, (said[0], said[0].title()))
         said = (value, *said[1:])
     return _text(ctx, target, said)
+
+
+def _instead_of_a_yes_or_no(ctx: Context, target: Target, cls: str) -> list[Found]:
+    """What a field never asked takes from a reply that neither says yes nor no to its task's question."""
+    asked = ctx.asked
+    if not target.field.dont_ask or asked is None or asked.owner != target.owner or \
+            field_class(asked.field, ctx.index) != BOOL or _yes_no(ctx, asked, BOOL):
+        return []
+    if cls == COUNT:
+        return [replace(found, features=(*found.features, "instead of a yes or no")) for found in _numbers(ctx, target, cls)]
+    reading = answer_instead(ctx, target, cls)
+    return [] if reading is None else [replace(found, features=(*found.features, "instead of a yes or no"))
+                                       for found in _text(ctx, target, reading)]
 
 
 def _named_text(ctx: Context, target: Target, cls: str) -> list[Found]:
@@ -1006,6 +1068,7 @@ _READERS = {
     PHONE: _phones, NAME: _names, ADDRESS: _addresses, WHOLE_REPLY: _whole_reply, NAMED_TEXT: _named_text,
     ONLY_COUNT: _only_count, NUMBERED_OPTION: _numbered_options, LENGTH_AFTER: _length_after_a_date,
     FOCUS: _focus, SAME: _same_as_another, BY_VALUES: _by_values, CARRIED: _carried_over,
+    INSTEAD: _instead_of_a_yes_or_no,
 }
 
 

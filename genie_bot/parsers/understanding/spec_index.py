@@ -18,6 +18,7 @@ from ...language.tokens import words
 from ...language.words import content_words, stem
 from ...responders.wording import label
 from ...spec import AgentSpec, Field, TaskWorksheet
+from .person_fields import is_a_persons_name
 
 MIN_TYPO_CHARS = 5
 """A word this long may be recognised misspelt."""
@@ -87,7 +88,8 @@ class SpecIndex:
         """Long words of members' names and one-word synonyms, to find them misspelt ("autum", "flite")."""
         self.field_names = PhraseIndex()
         self.patterns: list[tuple[FieldKey, re.Pattern[str], bool]] = []
-        """(field, the pattern bounded to whole words, whether it is distinctive: has a letter or a sign of its own)."""
+        """(field, the pattern bounded to whole words, whether it is distinctive: has a letter or a sign of its own);
+        not of a person's name, which is read as a name ("Its Jane Doe" is no code)."""
         for ws in spec.tasks.values():
             for f in ws.fields.values():
                 if f.kind != "input":
@@ -96,7 +98,7 @@ class SpecIndex:
                 if f.type.kind != "confirm":
                     self._index_names(ws, f)
                 pattern = (f.validation.pattern if f.validation else None) or ""
-                if pattern and f.type.kind in ("str", "list"):
+                if pattern and f.type.kind in ("str", "list") and not is_a_persons_name(f):
                     self.patterns.append(((ws.name, f.name), bounded(pattern), distinctive(pattern)))
             self._index_label_words(ws)
             self._index_description_words(ws)

@@ -14,7 +14,7 @@ import re
 from ...language import english
 from ...language.tokens import phrase_pattern
 from ...language.words import content_words
-from .analysis.acts import asks_with_a_question_word
+from .analysis.acts import asks_with_a_question_word, core
 from .analysis.names import could_be_a_name
 from .analysis.model import (ADDRESS, AMOUNT, CODE, DATE, EMAIL, IDENTIFIER, NAME, NUMBER, OPTION, PHONE,
                              QUESTION, SELF_CORRECTION, TIME)
@@ -49,12 +49,23 @@ def reply_text(ctx: Context, target: Target, cls: str) -> Reading | None:
     return _answer(ctx, target, cls)
 
 
+def answer_instead(ctx: Context, target: Target, cls: str) -> Reading | None:
+    """The reply as the text of a field other than the one asked (one never asked, answered instead)."""
+    return _answer(ctx, target, cls) if _is_an_answer(ctx) else None
+
+
 def named_text(ctx: Context, target: Target, cls: str) -> Reading | None:
     """Text the message gives a field it was not asked for, by naming it: after its name ("the note is ..."),
     in a clause with a word its description gives as an example ("we'll need a high chair"), right after
     a word of its description ("the waitlist for CS 107"), or in its role ("switch from cs 106b")."""
     return (_after_its_name(ctx, target, cls) or _said_by_its_examples(ctx, target)
             or _named_after_its_description(ctx, target) or _said_in_its_role(ctx, target))
+
+
+def a_number_alone(ctx: Context) -> bool:
+    """The reply is one number and nothing else ("3", "three?"): an answer to a free-text question too."""
+    numbers = ctx.analysis.of(NUMBER)
+    return len(numbers) == 1 and core(ctx.text) == core(numbers[0].text)
 
 
 def _is_an_answer(ctx: Context) -> bool:
@@ -65,8 +76,8 @@ def _is_an_answer(ctx: Context) -> bool:
         return False
     if (whole.get("affirm") or whole.get("deny")) and len(ctx.text.split()) <= 3:
         return False
-    if not content_words(ctx.text) or _SIGNS_ONLY.match(ctx.text):
-        return False  # "hmm k", a shrug
+    if (not content_words(ctx.text) and not a_number_alone(ctx)) or _SIGNS_ONLY.match(ctx.text):
+        return False  # "hmm k", a shrug; not "3" or "three?"
     questions = [c for c in ctx.analysis.cues if c.act == QUESTION]
     return not any(c.start == ctx.analysis.clauses[0][0] and asks_with_a_question_word(ctx.text[c.start:c.end])
                    for c in questions[:1])
@@ -230,13 +241,18 @@ _NAME_END = re.compile(rf"\s+(?:{phrase_pattern(english.NAME_ENDS)})\s+(?![A-Z0-
 def _said_in_its_role(ctx: Context, target: Target) -> Reading | None:
     """The phrase said in the field's role ("switch from cs 106b to cs 106x": the course now is cs 106b)."""
     role = field_role(target.field)
-    spans = phrases_in_role(ctx.text, role) if role else []
+    spans = [(start, end) for start, end in (phrases_in_role(ctx.text, role) if role else [])
+             if not _an_option_alone(ctx, start, end)]  # "i'm taking Transit": the option of how, no place
     if not spans:
         return None
     start, end = spans[-1]
     trailing = _TRAILING.search(ctx.text[start:end])
     end = start + trailing.start() if trailing else end
     return ctx.text[start:end], ((start, end),), (ROLE_READING,)
+
+
+def _an_option_alone(ctx: Context, start: int, end: int) -> bool:
+    return any(e.kind == OPTION and e.usable and e.start <= start and end <= e.end for e in ctx.analysis.entities)
 
 
 def _said_by_its_examples(ctx: Context, target: Target) -> Reading | None:

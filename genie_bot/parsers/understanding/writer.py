@@ -196,8 +196,9 @@ def _order(statement: str) -> int:
 def _which(ctx: Context, p: Proposal, rival: Proposal) -> str:
     """The question that asks which of two readings of the same words was meant."""
     assert p.target is not None and rival.target is not None
-    if p.target.key == rival.target.key:
-        shown = [display_value(v, p.target.field, ctx.state) for v in (p.value, rival.value)]
+    if p.target.key == rival.target.key:  # in the order they were said: "either 9503 or 1596"
+        said_first = sorted((p, rival), key=lambda q: min(q.claims, default=0))
+        shown = [display_value(q.value, p.target.field, ctx.state) for q in said_first]
         return f"Did you mean {join_words(shown, 'or')}?"
     labels = [f"the {_lower(label(t.field))}" for t in (p.target, rival.target)]
     if labels[0] == labels[1]:  # the same field of two parts: "the grading option (CS 106A) or ... (CS 229)"

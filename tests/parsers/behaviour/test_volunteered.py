@@ -37,8 +37,6 @@ def test_the_words_asking_for_the_task_choose_no_option_of_it(text, status):
     assert dialogue.values("leave_of_absence_0")["form_status"] == status
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: at 'anything else?', 'I forgot my email' declines extra_details, "
-                                       "not the email")
 def test_a_field_the_user_cannot_give_is_declined():
     assert "main_0.email = 'NA'" in Dialogue(TICKET).do(*LEAVE_ANYTHING_ELSE).said("I forgot my email")
 

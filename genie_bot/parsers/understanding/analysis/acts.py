@@ -16,7 +16,8 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 
 from ....language import english
-from ....language.tokens import normalise, phrase_pattern
+from ....language.tokens import normalise, phrase_pattern, words
+from ....language.words import content_words
 from .model import (ABOUT_AGENT, AFFIRM, CANCEL, CHANGE, DECLINE, DENY, GOODBYE, GREETING, NEGATION, NOTHING_MORE,
                     PROPOSAL, QUESTION, REQUEST, SELF_CORRECTION, START_OVER, THANKS, UNKNOWN, Cue)
 
@@ -110,18 +111,44 @@ def whole_acts(text: str) -> dict[str, bool]:
         AFFIRM: answer is True,
         DENY: answer is False,
         DECLINE: declines(text),
-        UNKNOWN: bool(CUE_PATTERNS[UNKNOWN].search(text)) and len(said.split()) <= 8,
+        UNKNOWN: (bool(CUE_PATTERNS[UNKNOWN].search(text)) and len(said.split()) <= 8) or _not_known_first(text),
         CANCEL: cancels(text),
         START_OVER: said in english.START_OVER_PHRASES,
-        THANKS: _only(text, (*english.THANKS, *english.GREETINGS, *english.YES_PHRASES, "so much", "a lot", "very much",
-                             "for your help", "for the help")) and bool(CUE_PATTERNS[THANKS].search(text)),
-        GREETING: _only(text, (*english.GREETINGS, "there", "how are you", "how are you doing", "how are you today")),
-        NOTHING_MORE: _only(text, (*english.NOTHING_MORE, *english.NO_PHRASES, "for now", "for today")) and bool(
+        THANKS: _only(text, (*english.THANKS, *english.GREETINGS, *english.YES_PHRASES, *english.COURTESY_AROUND_THANKS))
+        and bool(CUE_PATTERNS[THANKS].search(text)),
+        GREETING: _only(text, (*english.GREETINGS, *english.COURTESY_AROUND_GREETINGS)),
+        NOTHING_MORE: _only(text, (*english.NOTHING_MORE, *english.NO_PHRASES, *english.FOR_NOW)) and bool(
             CUE_PATTERNS[NOTHING_MORE].search(text)),
-        GOODBYE: bool(CUE_PATTERNS[GOODBYE].search(text)) and _only(
-            text, (*english.FAREWELLS, *english.THANKS, *english.NO_PHRASES, *english.YES_PHRASES, *english.GREETINGS,
-                   "again", "so much", "for now", "for your help", "for the help")),
+        GOODBYE: _farewell(text) or _farewell(_last_clause(text)),
     }
+
+
+def _farewell(text: str) -> bool:
+    """A goodbye with nothing but courtesy around it ("thanks, bye!", "ok have a great day")."""
+    return bool(CUE_PATTERNS[GOODBYE].search(text)) and _only(
+        text, (*english.FAREWELLS, *english.THANKS, *english.NO_PHRASES, *english.YES_PHRASES, *english.GREETINGS,
+               *english.COURTESY_AROUND_THANKS, *english.FOR_NOW))
+
+
+def _last_clause(text: str) -> str:
+    """The last clause: a message that ends on a goodbye ("I will ask my daughter. Bye!") is one, whatever it
+    said before (the matchers check that it gave no value there)."""
+    spans = clause_spans(text)
+    return text[spans[-1][0]:spans[-1][1]] if len(spans) > 1 else ""
+
+
+def _not_known_first(text: str) -> bool:
+    """The first clause says the user does not know what was asked, however long the rest: "I cannot remember
+    it for the life of me!", "I don't know. I promise it's me though"."""
+    first = clause_spans(text)[:1]
+    if not first:
+        return False
+    clause = text[first[0][0]:first[0][1]]
+    cue = CUE_PATTERNS[UNKNOWN].search(clause)
+    if cue is None or content_words(clause[:cue.start()]):
+        return False
+    after = words(clause[cue.end():])
+    return not after or after[0] in english.NOT_KNOWN_OBJECTS
 
 
 def _only(text: str, phrases: tuple[str, ...]) -> bool:

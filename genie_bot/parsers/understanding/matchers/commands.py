@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ....acts import AskField, AskForConfirmation, ProposeWorksheet
 from ....language.words import content_words
-from ..analysis.model import ABOUT_AGENT, CANCEL, GOODBYE, NOTHING_MORE, OPTION, START_OVER
+from ..analysis.model import ABOUT_AGENT, CANCEL, GOODBYE, NAME, NOTHING_MORE, OPTION, START_OVER
 from ..context import Context
 from ..proposals import LINES, Proposal
 
@@ -21,7 +21,7 @@ def propose(ctx: Context) -> list[Proposal]:
         out.append(Proposal(LINES, frozenset(features), ctx.every_token, exclusive=True, lines=lines))
     if whole.get(START_OVER):
         out.append(Proposal(LINES, frozenset({"start over"}), ctx.every_token, exclusive=True, lines=_start_over(ctx)))
-    if whole.get(GOODBYE) or (whole.get(NOTHING_MORE) and not ctx.open_instances):
+    if (whole.get(GOODBYE) and not _values_before_the_goodbye(ctx)) or (whole.get(NOTHING_MORE) and not ctx.open_instances):
         features = {"goodbye"} if whole.get(GOODBYE) else {"nothing more, nothing open"}
         if isinstance(ctx.question, AskField):
             features.add("a question is waiting")
@@ -31,6 +31,13 @@ def propose(ctx: Context) -> list[Proposal]:
         out.append(Proposal(LINES, frozenset({"about the agent"}), ctx.every_token, exclusive=True,
                             lines=("# a question about the agent",), reason=said))
     return out
+
+
+def _values_before_the_goodbye(ctx: Context) -> bool:
+    """A message that ends on a goodbye gave a value before it ("my email is ann@x.com, bye"): not a goodbye alone.
+    A person named on the way out is no value ("I will ask Abner for help. Bye.")."""
+    farewell_starts = ctx.analysis.clauses[-1][0] if ctx.analysis.clauses else 0
+    return any(e.usable and e.kind != NAME and e.start < farewell_starts for e in ctx.analysis.entities)
 
 
 def _an_option(ctx: Context) -> bool:

@@ -1,5 +1,6 @@
 """Matcher: a field declined: "no", "nope", "skip", "n/a", "not really", "i don't know" to the question
-asked, or "no code", "no <label>" for any optional field the message names.
+asked, "no code", "no <label>" for any optional field the message names, or not knowing a field the
+message names ("i forgot my PIN", "i can't recall my account number"), whether asked or not.
 
 An optional field of any type is declined by the plain ways people say no to it; a required one
 only by not knowing it ("i don't remember my pin"), which the runtime then handles (its on_decline,
@@ -14,18 +15,20 @@ from ....language import english
 from ....language.tokens import phrase_pattern
 from ....language.words import content_words
 from ....spec import NA
-from ..analysis.model import AFFIRM, DECLINE, DENY, NOTHING_MORE, UNKNOWN
+from ..analysis.model import AFFIRM, DECLINE, DENY, NOTHING_MORE, UNKNOWN, FieldMention
 from ..context import Context, Target
 from ..field_classes import ACCOUNT, TEXT, field_class
 from ..proposals import VALUE, Proposal
+from ..text import a_number_alone
 
 _NO_LEAD = re.compile(rf"{phrase_pattern(english.NO_LEADS)}\s+$", re.I)
 
 
 def propose(ctx: Context) -> list[Proposal]:
-    out = []
+    out = [p for mention in ctx.analysis.fields for p in _not_known(ctx, mention)]
     asked = ctx.asked
-    if asked is not None and not asked.field.type.is_boolean and _declined(ctx, asked):
+    of_another = bool(out) and not any(p.answers for p in out)  # "i forgot my PIN" does not decline the name asked
+    if asked is not None and not of_another and not asked.field.type.is_boolean and _declined(ctx, asked):
         claims = ctx.every_token
         if any(e.usable for e in ctx.analysis.entities):  # "dunno exactly, around noon": the noon is no decline
             claims = ctx.tokens_in([c for c in ctx.analysis.clauses if any(
@@ -47,6 +50,20 @@ def propose(ctx: Context) -> list[Proposal]:
                 out.append(_decline(ctx, target, ctx.tokens_in([(start, mention.end)]), {"declined by name"},
                                     answers=asked_now))
     return out
+
+
+def _not_known(ctx: Context, mention: FieldMention) -> list[Proposal]:
+    """A field the user says they do not know, in the clause that names it ("my account number is 85731890, I
+    can't remember my PIN though"): declined, required or not (the runtime then does what the task says)."""
+    clause_start, _ = ctx.analysis.clause_of(mention.start)
+    cue = next((c for c in ctx.analysis.cues if c.act == UNKNOWN and clause_start <= c.start and c.end <= mention.start),
+               None)
+    if cue is None:
+        return []
+    asked = ctx.asked
+    return [_decline(ctx, target, ctx.tokens_in([(cue.start, mention.end)]), {"declined by name"},
+                     answers=asked is not None and asked.key == target.key)
+            for target in ctx.targets if (target.worksheet, target.field.name) == (mention.worksheet, mention.field)]
 
 
 def _declined(ctx: Context, asked: Target) -> bool:
@@ -77,6 +94,8 @@ def _moved_on(ctx: Context, asked: Target) -> bool:
     "anything else?"): the user has nothing to say to it."""
     if asked.field.required or field_class(asked.field, ctx.index) not in (TEXT, ACCOUNT):
         return False
+    if a_number_alone(ctx):
+        return False  # "3" to "what is your answer?" is the answer
     usable = [e for e in ctx.analysis.entities if e.usable]
     rest = ctx.text
     for start, end in sorted([*(e.span for e in usable), *((m.start, m.end) for m in ctx.analysis.fields)],
