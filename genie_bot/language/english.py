@@ -146,7 +146,7 @@ COURTESY_AROUND_GREETINGS = ("there", "how are you", "how are you doing", "how a
 FOR_NOW = ("for now", "for today")
 THANKS = ("thanks", "thank", "thank you", "thank u", "thx", "ty", "appreciate", "appreciate it", "grateful")
 GREETINGS = ("hi", "hello", "hey", "hiya", "howdy", "greetings", "good morning", "good afternoon", "good evening")
-CANCEL_PHRASES = ("cancel", "stop", "abort", "never mind", "nevermind", "forget it", "forget about it", "forget that",
+CANCEL_PHRASES = ("cancel", "stop", "abort", "never mind", "nevermind", "nvm", "nm", "forget it", "forget about it", "forget that",
                   "forget the whole thing", "quit", "exit", "scrap it", "scrap that", "drop it", "drop that",
                   "call it off", "i've changed my mind", "i changed my mind", "i have changed my mind")
 START_OVER_PHRASES = ("start over", "restart", "reset", "start again", "begin again", "let's start over")
@@ -424,6 +424,8 @@ AGO_WORDS = ("ago", "back", "earlier")
 """After a length of time, a day in the past ("3 days ago")."""
 FROM_NOW_WORDS = ("from now", "from today", "later", "out")
 """After a length of time, a day in the future ("2 weeks from now")."""
+OVERNIGHT_UNITS = ("night", "nights", "nite", "nites")
+"""A stay counted in them ends the morning after its last night: "2 nights from friday" leaves on sunday."""
 PARTS_OF_DAY_HOURS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21, "tonight": 21, "noon": 12,
                       "midday": 12, "midnight": 0, "lunchtime": 12}
 """The hour a part of the day stands for when no hour is said ("tomorrow morning" is no time, but it

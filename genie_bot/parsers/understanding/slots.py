@@ -127,7 +127,9 @@ SLOT_MAPPINGS: dict[str, tuple[Rule, ...]] = {
     DATE_FIELD: (Rule(DATE, ALWAYS, "a date, absolute or relative (“3 days ago”, “last night”, “the 3rd”)"),
                  Rule(SAME, ALWAYS, "“the same day”: what the other date of the task holds"),
                  Rule(LENGTH_AFTER, ALWAYS, "for a date declared after another date of the task, a length of days "
-                                            "said after a date (“from tomorrow for two weeks”): its last day")),
+                                            "counted from a date said with it (“from tomorrow for two weeks”, “3 "
+                                            "nights starting the 19th”) or from the earlier date the task holds "
+                                            "(“just 2 nights”): its last day, or the morning after the last night")),
     TIME_FIELD: (Rule(TIME, ALWAYS, "a time of day"), Rule(HOUR, ASKED, "a bare hour (“7”)")),
     DATETIME_FIELD: (Rule(DATE, ALWAYS, "a date, with the time said beside it"),),
     MONEY: (Rule(AMOUNT, ALWAYS, "an amount of money (“$1,250”, “twelve hundred euros”, “3k”)"),
@@ -731,18 +733,33 @@ def _hours_after_the_name(ctx: Context, target: Target) -> list[Found]:
 
 
 def _length_after_a_date(ctx: Context, target: Target, cls: str) -> list[Found]:
-    """The last day of a length of whole days said after a date, for a date field declared after another."""
+    """The last day of a length of whole days counted from a date, for a date field declared after another: the
+    date said before the length ("from tomorrow for two weeks"), else after it ("3 nights starting the 19th"), else
+    the earlier date field's value ("just 2 nights" asked the departure). Days count the first ("two weeks" from
+    the 1st ends on the 14th); nights end the morning after the last ("2 nights from friday" ends on sunday)."""
     fields = list(ctx.spec.tasks[target.worksheet].fields.values())
-    if not any(f.type.kind == "date" for f in fields[:fields.index(target.field)]):
+    earlier = [f for f in fields[:fields.index(target.field)] if f.type.kind == "date"]
+    if not earlier:
         return []
+    dates = _usable(ctx, DATE)
     out = []
     for length in _usable(ctx, DURATION):
         days = int(length.value // MINUTES_A_DAY)
-        start = next((e for e in reversed(_usable(ctx, DATE)) if e.end <= length.start), None)
-        if start is not None and days >= 1 and length.value % MINUTES_A_DAY == 0:
-            last = tuple(d + dt.timedelta(days=days - 1) for d in start.value)
+        if days < 1 or length.value % MINUTES_A_DAY:
+            continue
+        start = next((e.value for e in reversed(dates) if e.end <= length.start), None) or next(
+            (e.value for e in dates if e.start >= length.end), None) or _held_before(ctx, target, earlier[-1])
+        if start:
+            overnight = any(w in english.OVERNIGHT_UNITS for w in length.text.lower().split())
+            last = tuple(d + dt.timedelta(days=days if overnight else days - 1) for d in start)
             out.append(_typed(ctx, target, length, last, "the last day of a length of time"))
     return out
+
+
+def _held_before(ctx: Context, target: Target, earlier: Field) -> tuple[dt.date, ...]:
+    """The date the task holds in an earlier date field, as readings."""
+    held = next((ctx.value_of(t) for t in ctx.targets if t.owner == target.owner and t.field is earlier), None)
+    return (held,) if isinstance(held, dt.date) else ()
 
 
 MINUTES_A_DAY = 24 * 60

@@ -222,7 +222,8 @@ ROLE_READING = "said in its role"
 
 def _named_after_its_description(ctx: Context, target: Target) -> Reading | None:
     """A name or code right after a word of the field's description and a preposition, written like a name
-    (capitalised, or with digits): "the waitlist for CS 107" gives "the course whose waitlist to join"."""
+    (capitalised, or with digits, never digits alone): "the waitlist for CS 107" gives "the course whose
+    waitlist to join"."""
     words = [w for w in re.findall(r"[a-z]{4,}", target.field.description.lower()) if w not in english.STOP_WORDS]
     for word in words:
         pattern = re.compile(rf"\b{re.escape(word)}\w*\s+(?:{phrase_pattern(english.NAME_PREPOSITIONS)})\s+(?:the\s+)?",
@@ -230,7 +231,8 @@ def _named_after_its_description(ctx: Context, target: Target) -> Reading | None
         for match in pattern.finditer(ctx.text):
             end = _NAME_END.search(ctx.text, match.end())
             phrase = ctx.text[match.end():end.start() if end else len(ctx.text)].strip()
-            if phrase and _NAME_LIKE.match(phrase) and len(phrase.split()) <= MAX_NAMED_WORDS:
+            if phrase and _NAME_LIKE.match(phrase) and len(phrase.split()) <= MAX_NAMED_WORDS and \
+                    re.search(r"[^\W\d_]", phrase):  # "a table for 2": a number, no name
                 return phrase, ((match.end(), match.end() + len(phrase)),), (NAMED_BY_DESCRIPTION,)
     return None
 
