@@ -35,8 +35,10 @@ class Choice:
 def resolve(proposals: list[Proposal], weights: Weights) -> Choice:
     """The best set of readings that fit together, and the values that are too close to call."""
     scores = {p: weights.score(p.features) for p in proposals}
-    unique = {p.key: p for p in sorted(proposals, key=lambda p: -scores[p])[::-1]}  # the best of equal readings
-    ordered = sorted((p for p in unique.values() if scores[p] > 0), key=lambda p: (-scores[p], p.key))
+    # the best of equal readings of the same words; the same value from other words stays a reading of its own
+    # ("vanilla w buttercream": the frosting from "buttercream" leaves "vanilla" to the flavour)
+    unique = {(p.key, p.claims): p for p in sorted(proposals, key=lambda p: -scores[p])[::-1]}
+    ordered = sorted((p for p in unique.values() if scores[p] > 0), key=lambda p: (-scores[p], p.key, sorted(p.claims)))
     best = _best_set(ordered, scores)
     total = sum(scores[p] for p in best)
     rivals, margins = {}, {}
@@ -77,10 +79,10 @@ def _best_set(ordered: list[Proposal], scores: dict[Proposal, float]) -> list[Pr
 
 def _rival(p: Proposal, ordered: list[Proposal], scores: dict[Proposal, float], best: list[Proposal],
            total: float) -> tuple[Proposal | None, float]:
-    """The reading the message would get without ``p`` (the best set of the others) and how much worse it is:
-    its rival is the value it then gives the same words or the same field instead, if any."""
+    """The reading the message would get without ``p``'s value (the best set of the others) and how much worse it
+    is: its rival is the value it then gives the same words or the same field instead, if any."""
     assert p.target is not None
-    without = [q for q in ordered if q is not p]
+    without = [q for q in ordered if q.key != p.key]  # the same value read from other words is no rival
     alternative = _best_set(without, scores)
     margin = total - sum(scores[x] for x in alternative)
     for q in alternative:

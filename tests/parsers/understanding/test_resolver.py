@@ -92,9 +92,6 @@ def test_the_same_reading_proposed_twice_is_one_reading_with_its_best_evidence()
         assert choice.chosen == (strong,) and not choice.rivals
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: of one reading proposed twice with equal evidence over other words, "
-                                       "the one proposed first is kept, and its words decide what else fits: the order "
-                                       "of the proposals changes the choice")
 def test_the_same_reading_proposed_twice_over_other_words_is_chosen_whatever_the_order():
     people, people_elsewhere = value("num_people", 4, "w2", claims=(0,)), value("num_people", 4, "w2", claims=(1,))
     time = value("time", "20:00", "w2", claims=(1,))

@@ -20,7 +20,7 @@ from rapidfuzz.distance import OSA
 
 from ....language import english
 from ....language.tokens import phrase_pattern
-from ....language.words import part_of_day
+from ....language.words import part_of_day, without_pronoun_one
 from .contacts import street_type
 from .model import DATE, DURATION, TIME, Entity
 from .relative_dates import relative_dates
@@ -76,7 +76,6 @@ _CODE = re.compile(r"\b[A-Za-z]+-?\d{3,}\w*")
 """Letters and then three digits or more: a code ("PF-204817", "CS107"), no part of a date."""
 _ACRONYM_DAY = re.compile(rf"\b(?:{'|'.join(a.upper() for a in english.WEEKDAY_ABBREVIATIONS)})\b")
 """A weekday written in capitals is an acronym ("the SAT"), not a day."""
-_PRONOUN_ONE = re.compile(rf"{_WORDS(english.ONE_STANDS_FOR_A_THING)}\s+(?:[\w:.'’-]+\s+){{0,3}}?one\b", re.I)
 _JOINED_DAYS = re.compile(rf"(?<=[a-z])(\s+(?:and|or|&)\s+)(?={_WORDS((*english.DAY_WORDS, *english.WEEKDAYS))})", re.I)
 """Two days joined ("today and tomorrow"): dateparser would read them as one."""
 _EDGE_WORDS = re.compile(rf"^(?:\s*{_WORDS(english.DATE_PHRASE_EDGES)}\s*)+|(?:\s*{_WORDS(english.DATE_PHRASE_EDGES)}\s*)+$|^\s+|\s+$",
@@ -181,7 +180,7 @@ def _find_dates(text: str, today: dt.date) -> tuple[Found, ...]:
     text = _CODE.sub(lambda m: " " * len(m.group(0)), text)
     text = _STREET_ORDINAL.sub(lambda m: " " * len(m.group(0)) if street_type(m.group("type")) else m.group(0), text)
     text = _ACRONYM_DAY.sub(lambda m: " " * len(m.group(0)), text)
-    text = _PRONOUN_ONE.sub(lambda m: m.group(0)[:-3] + "   ", text)  # "the thursday one" is no day one
+    text = without_pronoun_one(text)  # "the thursday one" is no day one
     text = _COUNT_BEFORE_DAY.sub(lambda m: " " * len(m.group(1)), text)
     mended, where = mend_typos(text)
     mended = _COUNT_AFTER_DAY.sub(lambda m: m.group(1) + " " * len(m.group(2)), mended)

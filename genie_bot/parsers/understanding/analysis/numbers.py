@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ....language import english
 from ....language.tokens import phrase_pattern
+from ....language.words import without_pronoun_one
 from .model import AMOUNT, IDENTIFIER, NUMBER, ORDINAL, Amount, Entity
 
 _MAGNITUDE = rf"(?:{'|'.join(sorted(english.MAGNITUDES, key=len, reverse=True))})(?![\w'’])"
@@ -28,7 +29,6 @@ _WORD_RUN = re.compile(rf"{phrase_pattern(w for w in _NUMBER_WORD if w not in ('
                        rf"(?:[\s-]+(?:and\s+)?{phrase_pattern(w for w in _NUMBER_WORD if w not in ('a', 'an', 'couple', 'pair', 'single'))})*",
                        re.I)
 _A_FEW = re.compile(rf"\ba\s+(?P<word>{phrase_pattern(english.VAGUE_NUMBER_WORDS)}|dozen)\b(?:\s+of\b)?", re.I)
-_PRONOUN_ONE = re.compile(rf"{phrase_pattern(english.ONE_STANDS_FOR_A_THING)}\s+one\b", re.I)
 _CURRENCY_SIGN = "|".join(re.escape(s) for s in sorted(english.CURRENCY_SYMBOLS, key=len, reverse=True))
 _CURRENCY_WORD = phrase_pattern(english.CURRENCY_WORDS)
 _SIGN_BEFORE = re.compile(rf"(?P<sign>{_CURRENCY_SIGN})\s?$", re.I)
@@ -41,7 +41,7 @@ MAX_WORD_NUMBER = 10 ** 9
 def find(text: str) -> list[Entity]:
     """The numbers, ordinals, amounts and identifiers of ``text`` (overlapping: the analysis settles them)."""
     out: list[Entity] = []
-    pronoun_ones = [m.span() for m in _PRONOUN_ONE.finditer(text)]
+    numbers_said = without_pronoun_one(text)  # "the second one", "the east one" say no number
     for match in _DIGITS.finditer(text):
         value = _digits_value(match)
         out.append(_amount_or_number(text, match.start(), match.end(), value))
@@ -54,8 +54,8 @@ def find(text: str) -> list[Entity]:
                           match.group(0)))
     for match in _WORD_RUN.finditer(text):
         said = _words_value(match.group(0))
-        if said is None or any(s <= match.start() < e for s, e in pronoun_ones):
-            continue  # "the second one" is no number
+        if said is None or not numbers_said[match.start():match.end()].strip():
+            continue
         out.append(_amount_or_number(text, match.start(), match.end(), said))
     for match in _A_FEW.finditer(text):
         word = match.group("word").lower()
