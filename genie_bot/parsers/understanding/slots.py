@@ -1018,9 +1018,17 @@ def _names(ctx: Context, target: Target, cls: str) -> list[Found]:
             out.append(Found(e.text, (e.span,), ("name of what the field names",)))
         elif cls == THING_NAME and e.owner and e.owner != SELF and e.owner not in english.RELATIONS:
             out.append(Found(e.text, (e.span,), ("name of something the user has",)))
-        elif not e.owner:
+        elif not e.owner and not _the_text_asked(ctx, target, e):
             out.append(Found(e.text, (e.span,), ("capitalised name", *_the_one_name_lacking(ctx, target, cls))))
     return out
+
+
+def _the_text_asked(ctx: Context, target: Target, e: Entity) -> bool:
+    """A capitalised name that is the whole reply to another field's free-text question is that text ("Happy
+    Birthday Mia" to "what should the cake say?"), not a name."""
+    asked = ctx.asked
+    return asked is not None and asked.key != target.key and field_class(asked.field, ctx.index) in (TEXT, ACCOUNT) \
+        and _all_the_message_says(ctx, (e.span,))
 
 
 def _the_one_name_lacking(ctx: Context, target: Target, cls: str) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from ....language import english
 from ....language.tokens import phrase_pattern
 from ....language.words import content_words
 from ....spec import NA
-from ..analysis.model import AFFIRM, DECLINE, DENY, NOTHING_MORE, UNKNOWN, FieldMention
+from ..analysis.model import AFFIRM, DECLINE, DENY, NAME, NOTHING_MORE, UNKNOWN, FieldMention
 from ..context import Context, Target
 from ..field_classes import ACCOUNT, TEXT, field_class
 from ..proposals import VALUE, Proposal
@@ -94,9 +94,9 @@ def _moved_on(ctx: Context, asked: Target) -> bool:
     "anything else?"): the user has nothing to say to it."""
     if asked.field.required or field_class(asked.field, ctx.index) not in (TEXT, ACCOUNT):
         return False
-    if a_number_alone(ctx):
-        return False  # "3" to "what is your answer?" is the answer
     usable = [e for e in ctx.analysis.entities if e.usable]
+    if a_number_alone(ctx) or (len(usable) == 1 and usable[0].kind == NAME and not usable[0].owner):
+        return False  # "3" to "what is your answer?", "Happy Birthday Mia" to "what should it say?": the answer
     rest = ctx.text
     for start, end in sorted([*(e.span for e in usable), *((m.start, m.end) for m in ctx.analysis.fields)],
                              reverse=True):  # the values, and the names they are said with ("my email is ...")
