@@ -74,6 +74,7 @@ CARRIED = "carried over"
 NUMBERED_OPTION = "numbered option"
 LENGTH_AFTER = "length after a date"
 INSTEAD = "instead of a yes or no"
+IN_RANGE = "number in a member's range"
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,8 @@ SLOT_MAPPINGS: dict[str, tuple[Rule, ...]] = {
            Rule(CURRENCY, ALWAYS, "the currency an amount is written in (“$40” for USD)"),
            Rule(YES_NO, ASKED, "yes or no, to a choice between X and Not X"),
            Rule(DESCRIBED, ASKED_OR_BENEATH, "words that only one member's description has"),
+           Rule(IN_RANGE, ASKED, "a number within the range of numbers one member's description gives (“about 20 "
+                                 "people” for “serves 18 to 24 people”)"),
            Rule(SAME, ALWAYS, "“same place”, “the same”: what the other field with these options holds")),
     ENUM_LIST: (Rule(OPTION, ALWAYS, "every option named"),),
     RECORD_FIELD: (Rule(RECORD, ALWAYS, "a record by its name, a short name only it has, or its name misspelt"),
@@ -493,6 +496,21 @@ def _done_or_not(text: str) -> bool | None:
     """Yes or no said with a verb alone ("already did", "I have", "not yet", "I haven't")."""
     t = normalise(text).strip(" .!?")
     return True if _DID.match(t) else False if _NOT_YET.match(t) else None
+
+
+def _in_a_members_range(ctx: Context, target: Target, cls: str) -> list[Found]:
+    """The one member whose description gives a range of numbers the number said is in."""
+    ranges = {m: [(float(a), float(b)) for a, b in _RANGE.findall(target.field.value_descriptions.get(m, ""))]
+              for m in target.field.values}
+    out = []
+    for e in _usable(ctx, NUMBER):
+        members = [m for m, spans in ranges.items() if any(low <= e.value <= high for low, high in spans)]
+        if len(members) == 1:
+            out.append(_checked(ctx, target, members[0], (e.span,), "number in the member's range"))
+    return out
+
+
+_RANGE = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:{phrase_pattern(english.RANGE_ENDS)}|[-–])\s*(\d+(?:\.\d+)?)", re.I)
 
 
 def _offers_more_help(f: Field) -> bool:
@@ -1093,7 +1111,7 @@ _READERS = {
     PHONE: _phones, NAME: _names, ADDRESS: _addresses, WHOLE_REPLY: _whole_reply, NAMED_TEXT: _named_text,
     ONLY_COUNT: _only_count, NUMBERED_OPTION: _numbered_options, LENGTH_AFTER: _length_after_a_date,
     FOCUS: _focus, SAME: _same_as_another, BY_VALUES: _by_values, CARRIED: _carried_over,
-    INSTEAD: _instead_of_a_yes_or_no,
+    INSTEAD: _instead_of_a_yes_or_no, IN_RANGE: _in_a_members_range,
 }
 
 
