@@ -99,11 +99,16 @@ CALLED_BY_VALUES = 2
 
 
 def _called(record: dict[str, Any], kb: KnowledgeWorksheet | None) -> str | None:
-    """What a record without a name or title is called: its first short text values but its key."""
-    key = kb.primary_key if kb is not None else None
-    said = [v for c, v in record.items() if isinstance(v, str) and c != key and not _ID.search(c)
-            and 0 < len(v.split()) <= 3][:CALLED_BY_VALUES]
-    return " ".join(said) or None
+    """What a record without a name or title is called: its text key, which users name it by ("A04"), then its
+    first short text values but the key ("A04 (Aspen tent)"). The key is the table's primary key, else its
+    first identifier column ("site_id")."""
+    key = kb.primary_key if kb is not None else next((c for c in record if _ID.search(c)), None)
+    said = " ".join([v for c, v in record.items() if isinstance(v, str) and c != key and not _ID.search(c)
+                     and 0 < len(v.split()) <= 3][:CALLED_BY_VALUES])
+    named_by = record.get(key) if key else None
+    if isinstance(named_by, str) and named_by.strip():
+        return f"{named_by} ({said})" if said else named_by
+    return said or None
 
 
 _ID = re.compile(r"(?:^|_)id$", re.I)

@@ -113,11 +113,11 @@ def test_a_car_said_early_is_no_driver_name(text):
     assert "driver_name" not in dialogue.parse(text).statements
 
 
-def test_a_record_without_a_name_is_called_by_its_first_values():
+def test_a_record_without_a_name_is_called_by_its_key_and_its_first_values():
     spec = load_agent(CAR_RENTAL)
     agent = Agent(spec, clock=lambda: SATURDAY)
     reply = agent.respond(agent.new_state(), "car from sfo dec 5 10am, back dec 9 same place, a corolla")
-    assert "the car model is Toyota Corolla" in reply.text
+    assert "the car model is V001 (Toyota Corolla)" in reply.text  # the key names it too ("V001" finds it)
 
 
 def test_an_option_two_fields_share_changes_the_one_named_or_is_asked_about():
