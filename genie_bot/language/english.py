@@ -475,6 +475,9 @@ ALONE = ("just me", "only me", "just myself", "only myself", "me alone", "myself
 NUMBER_SAID_FOR_A_PARTY = ("including me", "incl me", "counting me", "with me", "including myself", "of us", "in total",
                            "total", "altogether", "all together")
 """A number said for the whole party: "4 of us including me" is a number, not people listed."""
+PARTY_TOTAL_NOUNS = ("people", "persons", "ppl", "pax", "heads")
+"""Counted, they give the whole party ("my brother is coming too so 4 people"), unless kinds of people are counted
+beside them ("2 adults and 3 people from work")."""
 PHONE_WORDS = ("phone", "cell", "mobile", "telephone", "number to reach", "callback", "call back")
 EMAIL_WORDS = ("email", "e-mail", "mail address")
 ADDRESS_WORDS = ("address", "street", "where the walker picks up", "home address", "location of the home")

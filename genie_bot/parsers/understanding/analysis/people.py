@@ -3,7 +3,8 @@ is 4, "just me" 1, "my wife, me and our 2 kids" 4.
 
 A count is given only when every person said can be counted: "me and some friends" or "my wife and
 kids" give none, never a guess. "4 of us including me" is a number said, not people listed, and is
-left to the number recogniser. The count is a number entity over the words that list the party.
+left to the number recogniser, as is a party counted whole beside the people named ("my brother is coming too
+so 4 people"). The count is a number entity over the words that list the party.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ _LISTED = re.compile(rf"{_LINK}\s*(?:{phrase_pattern(english.POSSESSORS)}\s+)?({
 _ALONE = re.compile(rf"^\W*{phrase_pattern(english.ALONE)}\W*$", re.I)
 _UNCOUNTED = re.compile(phrase_pattern(english.UNCOUNTED_PEOPLE), re.I)
 _NUMBER_SAID = re.compile(phrase_pattern(english.NUMBER_SAID_FOR_A_PARTY), re.I)
+_TOTAL = re.compile(rf"\b(?:{_COUNT})\s+{phrase_pattern(english.PARTY_TOTAL_NOUNS)}", re.I)
 
 
 def find(text: str) -> list[Entity]:
@@ -44,7 +46,7 @@ def find(text: str) -> list[Entity]:
 def head_count(text: str) -> int | None:
     """The number of people in a party the text lists (the writer counted when named), or None when it
     lists nobody, or somebody it cannot count."""
-    if _NUMBER_SAID.search(text):
+    if _NUMBER_SAID.search(text) or _a_total(text):
         return None
     counted, rest = _counted(text)
     if _UNCOUNTED.search(rest):
@@ -55,6 +57,12 @@ def head_count(text: str) -> int | None:
     if counted == 0 and not _ALONE.search(text):
         return None  # "for me, card 2104..." lists nobody
     return counted + (1 if has_self else 0)
+
+
+def _a_total(text: str) -> bool:
+    """The party is counted whole ("so 4 people"): no other kind of people is counted beside it."""
+    totals = _TOTAL.findall(text)
+    return len(totals) == 1 and len(_COUNTED.findall(text)) == 1
 
 
 def uncounted(text: str) -> str | None:
