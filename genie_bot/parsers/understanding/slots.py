@@ -731,8 +731,23 @@ def _dates(ctx: Context, target: Target, cls: str) -> list[Found]:
             readings = tuple(dt.datetime.combine(d, t) for d in e.value for t in (times[0].value if times else (dt.time(0),)))
             out.append(_typed(ctx, target, e, readings, "date"))
         else:
-            out.append(_typed(ctx, target, e, e.value, "date"))
+            out.append(_typed(ctx, target, e, _after_the_day_before(ctx, target, e), "date"))
     return out
+
+
+def _after_the_day_before(ctx: Context, target: Target, e: Entity) -> tuple[dt.date, ...]:
+    """The readings of a day said after another day of the message ("june 17 to 19" said in November), for a date
+    field declared after another date field: those after the day the earlier field takes from the earlier day (next
+    June's 19th when the arrival must be next June's 17th), so one range is read in one year."""
+    fields = list(ctx.spec.tasks[target.worksheet].fields.values())
+    earlier = [f for f in fields[:fields.index(target.field)] if f.type.kind == "date"]
+    before = [d for d in _usable(ctx, DATE) if d.end <= e.start]
+    first = next((t for t in ctx.targets if earlier and t.owner == target.owner and t.field is earlier[-1]), None)
+    if first is None or not before:
+        return e.value
+    start, accepted = ctx.first_accepted(first, before[-1].value)
+    later = tuple(d for d in e.value if accepted and isinstance(start, dt.date) and d > start)
+    return later or e.value
 
 
 def _hours_after_the_name(ctx: Context, target: Target) -> list[Found]:
