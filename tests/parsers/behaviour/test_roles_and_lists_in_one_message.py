@@ -134,6 +134,18 @@ def test_an_option_two_fields_share_changes_the_one_named_or_is_asked_about():
     assert unplaced.reason == "Which should change: the pickup location or the return location?"
 
 
+@pytest.mark.parametrize("text", ["sfo airport", "palo alto"])
+def test_a_branch_said_at_the_summary_is_no_go_ahead_even_in_the_words_of_the_task_s_examples(text):
+    """The task's examples say "from sfo airport"; a branch said at the summary changes (or asks which), never books."""
+    dialogue = Dialogue(CAR_RENTAL).do(
+        "rent_car_0 = RentCar(pickup_location='Downtown San Francisco', pickup_date='2026-12-05', "
+        "pickup_time='10:00:00', return_date='2026-12-09', return_location='Downtown San Francisco', driver_age=40, "
+        "extras='NA', driver_name='Ann Lee', email='ann@example.com')")
+    dialogue.set("rent_car_0.car", dialogue.store.rows("cars", {"car_id": "V001"})[0])
+    assert "AskForConfirmation" in dialogue.asked
+    assert "confirmed" not in dialogue.parse(text).statements
+
+
 @pytest.mark.parametrize("text", ["no", "nope", "no thanks"])
 def test_a_plain_no_declines_an_optional_list_of_options(text):
     dialogue = Dialogue(CAR_RENTAL)

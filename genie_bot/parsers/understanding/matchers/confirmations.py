@@ -11,7 +11,7 @@ from ....acts import AskForConfirmation, AskForFieldConfirmation, AskToCancel, P
 from ....language import english
 from ....language.tokens import phrase_pattern
 from ....language.words import content_words
-from ..analysis.model import AFFIRM, CHANGE, DENY, NOTHING_MORE, PROPOSAL
+from ..analysis.model import AFFIRM, CHANGE, DENY, NOTHING_MORE, OPTION, PROPOSAL
 from ..context import Context
 from ..proposals import LINES, PROBLEM, Proposal
 
@@ -58,16 +58,24 @@ def propose(ctx: Context) -> list[Proposal]:
 
 
 def _go_ahead(ctx: Context, worksheet: str | None, text: str | None = None) -> bool | None:
-    """"book it", "submit it": a short imperative in the task's words goes ahead; "don't book it" does not."""
+    """"book it", "submit it": a short imperative in the task's words goes ahead; "don't book it" does not, nor
+    does a value, whatever words the task's examples use ("sfo airport" is a branch, not a go-ahead)."""
     text = ctx.text if text is None else text
     ws = ctx.spec.tasks.get(worksheet or "")
     words = content_words(_NEGATION.sub(" ", text))
-    if ws is None or not words or len(text.split()) > MAX_GO_AHEAD_WORDS:
+    if ws is None or not words or len(text.split()) > MAX_GO_AHEAD_WORDS or _a_value_for(ctx, ws.name):
         return None
     confirming = " ".join(f.description for f in ws.fields.values() if f.type.kind == "confirm")
     if not words <= content_words(" ".join((ws.description, *ws.examples, ws.phrase or "", confirming))):
         return None
     return _NEGATION.search(text) is None
+
+
+def _a_value_for(ctx: Context, worksheet: str) -> bool:
+    """The message gives a value: a typed one, or an option of the task's own fields by its name or synonym."""
+    return any(e.usable and (e.kind != OPTION or any(h.worksheet == worksheet and h.how in ("name", "synonym")
+                                                      for h in e.value))
+               for e in ctx.analysis.entities)
 
 
 def _without_yes(ctx: Context) -> str:
