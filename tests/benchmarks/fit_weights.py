@@ -1,6 +1,6 @@
 """Fit the weights of the rule parser's evidence on labelled conversations, and write them as data.
 
-``python -m tests.benchmarks.fit_weights [--write] [--epochs N] [--report out.json]``
+``python -m tests.benchmarks.fit_weights [--write] [--cv] [--report out.json]``
 
 The corpus is every conversation test of the example agents (worksheets/*/tests), of the tuned half
 of tests/domains, and of the agents new builders wrote (../shared/benchmarks/domains). The held-out
@@ -15,12 +15,36 @@ responder, and the test's expectations for that message judge it (the number of 
 fail). The best reading is the message's label (ties go to the resolver's own choice). The test
 then goes on from the state the label leads to, and stops at a message no reading gets right.
 
-**Fit.** An averaged structured perceptron (Collins 2002), started from the current table: for each
-labelled message, the resolver chooses with the weights being learnt; when its choice is not the
-label, the evidence of the label's readings is raised and that of its own lowered. Averaging keeps
-what no message contradicts near where it started. The margin under which the agent asks which
-reading was meant instead of storing a value is then chosen over the corpus: the smallest margin at
-which the values kept are right more often than wrong. The product reads only ``weights.json``.
+**Fit.** An averaged structured perceptron (Collins 2002) with L2 shrinkage toward a prior: for each
+labelled message, the resolver chooses with the weights being learnt; when its choice is not the label,
+the evidence of the label's readings is raised by the step (``rate``) and that of its own lowered; after
+every message each weight is pulled back toward its prior by ``rate * shrink`` of its distance to it (the
+gradient step of ``shrink / 2 * (w - prior) ** 2``). The weights written are the average over every
+message of every epoch, which keeps what no message contradicts where it started.
+
+**The prior is fixed.** The fit starts from, and shrinks toward, the table kept under ``prior`` in
+weights.json, never from the weights the last fit wrote: starting each fit from the last one's result
+compounds the fits (each run adds its epochs to the last run's, and messages no weights can read as
+labelled push the same weights a little further every time), which is how two runs in a row once moved
+weights by 0.85. From a fixed prior, the fitted weights depend only on the labels, so a second ``--write``
+moves a weight only as far as the labels changed under the new weights. A weight the prior does not have
+(a new piece of evidence, given a weight by hand) starts from its current value, and is kept in the prior
+from then on; to change a weight by hand, change it under ``prior`` (or run ``--reset-prior``, which takes
+the current weights as the prior).
+
+**The setting** (epochs, step, shrinkage) is chosen by cross-validation over the fitted corpus only,
+grouped by agent: the agents are dealt into five folds (in the order of their names), and each setting of
+the grid, and the prior unchanged, is fitted on four folds and scored on the fifth's messages: how many of
+those whose label is right the resolver reads as labelled (then how many of their conversation tests it
+reads right throughout). The setting with the most, summed over the folds, is chosen; of equals, the one
+moving the weights least from the prior, so the prior is kept unchanged when no fit reads agents it has
+not seen better. ``--cv`` prints the table; ``--epochs``/``--rate``/``--shrink`` give a setting by hand.
+The held-out half has no part in the choice. (The labels are made with the current weights, which earlier
+fits made on most of these agents: the cross-validation favours the prior somewhat.)
+
+**The margin** under which the agent asks which reading was meant instead of storing a value is then
+chosen over the corpus: the smallest margin at which the values kept are right more often than wrong.
+The product reads only ``weights``, ``margin``, ``floor`` and ``fit`` in ``weights.json``.
 """
 
 from __future__ import annotations
@@ -41,8 +65,14 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared" / "benchmarks" / "domains"
-EPOCHS = 10
-LEARNING_RATE = 0.1
+EPOCHS, LEARNING_RATE, SHRINK = 5, 0.05, 0.01
+"""The setting when one is given in part by hand (``--epochs``, ``--rate``, ``--shrink``); otherwise the
+cross-validation chooses it."""
+GRID_EPOCHS = (1, 2, 3, 5, 10)
+GRID_RATES = (0.02, 0.05, 0.1)
+GRID_SHRINKS = (0.0, 0.001, 0.003, 0.01, 0.03, 0.1)
+"""The settings the cross-validation tries (every combination), besides the prior unchanged."""
+FOLDS = 5
 MAX_ALTERNATIVES = 40
 """Proposals forced in, at most, per message (the best scored first): bounds the fit's cost."""
 FORCED = "forced in by the fit"
@@ -210,13 +240,41 @@ def _judge(agent: Any, ctx: Any, state: Any, text: str, expect: dict, reading: l
 
 
 # -- fitting -------------------------------------------------------------------------------------------------
-def fit(labelled: list[Labelled], prior: dict[str, float], epochs: int = EPOCHS) -> dict[str, float]:
-    """An averaged structured perceptron from ``prior`` (see the module docstring)."""
+@dataclass(frozen=True)
+class Setting:
+    """How long and how hard the perceptron learns: passes over the corpus, the step, the shrinkage."""
+
+    epochs: int = EPOCHS
+    rate: float = LEARNING_RATE
+    shrink: float = SHRINK
+
+
+PRIOR = Setting(0, 0.0, 0.0)
+"""No fit at all: the prior as it is."""
+
+
+def prior_of(table: dict[str, Any], reset: bool = False) -> dict[str, float]:
+    """The table the fit starts from and shrinks toward: the one kept under ``prior`` (for a weight it does not
+    have, a weight set by hand since, the current one); the current weights when there is none or ``reset``."""
+    return {**table["weights"], **({} if reset else table.get("prior", {}))}
+
+
+def fit(labelled: list[Labelled], prior: dict[str, float], setting: Setting = Setting()) -> dict[str, float]:
+    """An averaged structured perceptron from ``prior``, shrunk toward it (see the module docstring)."""
+    out = dict(prior)
+    for out in _fitted_by_epoch(labelled, prior, setting.epochs, setting.rate, setting.shrink):
+        pass
+    return {f: round(w, 3) for f, w in sorted(out.items())}
+
+
+def _fitted_by_epoch(labelled: list[Labelled], prior: dict[str, float], epochs: int, rate: float, shrink: float):
+    """The averaged weights after each epoch (not rounded)."""
     from genie_bot.parsers.understanding.resolver import resolve
     from genie_bot.parsers.understanding.weights import Weights
 
     weights = dict(prior)
     total = dict.fromkeys(prior, 0.0)
+    keep = 1.0 - rate * shrink
     steps = 0
     learnt = [m for m in labelled if m.label_problems == 0]
     for _ in range(epochs):
@@ -225,14 +283,105 @@ def fit(labelled: list[Labelled], prior: dict[str, float], epochs: int = EPOCHS)
             if {p.key for p in chosen} != {p.key for p in message.label}:
                 for p in message.label:
                     for f in p.features:
-                        weights[f] = weights.get(f, 0.0) + LEARNING_RATE
+                        weights[f] = weights.get(f, 0.0) + rate
                 for p in chosen:
                     for f in p.features:
-                        weights[f] = weights.get(f, 0.0) - LEARNING_RATE
+                        weights[f] = weights.get(f, 0.0) - rate
             steps += 1
             for f, w in weights.items():
+                if keep != 1.0:  # the gradient step of (shrink / 2) * (w - prior) ** 2
+                    start = prior.get(f, 0.0)
+                    weights[f] = w = start + keep * (w - start)
                 total[f] = total.get(f, 0.0) + w
-    return {f: round(total[f] / max(steps, 1), 3) for f in sorted(total)}
+        yield {f: total[f] / max(steps, 1) for f in total}
+
+
+def refit(table: dict[str, Any], labelled: list[Labelled], setting: Setting, reset_prior: bool = False,
+          ) -> dict[str, Any]:
+    """The table after a fit: the fitted weights, the margin chosen for them, and the prior kept for the next
+    fit (every weight the fit gave, at the value it started from)."""
+    prior = prior_of(table, reset_prior)
+    weights = fit(labelled, prior, setting)
+    return {**table, "weights": weights, "margin": choose_margin(labelled, weights),
+            "prior": {f: prior.get(f, 0.0) for f in sorted(set(prior) | set(weights))}}
+
+
+def largest_moves(before: dict[str, float], after: dict[str, float], count: int = 5) -> list[tuple[str, float]]:
+    """The weights moved most from one table to the other, and by how much."""
+    moves = ((f, round(after.get(f, 0.0) - before.get(f, 0.0), 3)) for f in set(before) | set(after))
+    return sorted((m for m in moves if m[1]), key=lambda m: (-abs(m[1]), m[0]))[:count]
+
+
+# -- choosing the setting ------------------------------------------------------------------------------------
+def agent_of(message: Labelled) -> str:
+    return message.where.split("/", 1)[0]
+
+
+def conversation_of(message: Labelled) -> str:
+    return message.where.split(" #", 1)[0]
+
+
+def read_right(labelled: list[Labelled], weights: dict[str, float]) -> tuple[int, int]:
+    """Of the messages whose label is right, how many the resolver reads as labelled; and in how many
+    conversation tests every message is labelled right and read as labelled."""
+    from genie_bot.parsers.understanding.resolver import resolve
+    from genie_bot.parsers.understanding.weights import Weights
+
+    table = Weights(weights, margin=0.0)
+    messages, tests = 0, {}
+    for m in labelled:
+        right = m.label_problems == 0 and {p.key for p in resolve(m.proposals, table).chosen} == {
+            p.key for p in m.label}
+        messages += right
+        tests[conversation_of(m)] = tests.get(conversation_of(m), True) and right
+    return messages, sum(tests.values())
+
+
+def cross_validate(labelled: list[Labelled], prior: dict[str, float], folds: int = FOLDS) -> list[dict[str, Any]]:
+    """Each setting of the grid, and the prior unchanged, fitted on the agents of all folds but one and scored
+    on that one's: messages read as labelled and conversation tests read right, summed over the folds, and how
+    far the folds' fits moved the weights from the prior (the mean move of a weight, and the largest)."""
+    agents = sorted({agent_of(m) for m in labelled})
+    parts = [set(agents[i::folds]) for i in range(min(folds, len(agents)))]
+    grid = [PRIOR] + [Setting(e, r, s) for r in GRID_RATES for s in GRID_SHRINKS for e in GRID_EPOCHS]
+    rows = {s: {"epochs": s.epochs, "rate": s.rate, "shrink": s.shrink, "messages": 0, "tests": 0,
+                "mean_move": 0.0, "max_move": 0.0} for s in grid}
+    for part in parts:
+        train = [m for m in labelled if agent_of(m) not in part]
+        test = [m for m in labelled if agent_of(m) in part]
+        fitted: dict[Setting, dict[str, float]] = {PRIOR: dict(prior)}
+        for rate in GRID_RATES:
+            for shrink in GRID_SHRINKS:
+                for epoch, weights in enumerate(_fitted_by_epoch(train, prior, max(GRID_EPOCHS), rate, shrink), 1):
+                    if epoch in GRID_EPOCHS:
+                        fitted[Setting(epoch, rate, shrink)] = weights
+        for setting, weights in fitted.items():
+            row = rows[setting]
+            messages, tests = read_right(test, weights)
+            moves = [abs(weights.get(f, 0.0) - prior.get(f, 0.0)) for f in set(weights) | set(prior)]
+            row["messages"] += messages
+            row["tests"] += tests
+            row["mean_move"] += sum(moves) / max(len(moves), 1) / len(parts)
+            row["max_move"] = max(row["max_move"], max(moves, default=0.0))
+    return [{**r, "mean_move": round(r["mean_move"], 4), "max_move": round(r["max_move"], 3)} for r in rows.values()]
+
+
+def chosen_setting(rows: list[dict[str, Any]]) -> Setting:
+    """The setting reading the most left-out messages as labelled, then the most left-out tests; of equals, the
+    one moving the weights least from the prior (the prior itself when no fit does better)."""
+    best = max(rows, key=lambda r: (r["messages"], r["tests"], -r["mean_move"], -r["epochs"]))
+    return Setting(best["epochs"], best["rate"], best["shrink"])
+
+
+def cv_table(rows: list[dict[str, Any]], chosen: Setting, learnt: int) -> str:
+    lines = [f"cross-validation over the fitted corpus, {FOLDS} folds of whole agents ({learnt} messages labelled "
+             "right): left-out messages and tests read as labelled, and the move of a weight from the prior",
+             "epochs  rate  shrink  messages  tests  mean move  max move"]
+    for r in rows:
+        mark = "  <- chosen" if Setting(r["epochs"], r["rate"], r["shrink"]) == chosen else ""
+        lines.append(f"{r['epochs']:6d}  {r['rate']:4.2f}  {r['shrink']:6.3f}  {r['messages']:8d}  {r['tests']:5d}"
+                     f"  {r['mean_move']:9.4f}  {r['max_move']:8.3f}{mark}")
+    return "\n".join(lines)
 
 
 def agreement(labelled: list[Labelled], weights: dict[str, float], margin: float) -> dict[str, Any]:
@@ -291,36 +440,56 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.benchmarks.fit_weights", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--write", action="store_true", help="write the fitted table to weights.json")
-    parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument("--cv", action="store_true", help="print the cross-validation table and the setting chosen")
+    parser.add_argument("--epochs", type=int, help=f"fit with this many epochs instead of the setting the "
+                        f"cross-validation chooses (the step and shrinkage then default to {LEARNING_RATE} and "
+                        f"{SHRINK})")
+    parser.add_argument("--rate", type=float, help="the step, instead of the cross-validation's")
+    parser.add_argument("--shrink", type=float, help="the shrinkage toward the prior, instead of the "
+                        "cross-validation's")
+    parser.add_argument("--reset-prior", action="store_true", help="take the current weights as the prior "
+                        "(after setting weights by hand)")
     parser.add_argument("--report", type=Path, help="write the figures here as JSON")
     parser.add_argument("--unreached", type=Path, help="list here the messages no reading gets right")
     args = parser.parse_args(argv)
     from genie_bot.parsers.understanding import weights as table
 
     current = json.loads(table.TABLE.read_text(encoding="utf-8"))
-    prior = table.Weights(current["weights"], current["margin"])
-    labelled = label_corpus(corpus_dirs("fit"), prior)
-    held_out = label_corpus(corpus_dirs("heldout"), prior)
-    weights = fit(labelled, current["weights"], args.epochs)
-    margin = choose_margin(labelled, weights)
+    prior = prior_of(current, args.reset_prior)
+    labelled = label_corpus(corpus_dirs("fit"), table.Weights(current["weights"], current["margin"]))
+    held_out = label_corpus(corpus_dirs("heldout"), table.Weights(current["weights"], current["margin"]))
+    rows = None
+    if (args.epochs, args.rate, args.shrink) == (None, None, None):
+        rows = cross_validate(labelled, prior)
+        setting = chosen_setting(rows)
+    else:
+        setting = Setting(EPOCHS if args.epochs is None else args.epochs,
+                          LEARNING_RATE if args.rate is None else args.rate,
+                          SHRINK if args.shrink is None else args.shrink)
+    fitted = refit(current, labelled, setting, args.reset_prior)
+    weights, margin = fitted["weights"], fitted["margin"]
     figures = {
         "corpus": {"agents": [str(p.relative_to(REPO.parent)) for p in corpus_dirs("fit")],
                    "messages": len(labelled), "held_out_messages": len(held_out)},
+        "setting": {**dataclasses.asdict(setting), "chosen by": "cross-validation" if rows else "hand"},
         "before": {"fit": agreement(labelled, current["weights"], current["margin"]),
                    "held_out": agreement(held_out, current["weights"], current["margin"])},
         "after": {"fit": agreement(labelled, weights, margin), "held_out": agreement(held_out, weights, margin)},
         "margin": margin,
+        "moved": {"from the current table": largest_moves(current["weights"], weights),
+                  "from the prior": largest_moves(prior, weights)},
     }
+    if args.cv and rows:
+        print(cv_table(rows, setting, sum(m.label_problems == 0 for m in labelled)))
     print(json.dumps(figures, indent=1))
     if args.unreached:
         args.unreached.write_text("".join(f"{m.where} ({m.label_problems} checks fail)\n" for m in labelled
                                           if m.label_problems))
     if args.report:
-        args.report.write_text(json.dumps(figures, indent=1))
+        args.report.write_text(json.dumps({**figures, "cv": rows}, indent=1))
     if args.write:
-        current.update(weights=weights, margin=margin,
-                       fit={"how": "python -m tests.benchmarks.fit_weights --write", **figures})
-        table.TABLE.write_text(json.dumps(current, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        fitted["fit"] = {"how": "python -m tests.benchmarks.fit_weights --write", **figures}
+        table.TABLE.write_text(json.dumps(fitted, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
 
 
