@@ -1,11 +1,12 @@
 """The weights of the evidence, fitted on labelled conversations and read from ``weights.json``.
 
-``tests/benchmarks/fit_weights.py`` fits them: it reads every conversation test of the example
+``tests/benchmarks/fit_weights.py`` fits them: it plays every conversation test of the example
 agents, of the tuned half of tests/domains and of the agents in ../shared/benchmarks/domains,
-labels each proposal of each turn right or wrong by the state the test expects, and fits a
-logistic regression of rightness on the evidence (scikit-learn, a development dependency). The
-product only reads the table: a weight per piece of evidence, the margin under which the agent
-asks instead of guessing, and the figures of the fit.
+labels each message with the reading the test's expectations judge best, and fits an averaged
+structured perceptron, shrunk toward a fixed prior, with its setting chosen by leave-agents-out
+cross-validation. The product only reads the table: a weight per piece of evidence, the margin
+under which the agent asks instead of guessing, and the figures of the fit (``prior`` is the
+fit's own and is not read here).
 """
 
 from __future__ import annotations

@@ -13,11 +13,11 @@ import pytest
 from genie_bot.language.words import using
 from genie_bot.parsers.understanding import lexicon
 from genie_bot.parsers.understanding.analysis import Analysis, Entity, analyse, settle
-from genie_bot.parsers.understanding.analysis.model import (ADDRESS, AMOUNT, CODE, DATE, EMAIL, NAME, NUMBER, ORDINAL,
-                                                            PHONE, TIME)
+from genie_bot.parsers.understanding.analysis.model import (ADDRESS, AMOUNT, CODE, DATE, EMAIL, NAME, NUMBER, OPTION,
+                                                            ORDINAL, PHONE, TIME)
 from genie_bot.parsers.understanding.spec_index import index_of
 
-from .chat import GYM, RESTAURANT, TICKET, TODAY, Chat, booking, lines, spec_of
+from .chat import CAR_RENTAL, GYM, RESTAURANT, TICKET, TODAY, Chat, booking, lines, spec_of
 
 D = dt.date
 
@@ -57,7 +57,7 @@ def test_numbers_in_digits_and_words(text, value, words):
     assert said(text, number) == number.text == words
 
 
-@pytest.mark.parametrize("text", ["the second one", "just that one"])
+@pytest.mark.parametrize("text", ["the second one", "just that one", "the east one", "the thursday 5:30 one"])
 def test_one_standing_for_a_thing_is_no_number(text):
     assert not analysed(text).of(NUMBER)
 
@@ -91,6 +91,33 @@ def test_relative_dates(text, words, first):
     date = only(text, DATE)
     assert said(text, date) == words
     assert date.value[0] == first
+
+
+@pytest.mark.parametrize("text, first, second", [
+    ("reserve r05 june 12 to 13 for 2", ("june 12", D(2026, 6, 12)), ("13", D(2026, 6, 13))),
+    ("c01 jun 16-18 for 3", ("jun 16", D(2026, 6, 16)), ("18", D(2026, 6, 18))),
+    ("june 30 to july 2, just me", ("june 30", D(2026, 6, 30)), ("july 2", D(2026, 7, 2))),
+    ("dec 30 - jan 2", ("dec 30", D(2026, 12, 30)), ("jan 2", D(2027, 1, 2))),
+    ("from the 19th to the 21st", ("19th", D(2026, 11, 19)), ("21st", D(2026, 11, 21))),
+    ("from sat to mon", ("sat", D(2026, 11, 21)), ("mon", D(2026, 11, 23))),
+    ("fri-sun", ("fri", D(2026, 11, 27)), ("sun", D(2026, 11, 29))),
+])
+def test_a_range_of_days_is_two_dates_each_where_its_day_is_said(text, first, second):
+    """dateparser misses a month's range after other words and reads "16-18" as a day of 2118; both days are read
+    by calendar arithmetic, nearest first (the second in the first's month, or the month after)."""
+    dates = analysed(text).of(DATE)
+    assert [(said(text, d), d.value[0]) for d in dates] == [first, second]
+
+
+def test_a_month_day_with_its_year_is_left_to_dateparser():
+    assert [said("may 12, 2027", d) for d in analysed("may 12, 2027").of(DATE)] == ["may 12, 2027"]
+
+
+def test_words_of_one_option_around_a_typo_are_one_mention():
+    text = "downown san francisco and nov 24"
+    options = analysed(text, CAR_RENTAL).of(OPTION)
+    assert [said(text, o) for o in options] == ["downown san francisco"]
+    assert {h.field for h in options[0].value} == {"pickup_location", "return_location"}
 
 
 def test_a_day_of_the_month_has_every_reading_nearest_first():

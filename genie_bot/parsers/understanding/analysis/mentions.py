@@ -88,7 +88,25 @@ def find_options(text: str, tokens: tuple[Token, ...], index: SpecIndex) -> list
                   for f in ws.fields.values() for member in f.values if _stands_for_the_rest(member, f.value_descriptions)]
         if others:
             hits.setdefault(said.span(), []).extend(others)
-    return [Entity(OPTION, s, e, tuple(dict.fromkeys(found)), text[s:e]) for (s, e), found in sorted(hits.items())]
+    return [Entity(OPTION, s, e, tuple(dict.fromkeys(found)), text[s:e]) for (s, e), found in _joined(text, hits)]
+
+
+def _joined(text: str, hits: dict[tuple[int, int], list[OptionHit]]) -> list[tuple[tuple[int, int], list[OptionHit]]]:
+    """Neighbouring stretches naming the same members, with nothing between but words of those members' names,
+    are one mention of them ("downown san francisco": a typo and a word of Downtown San Francisco, "san" between),
+    keeping the members both name."""
+    out: list[tuple[tuple[int, int], list[OptionHit]]] = []
+    for (start, end), found in sorted(hits.items()):
+        if out and out[-1][0][1] <= start:
+            (before_start, before_end), before = out[-1]
+            both = {(h.worksheet, h.field, h.member) for h in before} & {(h.worksheet, h.field, h.member) for h in found}
+            gap = text[before_end:start].lower().split()
+            if both and all(any(w in member.lower().split() for _, _, member in both) for w in gap):
+                kept = [h for h in (*before, *found) if (h.worksheet, h.field, h.member) in both]
+                out[-1] = ((before_start, end), kept)
+                continue
+        out.append(((start, end), found))
+    return out
 
 
 def _misspelt(word: str, candidates: list[str]) -> str | None:
