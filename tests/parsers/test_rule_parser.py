@@ -469,8 +469,6 @@ def test_credits_that_never_showed_up_are_missing():
     assert dialogue.values("external_test_credits_0").get("issue") == "Missing Credits"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'and for 6 people' at the summary gives book_restaurant_0.confirmed "
-                                       "= True (booked for 4)")
 def test_a_new_party_size_added_at_the_summary():
     dialogue = booking(*BOOKING_SUMMARY)
     dialogue.reply("and for 6 people")
