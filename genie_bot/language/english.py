@@ -137,6 +137,9 @@ FAREWELLS = ("goodbye", "good bye", "good-bye", "bye", "see you", "see ya", "tak
 GOODBYES = ("goodbye", "good bye", "good-bye", "bye", "see you", "see ya", "take care", "have a good", "have a great",
             "have a nice", "have a lovely")
 """A farewell that is only a farewell ("no, bye!"), never an answer."""
+OTHERWISE = ("otherwise", "by default", "in any other case")
+"""In a member's description, they make it the answer to a remark that names no member ("proceed: ..., and otherwise
+after a remark")."""
 MORE_HELP = ("anything else", "something else", "anything more", "more help", "further help", "help with anything")
 """A yes/no question offering more help says so ("is there anything else I can do?"): thanks alone answers it no."""
 COURTESY_AROUND_THANKS = ("so much", "a lot", "very much", "for your help", "for the help", "for everything", "again",

@@ -41,7 +41,7 @@ def test_smoke_run_on_five_dialogues_per_task(tmp_path, capsys):
                for task, r in results["tasks"].items()}
     assert figures == {  # the understanding parser (issue 35); the cascade had 0.7576 / 0.6111 / 0.8868 accuracy
         "bank_fraud_report": (5, 33, 0.697, 0.7175),
-        "trip_directions": (5, 36, 0.6667, 0.6344),
+        "trip_directions": (5, 36, 0.6389, 0.6159),
         "trivia": (5, 53, 0.8868, 0.8959),
     }
     scored = {p["dialogue"] for p in results["predictions"]}

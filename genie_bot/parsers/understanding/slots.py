@@ -43,7 +43,7 @@ from .field_classes import (_says, ACCOUNT, ADDRESS_FIELD, BOOL, CODE_FIELD, CON
                             RECORD_FIELD, RECORD_LIST, RECORD_NAME, TEXT, THING_NAME, TIME_FIELD, field_class)
 from .spec_index import SpecIndex, listed_phrases
 from .records import named_by_values
-from .text import NAMED_BY_DESCRIPTION, answer_instead, named_text, reply_text
+from .text import NAMED_BY_DESCRIPTION, answer_instead, is_an_answer, named_text, reply_text
 
 # -- what fills them ---------------------------------------------------------------------------------------
 ALWAYS = "always"
@@ -75,6 +75,7 @@ NUMBERED_OPTION = "numbered option"
 LENGTH_AFTER = "length after a date"
 INSTEAD = "instead of a yes or no"
 IN_RANGE = "number in a member's range"
+OTHERWISE = "otherwise"
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,9 @@ SLOT_MAPPINGS: dict[str, tuple[Rule, ...]] = {
            Rule(DESCRIBED, ASKED_OR_BENEATH, "words that only one member's description has"),
            Rule(IN_RANGE, ASKED, "a number within the range of numbers one member's description gives (“about 20 "
                                  "people” for “serves 18 to 24 people”)"),
-           Rule(SAME, ALWAYS, "“same place”, “the same”: what the other field with these options holds")),
+           Rule(SAME, ALWAYS, "“same place”, “the same”: what the other field with these options holds"),
+           Rule(OTHERWISE, ASKED_ONLY, "a remark that names no member, for the member whose description says it is "
+                                       "taken “otherwise” (“this place looks so dirty” at the directions: go on)")),
     ENUM_LIST: (Rule(OPTION, ALWAYS, "every option named"),),
     RECORD_FIELD: (Rule(RECORD, ALWAYS, "a record by its name, a short name only it has, or its name misspelt"),
                    Rule(LISTED_CHOICE, ASKED, "one of the records just listed, by its place or what only it has"),
@@ -511,6 +514,18 @@ def _in_a_members_range(ctx: Context, target: Target, cls: str) -> list[Found]:
 
 
 _RANGE = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:{phrase_pattern(english.RANGE_ENDS)}|[-–])\s*(\d+(?:\.\d+)?)", re.I)
+
+
+def _taken_otherwise(ctx: Context, target: Target, cls: str) -> list[Found]:
+    """The member the builder describes as the answer to anything else, for a remark that names no member."""
+    members = [m for m in target.field.values if _OTHERWISE.search(target.field.value_descriptions.get(m, ""))]
+    named = any(h.field == target.field.name for e in _usable(ctx, OPTION) for h in e.value)
+    if len(members) != 1 or named or not is_an_answer(ctx) or yes_or_no(ctx.text) is not None:
+        return []
+    return [_checked(ctx, target, members[0], ((0, len(ctx.text)),), "a remark, the member taken otherwise")]
+
+
+_OTHERWISE = re.compile(phrase_pattern(english.OTHERWISE), re.I)
 
 
 def _offers_more_help(f: Field) -> bool:
@@ -1126,7 +1141,7 @@ _READERS = {
     PHONE: _phones, NAME: _names, ADDRESS: _addresses, WHOLE_REPLY: _whole_reply, NAMED_TEXT: _named_text,
     ONLY_COUNT: _only_count, NUMBERED_OPTION: _numbered_options, LENGTH_AFTER: _length_after_a_date,
     FOCUS: _focus, SAME: _same_as_another, BY_VALUES: _by_values, CARRIED: _carried_over,
-    INSTEAD: _instead_of_a_yes_or_no, IN_RANGE: _in_a_members_range,
+    INSTEAD: _instead_of_a_yes_or_no, IN_RANGE: _in_a_members_range, OTHERWISE: _taken_otherwise,
 }
 
 

@@ -44,14 +44,14 @@ Reading = tuple[str, "SPANS", tuple[str, ...]]
 def reply_text(ctx: Context, target: Target, cls: str) -> Reading | None:
     """The reply to the field's question as its text, where it is said and how it was read, or None when the
     reply is no answer."""
-    if ctx.asked is None or ctx.asked.key != target.key or not _is_an_answer(ctx):
+    if ctx.asked is None or ctx.asked.key != target.key or not is_an_answer(ctx):
         return None
     return _answer(ctx, target, cls)
 
 
 def answer_instead(ctx: Context, target: Target, cls: str) -> Reading | None:
     """The reply as the text of a field other than the one asked (one never asked, answered instead)."""
-    return _answer(ctx, target, cls) if _is_an_answer(ctx) else None
+    return _answer(ctx, target, cls) if is_an_answer(ctx) else None
 
 
 def named_text(ctx: Context, target: Target, cls: str) -> Reading | None:
@@ -68,7 +68,7 @@ def a_number_alone(ctx: Context) -> bool:
     return len(numbers) == 1 and core(ctx.text) == core(numbers[0].text)
 
 
-def _is_an_answer(ctx: Context) -> bool:
+def is_an_answer(ctx: Context) -> bool:
     """Whether the reply could be a free-text answer at all."""
     whole = ctx.analysis.whole
     if any(whole.get(act) for act in ("decline", "unknown", "cancel", "thanks", "greeting", "goodbye", "nothing_more",

@@ -8,15 +8,11 @@ from ..support import DIRECTIONS, LEAVE, TICKET, TRIP, TRIP_MODE, Dialogue
 
 
 @pytest.mark.parametrize("text", ["that's interesting", "this is so frustrating"])
-@pytest.mark.xfail(strict=True, reason="issue 35: a remark at the directions ('that's interesting', 'this is so "
-                                       "frustrating') is not understood (no reply = 'proceed')")
 def test_a_remark_at_the_directions_goes_on(text):
     dialogue = Dialogue(TRIP).do(*DIRECTIONS)
     assert dialogue.said(text) == ["directions_0.reply = 'proceed'"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35: 'I see the park' asked how to travel is not understood (no "
-                                       "'otherwise' member, Transit)")
 def test_a_remark_when_asked_how_to_travel_is_the_usual_choice():
     assert Dialogue(TRIP).do(*TRIP_MODE).said("I see the park") == ["trip_0.travel_mode = 'Transit'"]
 
