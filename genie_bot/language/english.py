@@ -358,6 +358,8 @@ CHANGE_CUES = ("actually", "actualy", "acutally", "actully", "instead", "make it
                "changed my mind", "should be", "should have been", "needs to be", "it's", "its", "it was",
                "wrong", "i meant")
 """Cues of a change of mind or a correction of a value given before ("actually make it unpaid leave")."""
+SECOND_CHOICES = ("or", "or maybe", "or perhaps", "or possibly", "or it could be", "but it could be", "or else")
+"""Between two values of one thing, the second is only another guess: "either 9503 or 1596" is 9503 first."""
 NEGATING_CUES = ("not", "instead of", "rather than", "no longer", "never mind the", "wrong")
 """Before a value they deny it ("wednesday not tuesday", "instead of the hotel", "i took the wrong bus")."""
 PROPOSING_LEADS = ("can we", "could we", "can i", "could i", "can you make it", "could you make it", "how about",

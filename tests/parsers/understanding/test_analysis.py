@@ -109,6 +109,19 @@ def test_a_range_of_days_is_two_dates_each_where_its_day_is_said(text, first, se
     assert [(said(text, d), d.value[0]) for d in dates] == [first, second]
 
 
+@pytest.mark.parametrize("text, first", [("either 9503 or 1596", "9503"), ("9431 but it could be 3941", "9431"),
+                                         ("tuesday or maybe wednesday", "tuesday")])
+def test_a_second_guess_after_another_value_of_one_thing_is_taken_back(text, first):
+    """The user puts the value to try first first; the other is no value given ("try either")."""
+    usable = [e for e in analysed(text).entities if e.usable]
+    assert {said(text, e) for e in usable} == {first}
+
+
+def test_options_joined_by_or_are_all_given():
+    text = "afternoons or evenings"
+    assert all(e.usable for e in analysed(text, "apartment_maintenance").of(OPTION))
+
+
 def test_a_month_day_with_its_year_is_left_to_dateparser():
     assert [said("may 12, 2027", d) for d in analysed("may 12, 2027").of(DATE)] == ["may 12, 2027"]
 

@@ -13,10 +13,12 @@ wednesday"), denied ("not tuesday"), or asked about ("for 5 people?").
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import replace
 from typing import Any
 
-from ....language.tokens import tokenize
+from ....language import english
+from ....language.tokens import phrase_pattern, tokenize
 from ..spec_index import SpecIndex, record_nouns
 from . import acts, contacts, dates, mentions, names, numbers, people
 from .model import AMOUNT, DENY, NEGATION, OPTION, QUESTION, SELF_CORRECTION, SPECIFICITY, Analysis, Cue, Entity
@@ -68,7 +70,7 @@ def settle(found: list[Entity]) -> list[Entity]:
 
 def _marked(text: str, entities: list[Entity], cues: tuple[Cue, ...]) -> list[Entity]:
     """The entities with what the message does with them: taken back, denied, asked about."""
-    retracted = _retracted(entities, [c for c in cues if c.act == SELF_CORRECTION])
+    retracted = _retracted(entities, [c for c in cues if c.act == SELF_CORRECTION]) | _second_choices(text, entities)
     negated = {e.span for c in cues if c.act == NEGATION for e in entities if _right_after(text, c.end, e.start)}
     questions = [c for c in cues if c.act == QUESTION]
     out = []
@@ -93,6 +95,21 @@ def _retracted(entities: list[Entity], self_corrections: list[Cue]) -> set[tuple
         if _comparable(last, following):
             out.add(last.span)
     return out
+
+
+def _second_choices(text: str, entities: list[Entity]) -> set[tuple[int, int]]:
+    """Spans of values said as a second guess after another value of the same thing ("either 9503 or 1596",
+    "9431 but it could be 3941"): the first is the one to go with, in the order the user put them. Options joined
+    by "or" are left alone: they may be a list ("afternoons or evenings")."""
+    out = set()
+    for b in entities:
+        if b.kind != OPTION and any(_comparable(a, b) and a.end <= b.start and _SECOND_CHOICE.fullmatch(text[a.end:b.start].strip(" ,.…"))
+               for a in entities):
+            out.add(b.span)
+    return out
+
+
+_SECOND_CHOICE = re.compile(phrase_pattern(english.SECOND_CHOICES), re.I)
 
 
 def _comparable(a: Entity, b: Entity) -> bool:
