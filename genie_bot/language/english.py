@@ -383,10 +383,14 @@ UNKNOWN_PHRASES = ("i don't know", "i dont know", "i do not know", "idk", "dunno
                    "i don't remember", "i dont remember", "can't recall", "cant recall", "unsure", "don't have one",
                    "dont have one", "i don't have it", "i dont have it", "don't have it", "don't know", "dont know",
                    "don't remember", "dont remember", "can't remember", "cant remember", "don't have that",
-                   "dont have that", "don't recall", "dont recall", "cannot remember", "cannot recall",
+                   "dont have that", "don't recall", "dont recall", "cannot remember", "cannot recall", "can't think of",
+                   "cant think of", "can not think of", "cannot think of", "can not remember", "don't think i remember",
+                   "dont think i remember", "do not think i remember",
                    "do not remember", "do not recall", "can't seem to remember", "i've forgotten", "ive forgotten",
                    "i have forgotten")
 """Not knowing or not having a value: a decline of the question it answers."""
+BELIEF_WORDS = frozenset({"think", "guess", "believe", "suppose", "really", "honestly", "sorry", "afraid"})
+"""Before not knowing, they leave it so ("I don't think I remember it", "I'm afraid I can't recall")."""
 NOT_KNOWN_OBJECTS = ("it", "that", "this", "one", "them", "any")
 """Said after not knowing, they stand for what was asked ("i cannot remember it for the life of me")."""
 DECLINE_WORDS = ("none", "nothing", "no", "nope", "nah", "n/a", "na", "skip", "pass", "not really", "no thanks",

@@ -76,6 +76,7 @@ LENGTH_AFTER = "length after a date"
 INSTEAD = "instead of a yes or no"
 IN_RANGE = "number in a member's range"
 OTHERWISE = "otherwise"
+ONLY_FORMAT = "only format"
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,9 @@ SLOT_MAPPINGS: dict[str, tuple[Rule, ...]] = {
     CODE_FIELD: (Rule(CODE, ALWAYS, "a value of its declared format with a letter or sign of its own (“DC-10482”)"),
                  Rule(CARRIED, ALWAYS, _CARRIED)),
     LOOSE_CODE: (Rule(CODE, ASKED, "a value of its declared format that is only digits (“4471”)"),
+                 Rule(ONLY_FORMAT, ALWAYS, "digits only its declared format fits, of all the fields the open tasks "
+                                           "have, when none of them counts or costs anything (“Katarina Miller "
+                                           "351531510” gives the account number)"),
                  Rule(CARRIED, ALWAYS, _CARRIED)),
     EMAIL_FIELD: (Rule(EMAIL, ALWAYS, "an email address"),),
     PHONE_FIELD: (Rule(PHONE, ALWAYS, "a phone number"), Rule(CODE, ASKED, "digits of its declared format")),
@@ -1029,6 +1033,18 @@ def _codes(ctx: Context, target: Target, cls: str) -> list[Found]:
     return out
 
 
+def _only_its_format(ctx: Context, target: Target, cls: str) -> list[Found]:
+    """Digits said unasked that fit this field's format and no other field's, where no field takes a number."""
+    open_targets = [t for t in ctx.targets if t.exists]
+    if any(field_class(t.field, ctx.index) in (COUNT, MONEY) for t in open_targets):
+        return []
+    others = [re.compile(t.field.validation.pattern) for t in open_targets if t.key != target.key
+              and t.field.validation is not None and t.field.validation.pattern]
+    return [replace(found, features=(*found.features, "the only format the digits fit"))
+            for found in _codes(ctx, target, cls) if "loose format" in found.features and found.problem is None
+            and not any(other.fullmatch(str(found.value)) for other in others)]
+
+
 def _without_its_name(value: str, f: Field, pattern: re.Pattern[str]) -> str:
     """A value of a format said with the field's name ("unit 12F", "apt 4B"): the value alone, when what is
     left still has the format."""
@@ -1142,6 +1158,7 @@ _READERS = {
     ONLY_COUNT: _only_count, NUMBERED_OPTION: _numbered_options, LENGTH_AFTER: _length_after_a_date,
     FOCUS: _focus, SAME: _same_as_another, BY_VALUES: _by_values, CARRIED: _carried_over,
     INSTEAD: _instead_of_a_yes_or_no, IN_RANGE: _in_a_members_range, OTHERWISE: _taken_otherwise,
+    ONLY_FORMAT: _only_its_format,
 }
 
 

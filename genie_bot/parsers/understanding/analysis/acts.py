@@ -111,7 +111,7 @@ def whole_acts(text: str) -> dict[str, bool]:
         AFFIRM: answer is True,
         DENY: answer is False,
         DECLINE: declines(text),
-        UNKNOWN: (bool(CUE_PATTERNS[UNKNOWN].search(text)) and len(said.split()) <= 8) or _not_known_first(text),
+        UNKNOWN: (bool(CUE_PATTERNS[UNKNOWN].search(text)) and len(said.split()) <= 8) or _not_known_in_a_clause(text),
         CANCEL: cancels(text),
         START_OVER: said in english.START_OVER_PHRASES,
         THANKS: _only(text, (*english.THANKS, *english.GREETINGS, *english.YES_PHRASES, *english.COURTESY_AROUND_THANKS))
@@ -137,18 +137,18 @@ def _last_clause(text: str) -> str:
     return text[spans[-1][0]:spans[-1][1]] if len(spans) > 1 else ""
 
 
-def _not_known_first(text: str) -> bool:
-    """The first clause says the user does not know what was asked, however long the rest: "I cannot remember
-    it for the life of me!", "I don't know. I promise it's me though"."""
-    first = clause_spans(text)[:1]
-    if not first:
-        return False
-    clause = text[first[0][0]:first[0][1]]
-    cue = CUE_PATTERNS[UNKNOWN].search(clause)
-    if cue is None or content_words(clause[:cue.start()]):
-        return False
-    after = words(clause[cue.end():])
-    return not after or after[0] in english.NOT_KNOWN_OBJECTS
+def _not_known_in_a_clause(text: str) -> bool:
+    """A clause says the user does not know what was asked, however long the rest: "I cannot remember it for the
+    life of me!", "Oh, gosh. I don't think I remember it.", "I don't know. I promise it's me though"."""
+    for start, end in clause_spans(text):
+        clause = text[start:end]
+        cue = CUE_PATTERNS[UNKNOWN].search(clause)
+        if cue is None or content_words(clause[:cue.start()]) - english.BELIEF_WORDS:
+            continue
+        after = words(clause[cue.end():])
+        if not after or after[0] in english.NOT_KNOWN_OBJECTS:
+            return True
+    return False
 
 
 def _only(text: str, phrases: tuple[str, ...]) -> bool:

@@ -264,14 +264,24 @@ def _dateparser_readings(text: str, today: dt.date) -> dict[str, list[dt.date]]:
 
 def _count_read_as_year(text: str, readings: dict[str, list[dt.date]], today: dt.date) -> tuple[int, int] | None:
     """Where a number that dateparser took for a year was said, when no year was written (a year is a
-    year only with four digits or an apostrophe, or as the last number of "3/15/62")."""
+    year only with four digits or an apostrophe, or as the last number of "3/15/62"), or four digits no year
+    could be."""
     for phrase, values in readings.items():
+        said = re.search(r"\s*".join(map(re.escape, phrase.split())), text)
+        digits = next((m for m in re.finditer(r"(?<!\d)\d{4}(?!\d)", said.group(0))
+                       if not PLAUSIBLE_YEARS[0] <= int(m.group(0)) <= PLAUSIBLE_YEARS[1]), None) if said else None
+        if said and digits:  # "now, 5380" (a PIN said after "now") is no year
+            return said.start() + digits.start(), said.start() + digits.end()
         far = any(abs(value.year - today.year) > 1 for value in values)
         said = re.search(r"\s*".join(map(re.escape, phrase.split())), text) if far else None
         number = _LAST_NUMBER.search(said.group(0)) if said else None
         if said and number and not _FOUR_DIGITS.search(phrase) and not _NUMERIC_DATE.search(phrase):
             return said.start() + number.start(), said.start() + number.end()
     return None
+
+
+PLAUSIBLE_YEARS = (1900, 2199)
+"""Four digits outside these are a code or a count, not a year."""
 
 
 def _is_date_phrase(phrase: str) -> bool:
