@@ -209,6 +209,8 @@ ASKING_WORDS = ("help", "helping", "need", "want", "wanna", "like", "get", "plea
 WANTING = ("want", "wanna", "would like", "i'd like", "id like", "we'd like", "rather have", "rather take", "rather do", "switch to",
            "switching to", "change to", "changing to", "move to", "get")
 """Words before what is wanted instead ("i want physics 148c instead")."""
+NEAR_A_PLACE = ("near", "close to", "next to", "nearby")
+"""Before a place the user goes to or near ("my date is near Broadway and Main")."""
 BEFORE_AN_INFINITIVE = ("need", "needs", "want", "wants", "wanna", "like", "love", "have", "has", "going", "trying",
                         "try", "able", "hoping", "hope", "plan", "planning", "used", "how", "way", "time")
 """Words after which "to" starts what someone does ("i need to reorder"), not where something goes."""

@@ -38,7 +38,8 @@ def field_role(f: Field) -> str | None:
 _DESCRIBED = {role: re.compile(phrase_pattern(words), re.I) for role, words in english.ROLES_IN_DESCRIPTIONS.items()}
 _PHRASE_END = re.compile(rf"\s+(?:{phrase_pattern(english.PHRASE_ENDS)})(?=[\s.!?,;:]|$)|[.!?,;:]|$", re.I)
 _STARTS = {"from": re.compile(rf"(?:\bfrom|{phrase_pattern(english.PRESENT_PLACES)})\s+(?:the\s+)?", re.I),
-           "to": re.compile(rf"(?:\bto|\binto|{phrase_pattern(english.WANTING)})\s+(?:the\s+)?", re.I)}
+           "to": re.compile(rf"(?:\bto|\binto|{phrase_pattern((*english.WANTING, *english.NEAR_A_PLACE))})\s+(?:the\s+)?",
+                            re.I)}
 MAX_ROLE_WORDS = 6
 
 

@@ -19,7 +19,7 @@ from .analysis.names import could_be_a_name
 from .analysis.model import (ADDRESS, AMOUNT, CODE, DATE, EMAIL, IDENTIFIER, NAME, NUMBER, OPTION, PHONE,
                              QUESTION, SELF_CORRECTION, TIME)
 from .context import Context, Target
-from .field_classes import ACCOUNT, ADDRESS_FIELD, PERSON, RECORD_NAME, THING_NAME
+from .field_classes import ACCOUNT, ADDRESS_FIELD, PERSON, RECORD_NAME, TEXT, THING_NAME
 from .roles import field_role, phrases_in_role
 
 MAX_NAME_WORDS = 6
@@ -103,6 +103,10 @@ def _answer_of(ctx: Context, target: Target, cls: str, stripped: str, start: int
         if len(stripped.split()) > MAX_RECORD_NAME_WORDS or _reads_as_a_sentence(stripped):
             return None
         return stripped, span, ("reply as a name the table lacks",)
+    if cls in (ADDRESS_FIELD, TEXT) and (len(ctx.analysis.clauses) > 1 or _reads_as_a_sentence(stripped)):
+        in_role = _said_in_its_role(ctx, target)  # "my date is near Broadway and Main. If I get close I'll know"
+        if in_role is not None:
+            return in_role[0], in_role[1], ("the place in its role in a longer reply",)
     if cls in (ACCOUNT, ADDRESS_FIELD):
         return stripped, span, ("reply kept whole",)
     kept = _without_other_values(ctx, target, start, start + len(stripped))
@@ -247,6 +251,7 @@ def _said_in_its_role(ctx: Context, target: Target) -> Reading | None:
              if not _an_option_alone(ctx, start, end)]  # "i'm taking Transit": the option of how, no place
     if not spans:
         return None
+    spans = [sp for sp in spans if ctx.text[sp[0]].isupper() or ctx.text[sp[0]].isdigit()] or spans  # "to 5th and Main"
     start, end = spans[-1]
     trailing = _TRAILING.search(ctx.text[start:end])
     end = start + trailing.start() if trailing else end

@@ -103,10 +103,7 @@ def test_places_by_the_prepositions_of_their_descriptions(text, arrival, departu
 
 
 @pytest.mark.parametrize("text, current, new", [
-    pytest.param("i'm in history 156 right now i want physics 148c instead", "history 156", "physics 148c",
-                 marks=pytest.mark.xfail(strict=True, reason="issue 35: current_course takes the whole clause "
-                                                             "'i'm in history 156 right now i want physics 148c'; "
-                                                             "no new_course")),
+    ("i'm in history 156 right now i want physics 148c instead", "history 156", "physics 148c"),
     pytest.param("i want to switch courses, i'd like cs 107 instead", None, "cs 107", marks=pytest.mark.xfail(
         strict=True, reason="issue 35: 'i want to switch courses, ...' gives current_course = "
                             "'i want to switch courses'")),

@@ -53,3 +53,15 @@ def test_thanks_alone_to_anything_else_is_no():
     dialogue = Dialogue(BANK).do(*PIN, "fraud_report_0.pin = '7402'")
     assert "anything_else" in dialogue.asked
     assert dialogue.said("Thanks again") == ["conversation_0.anything_else = False"]
+
+
+@pytest.mark.parametrize("text, place", [
+    ("My hot date is near Broadway and Main.  If I get close I'll know where I am.", "Broadway and Main"),
+    ("I'll try the bus again.  I am supposed to go to 5th and Main.  Once I get there, I think I am good.",
+     "5th and Main"),
+    ("somewhere near the Hospital. I think I can remember once I get there.", "Hospital"),
+])
+def test_a_place_asked_for_is_the_phrase_in_its_role_of_a_longer_reply(text, place):
+    dialogue = Dialogue("star/trip_directions").do("conversation_0 = Conversation()")
+    assert "arrival_location" in dialogue.asked
+    assert f"trip_0.arrival_location = '{place}'" in dialogue.said(text)
