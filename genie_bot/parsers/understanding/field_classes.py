@@ -78,3 +78,12 @@ def _classify(f: Field, index: SpecIndex) -> str:
 
 def _says(text: str, phrases: tuple[str, ...]) -> bool:
     return re.search(phrase_pattern(phrases), text, re.I) is not None
+
+
+def expects_capitalised_text(f: Field) -> bool:
+    """The field's description gives a capitalised example of its text ("the message written on the cake, like
+    Happy Birthday Mia"): a reply written like a name is its text, not a person's name."""
+    return _CAPITALISED_EXAMPLE.search(f"{f.description} {f.ask or ''}") is not None
+
+
+_CAPITALISED_EXAMPLE = re.compile(rf"\b(?:{phrase_pattern(english.EXAMPLE_LEADS)})\.?\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")

@@ -40,7 +40,8 @@ from .parts import parts
 from .predicates import needs
 from .field_classes import (_says, ACCOUNT, ADDRESS_FIELD, BOOL, CODE_FIELD, CONFIRM, COUNT, DATE_FIELD, DATETIME_FIELD,
                             EMAIL_FIELD, ENUM, ENUM_LIST, LOOSE_CODE, MONEY, OTHER_LIST, PERSON, PHONE_FIELD,
-                            RECORD_FIELD, RECORD_LIST, RECORD_NAME, TEXT, THING_NAME, TIME_FIELD, field_class)
+                            RECORD_FIELD, RECORD_LIST, RECORD_NAME, TEXT, THING_NAME, TIME_FIELD,
+                            expects_capitalised_text, field_class)
 from .spec_index import SpecIndex, listed_phrases
 from .records import named_by_values
 from .text import NAMED_BY_DESCRIPTION, answer_instead, is_an_answer, named_text, reply_text
@@ -1088,11 +1089,12 @@ def _names(ctx: Context, target: Target, cls: str) -> list[Found]:
 
 
 def _the_text_asked(ctx: Context, target: Target, e: Entity) -> bool:
-    """A capitalised name that is the whole reply to another field's free-text question is that text ("Happy
-    Birthday Mia" to "what should the cake say?"), not a name."""
+    """A capitalised name that is the whole reply to another field's free-text question, whose description gives
+    capitalised examples, is that text ("Happy Birthday Mia" to "what should the cake say?"), not a name; a name
+    said to "anything else?" is still the name asked next."""
     asked = ctx.asked
     return asked is not None and asked.key != target.key and field_class(asked.field, ctx.index) in (TEXT, ACCOUNT) \
-        and _all_the_message_says(ctx, (e.span,))
+        and expects_capitalised_text(asked.field) and _all_the_message_says(ctx, (e.span,))
 
 
 def _the_one_name_lacking(ctx: Context, target: Target, cls: str) -> tuple[str, ...]:

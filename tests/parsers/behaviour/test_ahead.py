@@ -31,6 +31,9 @@ def test_an_asked_instance_with_no_free_text_field_takes_nothing():
     assert "leave_of_absence_0" not in Dialogue(TICKET).do(*LEAVE_DATE).parse("Jane Doe").statements
 
 
+@pytest.mark.xfail(strict=True, reason="issue 35: asked for the optional reason, 'Ann Lee' declines it (reason = "
+                                       "'NA') and becomes the ticket's full_name: a bare name is the text asked only "
+                                       "when the field's description gives capitalised examples")
 def test_a_free_text_question_asked_is_answered_before_a_later_one():
     assert Dialogue(TICKET).do(*CHANGE_REASON).said("Ann Lee") == ["change_course_0.reason = 'Ann Lee'"]
 

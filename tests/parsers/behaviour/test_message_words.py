@@ -36,7 +36,9 @@ def test_yes_or_no_to_another_course(text, yes):
     ("jane doe", False),
     pytest.param("something else", False, marks=pytest.mark.xfail(
         strict=True, reason="issue 35: 'something else' at 'anything else?' declines extra_details (= 'NA')")),
-    ("Notting Hill", False),
+    pytest.param("Notting Hill", False, marks=pytest.mark.xfail(
+        strict=True, reason="issue 35: 'Notting Hill' at 'anything else?' declines extra_details (= 'NA') and "
+                            "becomes full_name: read as jumping ahead to the name ('Jane Doe' there is the name)")),
 ])
 def test_declines_of_an_optional_question(text, declines):
     said = setting(Dialogue(TICKET).do(*LEAVE_ANYTHING_ELSE).said(text), EXTRA)

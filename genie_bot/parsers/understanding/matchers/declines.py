@@ -17,7 +17,7 @@ from ....language.words import content_words
 from ....spec import NA
 from ..analysis.model import AFFIRM, DECLINE, DENY, NAME, NOTHING_MORE, UNKNOWN, FieldMention
 from ..context import Context, Target
-from ..field_classes import ACCOUNT, TEXT, field_class
+from ..field_classes import ACCOUNT, TEXT, expects_capitalised_text, field_class
 from ..proposals import VALUE, Proposal
 from ..text import a_number_alone
 
@@ -95,7 +95,8 @@ def _moved_on(ctx: Context, asked: Target) -> bool:
     if asked.field.required or field_class(asked.field, ctx.index) not in (TEXT, ACCOUNT):
         return False
     usable = [e for e in ctx.analysis.entities if e.usable]
-    if a_number_alone(ctx) or (len(usable) == 1 and usable[0].kind == NAME and not usable[0].owner):
+    if a_number_alone(ctx) or (len(usable) == 1 and usable[0].kind == NAME and not usable[0].owner
+                               and expects_capitalised_text(asked.field)):
         return False  # "3" to "what is your answer?", "Happy Birthday Mia" to "what should it say?": the answer
     rest = ctx.text
     for start, end in sorted([*(e.span for e in usable), *((m.start, m.end) for m in ctx.analysis.fields)],
