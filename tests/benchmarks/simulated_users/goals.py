@@ -137,7 +137,7 @@ def _draw_field(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Rand
     if ref in spec.tasks:
         return _draw_worksheet(spec, spec.tasks[ref], rng, today, taken)
     for _ in range(50):
-        value = _within_row(spec, f, _candidate(spec, task, f, rng, today, taken), row, rng)
+        value = _within_row(spec, f, _candidate(spec, task, f, rng, today, taken, so_far), row, rng)
         if _valid(spec, f, value, so_far, today):
             taken.update(v.key for v in (value if isinstance(value, list) else [value]) if isinstance(v, TableRow))
             return value
@@ -145,7 +145,7 @@ def _draw_field(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Rand
 
 
 def _candidate(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Random, today: dt.date,
-               taken: set[str]) -> Any:
+               taken: set[str], so_far: dict[str, Any] | None = None) -> Any:
     ref = f.type.referenced()
     table = ref if ref in spec.knowledge else f.values_from
     kind = f.type.kind
@@ -165,6 +165,10 @@ def _candidate(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Rando
         high = int(validation.maximum) if validation and isinstance(validation.maximum, (int, float)) else 10
         # People pick small numbers far more often than large ones.
         return min(high, low + int(rng.expovariate(0.45)))
+    if kind == "float":  # an amount: a round number people say, within the bounds
+        low = float(validation.minimum) if validation and isinstance(validation.minimum, (int, float)) else 0.0
+        high = float(validation.maximum) if validation and isinstance(validation.maximum, (int, float)) else 500.0
+        return float(min(high, max(low, rng.choice([20, 50, 75, 100, 150, 200, 250, 400]))))
     if kind == "date":
         low, high = (validation.minimum, validation.maximum) if validation else (None, None)
         if isinstance(low, dt.date) and isinstance(high, dt.date):  # a fixed period (an event's days)
@@ -172,6 +176,9 @@ def _candidate(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Rando
         if "birth" in f"{f.name} {f.description}".lower():
             return today - dt.timedelta(days=rng.randint(18 * 365, 85 * 365))
         bound_past = validation is not None and validation.maximum is not None
+        earlier = [v for name, v in (so_far or {}).items() if name != f.name and isinstance(v, dt.date) and v >= today]
+        if earlier and not bound_past:  # a range's second day: some days after its first (a stay, a rental)
+            return earlier[-1] + dt.timedelta(days=rng.choice([1, 2, 3, 4, 5, 7, 10, 14]))
         days = rng.choice([1, 2, 3, 4, 5, 6, 7, 9, 12, 15, 20, 28, 35, 45, 60])
         return today - dt.timedelta(days=days) if bound_past else today + dt.timedelta(days=days)
     if kind == "time":
