@@ -435,6 +435,8 @@ AGO_WORDS = ("ago", "back", "earlier")
 """After a length of time, a day in the past ("3 days ago")."""
 FROM_NOW_WORDS = ("from now", "from today", "later", "out")
 """After a length of time, a day in the future ("2 weeks from now")."""
+ROUGHLY_AFTER = ("or more", "or less", "or fewer", "or so", "or two", "plus")
+"""Between a number and its unit, they leave the unit the number's ("one or more nights" is a length, no count)."""
 OVERNIGHT_UNITS = ("night", "nights", "nite", "nites")
 """A stay counted in them ends the morning after its last night: "2 nights from friday" leaves on sunday."""
 PARTS_OF_DAY_HOURS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21, "tonight": 21, "noon": 12,

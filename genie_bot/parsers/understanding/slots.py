@@ -983,11 +983,14 @@ def _carried_over(ctx: Context, target: Target, cls: str) -> list[Found]:
     return [Found(done[0].values[f.name], (pointing.span(),), ("a finished task's value pointed at",))] if done else []
 
 
-_UNIT_AFTER = re.compile(rf"^\s*(?:{phrase_pattern(english.MEASURE_UNITS)})(?!\w)", re.I)
+_UNIT_AFTER = re.compile(rf"^\s*(?:(?:{phrase_pattern(english.ROUGHLY_AFTER)})\s+)?"
+                         rf"(?:{phrase_pattern((*english.MEASURE_UNITS, *english.DURATION_UNITS, *(u + 's' for u in english.DURATION_UNITS)))})"
+                         r"(?!\w)", re.I)
 
 
 def _a_measure(ctx: Context, number: Entity, f: Field) -> bool:
-    """The number is a measure in a unit the field does not count ("45 lb" is no number of walks)."""
+    """The number is a measure in a unit the field does not count ("45 lb" is no number of walks, "one or more
+    nights" no number of people)."""
     unit = _UNIT_AFTER.match(ctx.text[number.end:])
     return unit is not None and not {stem(unit.group(0).strip().lower())} & _counted_stems(ctx.index, f)
 

@@ -305,6 +305,8 @@ class SimulatedUser:
         (or title) when no other row shares it, else the fewest of its columns that tell it apart."""
         if self._by_code(row) and self.rng.random() < 0.7:
             return course_code_forms(row.key, self.rng)
+        if self._key_in_examples(row):  # "a site id like A04": users say the id
+            return row.key if self.rng.random() < 0.5 else row.key.lower()
         for column in ("name", "title"):
             if column in row.row and self._unique(row, (column,)):
                 name = str(row.row[column])
@@ -319,6 +321,12 @@ class SimulatedUser:
         kb = self.spec.knowledge[row.table]
         key = kb.columns.get(kb.primary_key or next(iter(kb.columns)))
         return key is not None and "code" in (key.description or "").lower()
+
+    def _key_in_examples(self, row: TableRow) -> bool:
+        """Rows the builder tells users to name by their key: a field of the table gives keys as examples."""
+        keys = {other.key.lower() for other in table_rows(self.spec, row.table)}
+        return any(f.type.referenced() == row.table and set(re.findall(r"[\w-]+", f.description.lower())) & keys
+                   for ws in self.spec.tasks.values() for f in ws.fields.values())
 
     def _text_columns(self, row: TableRow) -> list[str]:
         kb = self.spec.knowledge[row.table]
