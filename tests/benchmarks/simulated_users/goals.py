@@ -141,7 +141,22 @@ def _draw_field(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Rand
         if _valid(spec, f, value, so_far, today):
             taken.update(v.key for v in (value if isinstance(value, list) else [value]) if isinstance(v, TableRow))
             return value
+    for value in _every_value(f):  # a narrow validation random draws miss: the first value it takes
+        if _valid(spec, f, value, so_far, today):
+            return value
     raise ValueError(f"no valid value drawn for {task.name}.{f.name}")
+
+
+def _every_value(f: Field) -> list[Any]:
+    """The values of a small space a field may take, in order (its members, or its whole numbers within bounds)."""
+    if f.type.kind == "enum":
+        return list(f.values)
+    if f.type.kind == "int":
+        validation = f.validation
+        low = int(validation.minimum) if validation and isinstance(validation.minimum, (int, float)) else 0
+        high = int(validation.maximum) if validation and isinstance(validation.maximum, (int, float)) else 100
+        return list(range(low, min(high, low + 1000) + 1))
+    return []
 
 
 def _candidate(spec: AgentSpec, task: TaskWorksheet, f: Field, rng: random.Random, today: dt.date,
