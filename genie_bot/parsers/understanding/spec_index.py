@@ -102,6 +102,7 @@ class SpecIndex:
                     self.patterns.append(((ws.name, f.name), bounded(pattern), distinctive(pattern)))
             self._index_label_words(ws)
             self._index_description_words(ws)
+            self._index_member_words(ws)
 
     def _index_options(self, ws: TaskWorksheet, f: Field) -> None:
         if not f.values:
@@ -170,6 +171,23 @@ class SpecIndex:
             # in order: of two forms of one stem ("transferred", "transfers") the first is kept, whatever the hash seed
             for word in sorted(set(re.findall(r"[a-z]{4,}", examples.group("examples"))) - others - set(english.STOP_WORDS)):
                 self.field_names.add(word, FieldTarget(ws.name, f.name, "description word"))
+
+    def _index_member_words(self, ws: TaskWorksheet) -> None:
+        """The words an optional choice's members are described with, that no other field of the worksheet is
+        described with, name the choice: "no allergies" declines dietary needs whose members are described with
+        "nut allergy" and "peanut allergy"."""
+        fields = [f for f in ws.fields.values() if f.kind == "input" and f.type.kind != "confirm"]
+        own = {f.name: set(re.findall(r"[a-z]{4,}", " ".join((f.description, f.name.replace("_", " "), label(f), *f.values,
+                                                             *(s for m in f.values for s in f.value_synonyms.get(m, ()))
+                                                             )).lower())) for f in fields}
+        for f in fields:
+            if f.required or not f.values:
+                continue
+            said = " ".join((*(s for m in f.values for s in f.value_synonyms.get(m, ())), *f.value_descriptions.values()))
+            names = set(re.findall(r"[a-z]+", " ".join(f.values).lower()))
+            others = set().union(*(w for name, w in own.items() if name != f.name))
+            for word in sorted(set(re.findall(r"[a-z]{4,}", said.lower())) - names - others - set(english.STOP_WORDS)):
+                self.field_names.add(word, FieldTarget(ws.name, f.name, "members' word"))
 
     # -- tasks ------------------------------------------------------------------------------------------
     @cached_property

@@ -234,3 +234,11 @@ def test_a_goodbye_at_the_summary_is_a_no(text):
 def test_a_goodbye_to_a_question_ends_the_task_and_with_nothing_open_says_farewell(text):
     assert urgent_asked().parse(text).statements == "exitws(maintenance_request_0)"
     assert Chat(GYM).parse(text).statements == "# farewell"
+
+
+@pytest.mark.parametrize("text", ["no allergies", "6 inch lemon, whipped cream, 1 layer, no allergies"])
+def test_no_with_a_word_only_the_members_of_an_optional_choice_are_described_with_declines_it(text):
+    """The cake's dietary needs list "nut allergy" among their members' synonyms: "no allergies" says there are none;
+    "whipped cream" says nothing of them though a member is described with "cream" (the frosting has that word)."""
+    said = lines(Chat("custom_cakes").do("order_cake_0 = OrderCake()").parse(text))
+    assert f"order_cake_0.dietary = {NA_SET}" in said
