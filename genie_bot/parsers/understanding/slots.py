@@ -802,11 +802,26 @@ def _length_after_a_date(ctx: Context, target: Target, cls: str) -> list[Found]:
             continue
         start = next((e.value for e in reversed(dates) if e.end <= length.start), None) or next(
             (e.value for e in dates if e.start >= length.end), None) or _held_before(ctx, target, earlier[-1])
+        start = _as_the_earlier_field_takes(ctx, target, earlier[-1], start)
         if start:
             overnight = any(w in english.OVERNIGHT_UNITS for w in length.text.lower().split())
             last = tuple(d + dt.timedelta(days=days if overnight else days - 1) for d in start)
-            out.append(_typed(ctx, target, length, last, "the last day of a length of time"))
+            out.append(_typed(ctx, target, length, last, LAST_DAY_OF_A_LENGTH))
     return out
+
+
+LAST_DAY_OF_A_LENGTH = "the last day of a length of time"
+
+
+def _as_the_earlier_field_takes(ctx: Context, target: Target, earlier: Field,
+                                readings: tuple[dt.date, ...]) -> tuple[dt.date, ...]:
+    """Of the readings of a stay's first day, the one the earlier date field accepts first (next June's 19th when
+    the arrival cannot be past), then the others."""
+    first = next((t for t in ctx.targets if t.owner == target.owner and t.field is earlier), None)
+    if first is None or len(readings) < 2:
+        return readings
+    start, accepted = ctx.first_accepted(first, readings)
+    return (start, *(d for d in readings if d != start)) if accepted else readings
 
 
 def _held_before(ctx: Context, target: Target, earlier: Field) -> tuple[dt.date, ...]:

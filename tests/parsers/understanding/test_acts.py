@@ -9,6 +9,8 @@ decline, a cancel, a value taken back ("3, no wait, 5": the last counts), a chan
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from genie_bot.acts import AskToCancel
@@ -242,3 +244,9 @@ def test_no_with_a_word_only_the_members_of_an_optional_choice_are_described_wit
     "whipped cream" says nothing of them though a member is described with "cream" (the frosting has that word)."""
     said = lines(Chat("custom_cakes").do("order_cake_0 = OrderCake()").parse(text))
     assert f"order_cake_0.dietary = {NA_SET}" in said
+
+
+def test_a_stay_counted_in_nights_before_its_first_day_fills_both_days_in_the_year_the_arrival_takes():
+    chat = Chat("campsite_reservations", today=dt.date(2026, 6, 1))
+    said = lines(chat.parse("reserve b03 for 3 nights starting the 19th"))
+    assert "arrival_date='2026-06-19'" in " ".join(said) and "departure_date='2026-06-22'" in " ".join(said)

@@ -17,7 +17,7 @@ from ..proposals import LINES, PROBLEM, VALUE, Proposal
 from ..parts import anchor_at, every_part, is_a_part, part_at
 from ..requests import TaskRequests, task_requests
 from ..roles import field_role, said_role
-from ..slots import Candidate, candidates
+from ..slots import LAST_DAY_OF_A_LENGTH, Candidate, candidates
 from ..text import ROLE_READING
 
 
@@ -43,10 +43,13 @@ def _orders(ctx: Context, found: list[Candidate]) -> dict[int, set[str]]:
         fields = list(dict.fromkeys(c.target.field.name for c in group))
         if len(fields) < 2:
             continue
-        spans = sorted({c.spans[0] for c in group})
+        spans = sorted({c.spans[0] for c in group if LAST_DAY_OF_A_LENGTH not in c.features})
         in_roles = {c.target.field.name for c in group if ROLE_READING in c.features}
         for c in group:
-            features = {"in order" if spans.index(c.spans[0]) == fields.index(c.target.field.name) else "out of order"}
+            if LAST_DAY_OF_A_LENGTH in c.features:  # a length has no place among the days: it ends a later field
+                features = {"in order" if fields.index(c.target.field.name) > 0 else "out of order"}
+            else:
+                features = {"in order" if spans.index(c.spans[0]) == fields.index(c.target.field.name) else "out of order"}
             if ROLE_READING in c.features and len(in_roles) > 1:
                 features.add("each said in its role")  # "i'm in history 156 ... i want physics 148c instead"
             role, said = field_role(c.target.field), said_role(ctx, c.spans[0][0])
