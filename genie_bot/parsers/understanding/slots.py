@@ -130,7 +130,8 @@ SLOT_MAPPINGS: dict[str, tuple[Rule, ...]] = {
                   Rule(FOCUS, ALWAYS, "“that one”, “it”: the name of the record the conversation is about"),
                   Rule(WHOLE_REPLY, ASKED, "a name the table does not have")),
     BOOL: (Rule(YES_NO, ASKED, "yes or no"),
-           Rule(RESTATED, ALWAYS, "the field said back (“i'm a new patient”, “not an emergency”)")),
+           Rule(RESTATED, ALWAYS, "the field said back (“i'm a new patient”, “not an emergency”), or “no” with a "
+                                  "thing only its description names (“no dogs”)")),
     CONFIRM: (Rule(YES_NO, ASKED, "yes or no"),),
     DATE_FIELD: (Rule(DATE, ALWAYS, "a date, absolute or relative (“3 days ago”, “last night”, “the 3rd”)"),
                  Rule(SAME, ALWAYS, "“the same day”: what the other date of the task holds"),
@@ -733,7 +734,7 @@ def _restated(ctx: Context, target: Target, cls: str) -> list[Found]:
     elif asked and len(asked) <= MAX_RESTATED_WORDS and asked <= content_words(ctx.text):
         words = asked
     else:
-        return []
+        return _none_of_its_things(ctx, target)
     clauses = [c for c in ctx.analysis.clauses if content_words(ctx.text[c[0]:c[1]]) & words] or [(0, len(ctx.text))]
     said = " ".join(ctx.text[s:e] for s, e in clauses)  # "..., have the receipt": that clause says it
     negated = re.search(phrase_pattern(english.NEGATIONS), said, re.I) is not None
@@ -741,6 +742,24 @@ def _restated(ctx: Context, target: Target, cls: str) -> list[Found]:
 
 
 MAX_RESTATED_WORDS = 2
+
+
+def _none_of_its_things(ctx: Context, target: Target) -> list[Found]:
+    """No to a yes/no field said as "no <thing>" of a thing only its description names ("no dogs" for
+    whether the campers bring a dog or another pet)."""
+    things = content_words(target.field.description) - content_words(" ".join(
+        f"{t.field.description} {t.field.name.replace('_', ' ')}" for t in ctx.targets
+        if t.owner == target.owner and t.key != target.key))
+    described = " ".join(target.field.description.lower().split())
+    for match in _NO_THING.finditer(ctx.text):
+        if " ".join(match.group(0).lower().split()) in described:
+            continue  # "no heat" is one of the emergencies the description lists: a yes, not a no
+        if content_words(match.group("thing")) & things:
+            return [Found(False, (match.span(),), ("said back",))]  # "no dogs": the field said back, negated
+    return []
+
+
+_NO_THING = re.compile(rf"(?:{phrase_pattern(english.NO_LEADS)})\s+(?P<thing>[a-z]+)", re.I)
 
 
 def _dates(ctx: Context, target: Target, cls: str) -> list[Found]:

@@ -250,3 +250,16 @@ def test_a_stay_counted_in_nights_before_its_first_day_fills_both_days_in_the_ye
     chat = Chat("campsite_reservations", today=dt.date(2026, 6, 1))
     said = lines(chat.parse("reserve b03 for 3 nights starting the 19th"))
     assert "arrival_date='2026-06-19'" in " ".join(said) and "departure_date='2026-06-22'" in " ".join(said)
+
+
+@pytest.mark.parametrize("text", ["tent site a02 june 17 to 19, 2 of us, no dogs", "a02 for 2, no pets"])
+def test_no_with_a_thing_only_a_yes_no_field_names_answers_it_no(text):
+    """Whether the campers bring "a dog or another pet": "no dogs" and "no pets" say no."""
+    said = " ".join(lines(Chat("campsite_reservations").parse(text)))
+    assert "bringing_pets=False" in said
+
+
+def test_no_with_a_thing_the_description_lists_as_a_yes_is_no_no():
+    """"no heat" is among the emergencies the urgent field's description lists."""
+    chat = Chat(MAINTENANCE).do("maintenance_request_0 = MaintenanceRequest()")
+    assert not any("urgent = False" in line for line in lines(chat.parse("no heat at all, radiator is cold")))
