@@ -119,7 +119,8 @@ def _month_number(name: str) -> int:
 
 
 def _day_number(said: str) -> int:
-    return int(re.match(r"\d+", said).group(0))
+    """The day of "19th" or "19" (the patterns only match a day that starts with its digits)."""
+    return int(said.lower().rstrip("stndrh"))
 
 
 def _in_nearest_year(month: int, day: int, today: dt.date) -> tuple[dt.date, ...]:
