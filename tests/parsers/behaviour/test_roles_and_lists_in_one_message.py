@@ -120,13 +120,19 @@ def test_a_record_without_a_name_is_called_by_its_key_and_its_first_values():
     assert "the car model is V001 (Toyota Corolla)" in reply.text  # the key names it too ("V001" finds it)
 
 
-def test_an_option_two_fields_share_changes_the_one_named_or_is_asked_about():
+def car_at_the_summary(branch: str) -> Dialogue:
+    """A Corolla rented from and back to ``branch``, every field given: the summary asks whether to go ahead."""
     dialogue = Dialogue(CAR_RENTAL).do(
-        "rent_car_0 = RentCar(pickup_location='SFO Airport', pickup_date='2026-12-05', pickup_time='10:00:00', "
-        "return_date='2026-12-09', return_location='SFO Airport', driver_age=40, extras='NA', "
+        f"rent_car_0 = RentCar(pickup_location='{branch}', pickup_date='2026-12-05', pickup_time='10:00:00', "
+        f"return_date='2026-12-09', return_location='{branch}', driver_age=40, extras='NA', "
         "driver_name='Ann Lee', email='ann@example.com')")
     dialogue.set("rent_car_0.car", dialogue.store.rows("cars", {"car_id": "V001"})[0])
     assert "AskForConfirmation" in dialogue.asked
+    return dialogue
+
+
+def test_an_option_two_fields_share_changes_the_one_named_or_is_asked_about():
+    dialogue = car_at_the_summary("SFO Airport")
     assert dialogue.parse("the pickup location should be palo alto").statements == \
         "rent_car_0.pickup_location = 'Palo Alto'"
     unplaced = dialogue.parse("the branch is wrong, it should be palo alto")
@@ -137,13 +143,7 @@ def test_an_option_two_fields_share_changes_the_one_named_or_is_asked_about():
 @pytest.mark.parametrize("text", ["sfo airport", "palo alto"])
 def test_a_branch_said_at_the_summary_is_no_go_ahead_even_in_the_words_of_the_task_s_examples(text):
     """The task's examples say "from sfo airport"; a branch said at the summary changes (or asks which), never books."""
-    dialogue = Dialogue(CAR_RENTAL).do(
-        "rent_car_0 = RentCar(pickup_location='Downtown San Francisco', pickup_date='2026-12-05', "
-        "pickup_time='10:00:00', return_date='2026-12-09', return_location='Downtown San Francisco', driver_age=40, "
-        "extras='NA', driver_name='Ann Lee', email='ann@example.com')")
-    dialogue.set("rent_car_0.car", dialogue.store.rows("cars", {"car_id": "V001"})[0])
-    assert "AskForConfirmation" in dialogue.asked
-    assert "confirmed" not in dialogue.parse(text).statements
+    assert "confirmed" not in car_at_the_summary("Downtown San Francisco").parse(text).statements
 
 
 @pytest.mark.parametrize("text", ["no", "nope", "no thanks"])
