@@ -268,14 +268,15 @@ def _count_read_as_year(text: str, readings: dict[str, list[dt.date]], today: dt
     could be."""
     for phrase, values in readings.items():
         said = re.search(r"\s*".join(map(re.escape, phrase.split())), text)
-        digits = next((m for m in re.finditer(r"(?<!\d)\d{4}(?!\d)", said.group(0))
-                       if not PLAUSIBLE_YEARS[0] <= int(m.group(0)) <= PLAUSIBLE_YEARS[1]), None) if said else None
-        if said and digits:  # "now, 5380" (a PIN said after "now") is no year
+        if said is None:
+            continue
+        digits = next((m for m in _FOUR_DIGITS.finditer(said.group(0)) if m.group(0).isdigit()
+                       and not PLAUSIBLE_YEARS[0] <= int(m.group(0)) <= PLAUSIBLE_YEARS[1]), None)
+        if digits:  # "now, 5380" (a PIN said after "now") is no year
             return said.start() + digits.start(), said.start() + digits.end()
         far = any(abs(value.year - today.year) > 1 for value in values)
-        said = re.search(r"\s*".join(map(re.escape, phrase.split())), text) if far else None
-        number = _LAST_NUMBER.search(said.group(0)) if said else None
-        if said and number and not _FOUR_DIGITS.search(phrase) and not _NUMERIC_DATE.search(phrase):
+        number = _LAST_NUMBER.search(said.group(0)) if far else None
+        if number and not _FOUR_DIGITS.search(phrase) and not _NUMERIC_DATE.search(phrase):
             return said.start() + number.start(), said.start() + number.end()
     return None
 
